@@ -1,0 +1,53 @@
+/*
+** nccc/config.h — build-time limits of the runtime.
+**
+** Every setting is a macro with a default; define it on the compiler command
+** line (-DNCCC_MAX_MODULES=4) to change it. Nothing here allocates: the
+** numbers size static arrays in .bss.
+*/
+#ifndef NCCC_CONFIG_H
+#define NCCC_CONFIG_H
+
+/* Modules that can be added at once (generated modules, the built-in one). */
+#ifndef NCCC_MAX_MODULES
+#define NCCC_MAX_MODULES 16
+#endif
+
+/* Bytes of the static block used for the global mutable registry when
+** nccc_init() is given no block of its own. */
+#ifndef NCCC_GLOBAL_REGISTRY_BYTES
+#define NCCC_GLOBAL_REGISTRY_BYTES 2048
+#endif
+
+/* Bytes of the last-error message buffer (one per thread where threads
+** exist). Longer messages are truncated, never overrun. */
+#ifndef NCCC_ERROR_MESSAGE_BYTES
+#define NCCC_ERROR_MESSAGE_BYTES 160
+#endif
+
+/*
+** Per-thread last error. Hosted builds on Unix, macOS and Windows keep the
+** last error in thread-local storage (C11 _Thread_local, or the compiler's
+** __thread). Bare-metal builds have no threads library to provide TLS, so
+** they keep one buffer for the whole program; define NCCC_THREAD_LOCAL
+** yourself (for example to __thread with an RTOS that supports it) to
+** override.
+*/
+#ifndef NCCC_THREAD_LOCAL
+#if defined(__unix__) || defined(__APPLE__) || defined(_WIN32)
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && \
+    !defined(__STDC_NO_THREADS__)
+#define NCCC_THREAD_LOCAL _Thread_local
+#elif defined(__GNUC__)
+#define NCCC_THREAD_LOCAL __thread
+#elif defined(_MSC_VER)
+#define NCCC_THREAD_LOCAL __declspec(thread)
+#else
+#define NCCC_THREAD_LOCAL
+#endif
+#else
+#define NCCC_THREAD_LOCAL
+#endif
+#endif
+
+#endif

@@ -1,0 +1,42 @@
+/*
+** nccc/platform.h — the hooks the runtime needs from its platform.
+**
+** The runtime itself allocates nothing, reads no clock and takes no lock;
+** whatever it needs of that kind it asks of these hooks. Hosted builds get
+** working defaults (abort(), malloc/free, no lock); bare-metal builds get
+** an abort that spins, an allocator that always fails and no lock, and
+** install their own with nccc_platform_set.
+*/
+#ifndef NCCC_PLATFORM_H
+#define NCCC_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+
+typedef struct nccc_platform {
+  /* Must not return. Called on an unrecoverable runtime state. */
+  void (*abort)(nccc_status status);
+  /* Memory for the nccc.alloc built-in (hosts making C strings, buffers). */
+  void *(*alloc)(size_t size);
+  void (*free)(void *ptr);
+  /* Guards the global mutable registry and the module table against
+  ** concurrent change; both NULL means single-threaded use. */
+  void (*lock)(void);
+  void (*unlock)(void);
+  /* A monotonic clock in nanoseconds, or NULL (timestamps read 0). */
+  uint64_t (*now_ns)(void);
+} nccc_platform;
+
+/* Installs hooks; a NULL member keeps the default for that hook. A NULL
+** platform restores all defaults. */
+void nccc_platform_set(const nccc_platform *platform);
+
+/* The hooks in force (never NULL members except lock/unlock/now_ns). */
+const nccc_platform *nccc_platform_get(void);
+
+/* Calls the abort hook. */
+void nccc_platform_abort(nccc_status status);
+
+#endif

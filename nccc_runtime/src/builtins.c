@@ -1,0 +1,406 @@
+/*
+** builtins.c — the built-in module "nccc": the registry's own operations
+** and memory helpers as nccc functions, so a host that can call one
+** nccc_fn can do everything else.
+**
+** Each built-in writes its status to out[0], its results after it, and
+** touches no out slot past its signature on failure beyond out[0].
+*/
+#include <string.h>
+
+#include "internal.h"
+
+#define SLOT_STR(s) nccc_slot_from_ptr(s)
+#define ARG_PTR(i) nccc_slot_to_ptr(in[i])
+/* A function's address as a slot: function pointers are not void *, but
+** every target nccc supports converts them through uintptr_t. */
+#define SLOT_FN(f) ((uint64_t)(uintptr_t)(f))
+
+static uint64_t status_slot(nccc_status st) { return (uint64_t)st; }
+
+/* ---- registry operations --------------------------------------------- */
+
+static void b_builtin(const uint64_t *in, uint64_t *out);
+
+static void b_version(const uint64_t *in, uint64_t *out) {
+  (void)in;
+  out[0] = NCCC_OK;
+  out[1] = (NCCC_VERSION_MAJOR << 16) | (NCCC_VERSION_MINOR << 8) |
+           NCCC_VERSION_PATCH;
+  out[2] = SLOT_STR(NCCC_VERSION_STRING);
+}
+
+static void b_last_error(const uint64_t *in, uint64_t *out) {
+  (void)in;
+  out[0] = NCCC_OK;
+  out[1] = nccc_slot_from_i32((int32_t)nccc_last_status());
+  out[2] = SLOT_STR(nccc_last_error());
+}
+
+static void b_lookup(const uint64_t *in, uint64_t *out) {
+  nccc_handle h;
+  nccc_status st = nccc_lookup(ARG_PTR(0), &h);
+  out[0] = status_slot(st);
+  if (st == NCCC_OK) out[1] = h;
+}
+
+static void b_function(const uint64_t *in, uint64_t *out) {
+  nccc_fn fn;
+  const nccc_fn_info *info;
+  const char *name;
+  nccc_status st = nccc_function((nccc_handle)in[0], &fn, &info, &name);
+  out[0] = status_slot(st);
+  if (st != NCCC_OK) return;
+  out[1] = SLOT_FN(fn);
+  out[2] = SLOT_STR(name);
+  out[3] = SLOT_STR(info->signature);
+  out[4] = info->n_in;
+  out[5] = info->n_out;
+}
+
+static void b_call(const uint64_t *in, uint64_t *out) {
+  out[0] = status_slot(nccc_call((nccc_handle)in[0], ARG_PTR(1), ARG_PTR(2)));
+}
+
+static void b_call_checked(const uint64_t *in, uint64_t *out) {
+  out[0] = status_slot(nccc_call_checked((nccc_handle)in[0], ARG_PTR(1),
+                                         (size_t)in[2], ARG_PTR(3),
+                                         (size_t)in[4]));
+}
+
+static void b_register(const uint64_t *in, uint64_t *out) {
+  nccc_handle h;
+  nccc_fn fn = (nccc_fn)(uintptr_t)in[1];
+  nccc_status st = nccc_register(ARG_PTR(0), fn, ARG_PTR(2), in[3] != 0, &h);
+  out[0] = status_slot(st);
+  if (st == NCCC_OK) out[1] = h;
+}
+
+/* ---- modules ----------------------------------------------------------- */
+
+static void b_module_count(const uint64_t *in, uint64_t *out) {
+  (void)in;
+  out[0] = NCCC_OK;
+  out[1] = (uint64_t)NCCC_MAX_MODULES + 1; /* the global registry last */
+}
+
+/* The module at slot in[k], or NULL after failing out[0]. */
+static const nccc_module *module_arg(const uint64_t *in, int k,
+                                     uint64_t *out) {
+  const nccc_module *m = in[k] < NCCC_MAX_MODULES
+                             ? nccc_module_at((uint16_t)in[k]) : NULL;
+  if (m == NULL) {
+    out[0] = status_slot(nccc_fail(NCCC_ERR_INDEX_INVALID,
+                                   "no module at that index", NULL));
+  }
+  return m;
+}
+
+static void b_module_info(const uint64_t *in, uint64_t *out) {
+  const nccc_module *m;
+  if (in[0] == NCCC_GLOBAL_MODULE && nccc_G.initialized) {
+    out[0] = NCCC_OK;
+    out[1] = SLOT_STR("");
+    out[2] = nccc_registry_count(&nccc_G.global.view);
+    out[3] = 0;
+    out[4] = 0;
+    return;
+  }
+  if ((m = module_arg(in, 0, out)) == NULL) return;
+  out[0] = NCCC_OK;
+  out[1] = SLOT_STR(m->name);
+  out[2] = nccc_registry_count(m->registry);
+  out[3] = m->n_types;
+  out[4] = m->n_constants;
+}
+
+static void b_module_find(const uint64_t *in, uint64_t *out) {
+  uint16_t index;
+  nccc_status st = nccc_module_find(ARG_PTR(0), &index);
+  out[0] = status_slot(st);
+  if (st == NCCC_OK) out[1] = index;
+}
+
+static const nccc_type_layout *type_arg(const uint64_t *in, uint64_t *out) {
+  const nccc_module *m = module_arg(in, 0, out);
+  if (m == NULL) return NULL;
+  if (in[1] >= m->n_types) {
+    out[0] = status_slot(nccc_fail(NCCC_ERR_INDEX_INVALID,
+                                   "type index out of range", m->name));
+    return NULL;
+  }
+  return &m->types[in[1]];
+}
+
+static void b_module_type(const uint64_t *in, uint64_t *out) {
+  const nccc_type_layout *t = type_arg(in, out);
+  if (t == NULL) return;
+  out[0] = NCCC_OK;
+  out[1] = SLOT_STR(t->name);
+  out[2] = t->size;
+  out[3] = t->align;
+  out[4] = t->kind;
+  out[5] = t->n_fields;
+}
+
+static void b_module_field(const uint64_t *in, uint64_t *out) {
+  const nccc_type_layout *t = type_arg(in, out);
+  const nccc_field *f;
+  if (t == NULL) return;
+  if (in[2] >= t->n_fields) {
+    out[0] = status_slot(nccc_fail(NCCC_ERR_INDEX_INVALID,
+                                   "field index out of range", t->name));
+    return;
+  }
+  f = &t->fields[in[2]];
+  out[0] = NCCC_OK;
+  out[1] = SLOT_STR(f->name);
+  out[2] = SLOT_STR(f->type);
+  out[3] = f->offset;
+  out[4] = f->size;
+  out[5] = f->count;
+}
+
+static void b_module_constant(const uint64_t *in, uint64_t *out) {
+  const nccc_module *m = module_arg(in, 0, out);
+  const nccc_constant *c;
+  if (m == NULL) return;
+  if (in[1] >= m->n_constants) {
+    out[0] = status_slot(nccc_fail(NCCC_ERR_INDEX_INVALID,
+                                   "constant index out of range", m->name));
+    return;
+  }
+  c = &m->constants[in[1]];
+  out[0] = NCCC_OK;
+  out[1] = SLOT_STR(c->name);
+  out[2] = SLOT_STR(c->type);
+  out[3] = c->value;
+}
+
+/* ---- memory -------------------------------------------------------------- */
+
+static void b_alloc(const uint64_t *in, uint64_t *out) {
+  void *p;
+  if (in[0] > (uint64_t)SIZE_MAX) {
+    out[0] = status_slot(nccc_fail(NCCC_ERR_NO_MEMORY, "alloc", "too large"));
+    return;
+  }
+  /* alloc(0) still gives a unique, freeable pointer */
+  p = nccc_platform_get()->alloc(in[0] != 0 ? (size_t)in[0] : 1);
+  if (p == NULL) {
+    out[0] = status_slot(nccc_fail(NCCC_ERR_NO_MEMORY, "alloc", NULL));
+    return;
+  }
+  out[0] = NCCC_OK;
+  out[1] = nccc_slot_from_ptr(p);
+}
+
+static void b_free(const uint64_t *in, uint64_t *out) {
+  void *p = ARG_PTR(0);
+  if (p != NULL) nccc_platform_get()->free(p);
+  out[0] = NCCC_OK;
+}
+
+/* Checks an address argument; fails out[0] for NULL. */
+static int address_ok(const void *p, uint64_t *out, const char *what) {
+  if (p != NULL) return 1;
+  out[0] = status_slot(nccc_fail(NCCC_ERR_NULL_POINTER, what, "NULL address"));
+  return 0;
+}
+
+/* Loads and stores go through memcpy: addresses from hosts need not be
+** aligned. */
+#define LOAD(type, conv)          \
+  do {                            \
+    type v_;                      \
+    memcpy(&v_, p, sizeof v_);    \
+    *slot = conv(v_);             \
+  } while (0)
+#define STORE(type, conv)         \
+  do {                            \
+    type v_ = conv(value);        \
+    memcpy(p, &v_, sizeof v_);    \
+  } while (0)
+
+static int peek(const void *p, uint64_t code, uint64_t *slot) {
+  switch (code) {
+    case '?': LOAD(bool, nccc_slot_from_bool); return 1;
+    case 'b': LOAD(int8_t, nccc_slot_from_i8); return 1;
+    case 'B': LOAD(uint8_t, nccc_slot_from_u8); return 1;
+    case 'h': LOAD(int16_t, nccc_slot_from_i16); return 1;
+    case 'H': LOAD(uint16_t, nccc_slot_from_u16); return 1;
+    case 'i': LOAD(int32_t, nccc_slot_from_i32); return 1;
+    case 'I': LOAD(uint32_t, nccc_slot_from_u32); return 1;
+    case 'l': LOAD(int64_t, nccc_slot_from_i64); return 1;
+    case 'L': LOAD(uint64_t, nccc_slot_from_u64); return 1;
+    case 'f': LOAD(float, nccc_slot_from_float); return 1;
+    case 'd': LOAD(double, nccc_slot_from_double); return 1;
+    case 'p': case 's': case 'F': LOAD(void *, nccc_slot_from_ptr); return 1;
+  }
+  return 0;
+}
+
+static int poke(void *p, uint64_t code, uint64_t value) {
+  switch (code) {
+    case '?': STORE(bool, nccc_slot_to_bool); return 1;
+    case 'b': STORE(int8_t, nccc_slot_to_i8); return 1;
+    case 'B': STORE(uint8_t, nccc_slot_to_u8); return 1;
+    case 'h': STORE(int16_t, nccc_slot_to_i16); return 1;
+    case 'H': STORE(uint16_t, nccc_slot_to_u16); return 1;
+    case 'i': STORE(int32_t, nccc_slot_to_i32); return 1;
+    case 'I': STORE(uint32_t, nccc_slot_to_u32); return 1;
+    case 'l': STORE(int64_t, nccc_slot_to_i64); return 1;
+    case 'L': STORE(uint64_t, nccc_slot_to_u64); return 1;
+    case 'f': STORE(float, nccc_slot_to_float); return 1;
+    case 'd': STORE(double, nccc_slot_to_double); return 1;
+    case 'p': case 's': case 'F': STORE(void *, nccc_slot_to_ptr); return 1;
+  }
+  return 0;
+}
+
+static void b_peek(const uint64_t *in, uint64_t *out) {
+  uint64_t value;
+  if (!address_ok(ARG_PTR(0), out, "peek")) return;
+  if (!peek(ARG_PTR(0), in[1], &value)) {
+    out[0] = status_slot(nccc_fail(NCCC_ERR_WRONG_ARG_TYPE, "peek",
+                                   "unknown type code"));
+    return;
+  }
+  out[0] = NCCC_OK;
+  out[1] = value;
+}
+
+static void b_poke(const uint64_t *in, uint64_t *out) {
+  if (!address_ok(ARG_PTR(0), out, "poke")) return;
+  out[0] = poke(ARG_PTR(0), in[1], in[2])
+               ? NCCC_OK
+               : status_slot(nccc_fail(NCCC_ERR_WRONG_ARG_TYPE, "poke",
+                                       "unknown type code"));
+}
+
+/* read/write move bytes through slots, as memcpy would lay them out, so a
+** host without access to C memory (wasm, a remote client) can move
+** strings and buffers. */
+static void b_read(const uint64_t *in, uint64_t *out) {
+  size_t n = (size_t)in[1];
+  if (n != 0 && !address_ok(ARG_PTR(0), out, "read")) return;
+  out[0] = NCCC_OK;
+  if (n != 0) nccc_slots_from_bytes(out + 1, ARG_PTR(0), n);
+}
+
+static void b_write(const uint64_t *in, uint64_t *out) {
+  size_t n = (size_t)in[1];
+  if (n != 0 && !address_ok(ARG_PTR(0), out, "write")) return;
+  if (n != 0) nccc_slots_to_bytes(ARG_PTR(0), in + 2, n);
+  out[0] = NCCC_OK;
+}
+
+static void b_strlen(const uint64_t *in, uint64_t *out) {
+  if (!address_ok(ARG_PTR(0), out, "strlen")) return;
+  out[0] = NCCC_OK;
+  out[1] = strlen((const char *)ARG_PTR(0));
+}
+
+/* ---- the table ------------------------------------------------------------ */
+
+/* Names in index order; each OFFn is the byte offset of name n in the
+** blob (after the 2-byte count). */
+#define N0 "builtin"
+#define N1 "version"
+#define N2 "last_error"
+#define N3 "lookup"
+#define N4 "function"
+#define N5 "call"
+#define N6 "call_checked"
+#define N7 "register"
+#define N8 "module_count"
+#define N9 "module_info"
+#define N10 "module_find"
+#define N11 "module_type"
+#define N12 "module_field"
+#define N13 "module_constant"
+#define N14 "alloc"
+#define N15 "free"
+#define N16 "peek"
+#define N17 "poke"
+#define N18 "read"
+#define N19 "write"
+#define N20 "strlen"
+
+#define OFF0 2u
+#define OFF1 (OFF0 + sizeof N0)
+#define OFF2 (OFF1 + sizeof N1)
+#define OFF3 (OFF2 + sizeof N2)
+#define OFF4 (OFF3 + sizeof N3)
+#define OFF5 (OFF4 + sizeof N4)
+#define OFF6 (OFF5 + sizeof N5)
+#define OFF7 (OFF6 + sizeof N6)
+#define OFF8 (OFF7 + sizeof N7)
+#define OFF9 (OFF8 + sizeof N8)
+#define OFF10 (OFF9 + sizeof N9)
+#define OFF11 (OFF10 + sizeof N10)
+#define OFF12 (OFF11 + sizeof N11)
+#define OFF13 (OFF12 + sizeof N12)
+#define OFF14 (OFF13 + sizeof N13)
+#define OFF15 (OFF14 + sizeof N14)
+#define OFF16 (OFF15 + sizeof N15)
+#define OFF17 (OFF16 + sizeof N16)
+#define OFF18 (OFF17 + sizeof N17)
+#define OFF19 (OFF18 + sizeof N18)
+#define OFF20 (OFF19 + sizeof N19)
+
+NCCC_NAMES_BLOB(builtin_names, NCCC_BUILTIN_COUNT,
+                N0 "\0" N1 "\0" N2 "\0" N3 "\0" N4 "\0" N5 "\0" N6 "\0" N7
+                "\0" N8 "\0" N9 "\0" N10 "\0" N11 "\0" N12 "\0" N13 "\0" N14
+                "\0" N15 "\0" N16 "\0" N17 "\0" N18 "\0" N19 "\0" N20 "\0");
+
+static const nccc_fn builtin_funcs[NCCC_BUILTIN_COUNT] = {
+    b_builtin,       b_version,     b_last_error,  b_lookup,
+    b_function,      b_call,        b_call_checked, b_register,
+    b_module_count,  b_module_info, b_module_find, b_module_type,
+    b_module_field,  b_module_constant, b_alloc,   b_free,
+    b_peek,          b_poke,        b_read,        b_write,
+    b_strlen};
+
+#define VAR NCCC_SLOTS_VARIABLE
+static const nccc_fn_info builtin_info[NCCC_BUILTIN_COUNT] = {
+    {"I:ipss", 1, 4, OFF0},
+    {":iIs", 0, 3, OFF1},
+    {":iis", 0, 3, OFF2},
+    {"s:iI", 1, 2, OFF3},
+    {"I:ipssII", 1, 6, OFF4},
+    {"Ipp:i", 3, 1, OFF5},
+    {"IpLpL:i", 5, 1, OFF6},
+    {"sps?:iI", 4, 2, OFF7},
+    {":iI", 0, 2, OFF8},
+    {"H:isIII", 1, 5, OFF9},
+    {"s:iH", 1, 2, OFF10},
+    {"HH:isIIII", 2, 6, OFF11},
+    {"HHH:issIII", 3, 6, OFF12},
+    {"HH:issL", 2, 4, OFF13},
+    {"L:ip", 1, 2, OFF14},
+    {"p:i", 1, 1, OFF15},
+    {"pI:iL", 2, 2, OFF16},
+    {"pIL:i", 3, 1, OFF17},
+    {"pL:i*", 2, 1 | VAR, OFF18},
+    {"pL*:i", 2 | VAR, 1, OFF19},
+    {"p:iL", 1, 2, OFF20}};
+
+static const nccc_registry builtin_registry = {
+    (const char *)&builtin_names, builtin_funcs, builtin_info, NULL};
+
+const nccc_module nccc_builtin_module = {"nccc", &builtin_registry, NULL, 0,
+                                         0, NULL};
+
+static void b_builtin(const uint64_t *in, uint64_t *out) {
+  if (in[0] >= NCCC_BUILTIN_COUNT) {
+    out[0] = status_slot(nccc_fail(NCCC_ERR_INDEX_INVALID,
+                                   "no built-in with that index", NULL));
+    return;
+  }
+  out[0] = NCCC_OK;
+  out[1] = SLOT_FN(builtin_funcs[in[0]]);
+  out[2] = SLOT_STR(nccc_names_get((const char *)&builtin_names,
+                                   (uint16_t)in[0]));
+  out[3] = SLOT_STR(builtin_info[in[0]].signature);
+}

@@ -1,0 +1,137 @@
+/*
+** call.c — handles, lookup and calls.
+*/
+#include <string.h>
+
+#include "internal.h"
+
+/* Resolves a handle to its registry and function index, or NULL. Inline
+** so that nccc_call is one short path: marker test, two bounds checks,
+** an indirect call. */
+static inline const nccc_registry *resolve(nccc_handle handle,
+                                           uint16_t *out_module,
+                                           uint16_t *out_function) {
+  uint16_t module_index = (uint16_t)((handle >> 16) & 0x7fffu);
+  uint16_t function_index = (uint16_t)(handle & 0x7fffu);
+  const nccc_registry *reg;
+  if ((handle & 0x80008000u) != 0x80008000u) return NULL;
+  if (module_index < NCCC_MAX_MODULES) {
+    const nccc_module *m = nccc_G.modules[module_index];
+    if (m == NULL) return NULL;
+    reg = m->registry;
+  } else if (module_index == NCCC_GLOBAL_MODULE && nccc_G.initialized) {
+    reg = &nccc_G.global.view;
+  } else {
+    return NULL;
+  }
+  if (function_index >= nccc_blob_count(reg->names)) return NULL;
+  *out_module = module_index;
+  *out_function = function_index;
+  return reg;
+}
+
+static nccc_status bad_handle(void) {
+  return nccc_fail(NCCC_ERR_BAD_HANDLE,
+                   "not a handle of a present module and function", NULL);
+}
+
+nccc_status nccc_handle_decode(nccc_handle handle, uint16_t *out_module,
+                               uint16_t *out_function) {
+  uint16_t m, f;
+  if (resolve(handle, &m, &f) == NULL) return bad_handle();
+  if (out_module != NULL) *out_module = m;
+  if (out_function != NULL) *out_function = f;
+  return NCCC_OK;
+}
+
+nccc_status nccc_lookup(const char *name, nccc_handle *out) {
+  const char *dot;
+  uint16_t index;
+  if (name == NULL || out == NULL) {
+    return nccc_fail(NCCC_ERR_NULL_POINTER, "lookup", NULL);
+  }
+  if (!nccc_G.initialized) {
+    return nccc_fail(NCCC_ERR_NOT_INITIALIZED, "lookup", name);
+  }
+  dot = strchr(name, '.');
+  if (dot != NULL) {
+    int m = nccc_module_index(name, (size_t)(dot - name));
+    if (m >= 0) {
+      if (nccc_registry_lookup(nccc_G.modules[m]->registry, dot + 1, &index) !=
+          NCCC_OK) {
+        return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
+      }
+      *out = nccc_handle_encode((uint16_t)m, index);
+      return NCCC_OK;
+    }
+  }
+  nccc_state_lock();
+  if (nccc_registry_lookup(&nccc_G.global.view, name, &index) != NCCC_OK) {
+    nccc_state_unlock();
+    return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
+  }
+  nccc_state_unlock();
+  *out = nccc_handle_encode(NCCC_GLOBAL_MODULE, index);
+  return NCCC_OK;
+}
+
+nccc_status nccc_function(nccc_handle handle, nccc_fn *out_fn,
+                          const nccc_fn_info **out_info,
+                          const char **out_name) {
+  uint16_t m, f;
+  const nccc_registry *reg = resolve(handle, &m, &f);
+  if (reg == NULL) return bad_handle();
+  return nccc_registry_get(reg, f, out_fn, out_info, out_name);
+}
+
+/* The hot path: decode, bounds-check and call, with no lock and no copy.
+** Entries of the global registry are never removed, and an override
+** replaces one pointer, so a concurrent registration cannot make this
+** read a torn entry on targets where pointer stores are atomic. */
+nccc_status nccc_call(nccc_handle handle, const uint64_t *in, uint64_t *out) {
+  uint16_t m, f;
+  const nccc_registry *reg = resolve(handle, &m, &f);
+  if (reg == NULL) return bad_handle();
+  reg->funcs[f](in, out);
+  return NCCC_OK;
+}
+
+/* Does a buffer of n slots fit a side whose count is spec? */
+static int count_fits(uint16_t spec, size_t n) {
+  if (spec & NCCC_SLOTS_VARIABLE) return n >= (size_t)(spec & 0x7fffu);
+  return n == (size_t)spec;
+}
+
+nccc_status nccc_call_checked(nccc_handle handle, const uint64_t *in,
+                              size_t n_in, uint64_t *out, size_t n_out) {
+  uint16_t m, f;
+  const nccc_registry *reg = resolve(handle, &m, &f);
+  if (reg == NULL) return bad_handle();
+  if (!count_fits(reg->info[f].n_in, n_in) ||
+      !count_fits(reg->info[f].n_out, n_out)) {
+    return nccc_fail(NCCC_ERR_NUM_ARGUMENTS,
+                     "slot counts do not match the signature",
+                     reg->info[f].signature);
+  }
+  if ((in == NULL && n_in != 0) || (out == NULL && n_out != 0)) {
+    return nccc_fail(NCCC_ERR_NULL_POINTER, "checked call", "NULL buffer");
+  }
+  reg->funcs[f](in, out);
+  return NCCC_OK;
+}
+
+nccc_status nccc_register(const char *name, nccc_fn fn, const char *signature,
+                          int override, nccc_handle *out) {
+  uint16_t index;
+  nccc_status st;
+  if (!nccc_G.initialized) {
+    return nccc_fail(NCCC_ERR_NOT_INITIALIZED, "register", name);
+  }
+  nccc_state_lock();
+  st = nccc_mreg_set(&nccc_G.global, name, fn, signature, override, &index);
+  nccc_state_unlock();
+  if (st == NCCC_OK && out != NULL) {
+    *out = nccc_handle_encode(NCCC_GLOBAL_MODULE, index);
+  }
+  return st;
+}

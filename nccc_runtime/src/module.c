@@ -1,0 +1,86 @@
+/*
+** module.c — the module table.
+*/
+#include <string.h>
+
+#include "internal.h"
+
+const nccc_registry *nccc_state_registry(uint16_t module_index) {
+  if (module_index == NCCC_GLOBAL_MODULE) {
+    return nccc_G.initialized ? &nccc_G.global.view : NULL;
+  }
+  if (module_index < NCCC_MAX_MODULES && nccc_G.modules[module_index]) {
+    return nccc_G.modules[module_index]->registry;
+  }
+  return NULL;
+}
+
+const nccc_module *nccc_module_at(uint16_t index) {
+  return index < NCCC_MAX_MODULES ? nccc_G.modules[index] : NULL;
+}
+
+int nccc_module_index(const char *name, size_t len) {
+  int i;
+  for (i = 0; i < NCCC_MAX_MODULES; i++) {
+    const nccc_module *m = nccc_G.modules[i];
+    if (m != NULL && strncmp(m->name, name, len) == 0 &&
+        m->name[len] == '\0') {
+      return i;
+    }
+  }
+  return -1;
+}
+
+nccc_status nccc_module_add(const nccc_module *module, uint16_t *out_index) {
+  int i, free_slot = -1;
+  size_t len;
+  if (module == NULL || module->name == NULL || module->registry == NULL) {
+    return nccc_fail(NCCC_ERR_NULL_POINTER, "module add", NULL);
+  }
+  if (!nccc_G.initialized) {
+    return nccc_fail(NCCC_ERR_NOT_INITIALIZED, "module add", module->name);
+  }
+  len = nccc_strnlen(module->name, NCCC_NAME_MAX);
+  if (len == 0 || len > NCCC_NAME_MAX || memchr(module->name, '.', len)) {
+    return nccc_fail(NCCC_ERR_BAD_NAME, "bad module name", module->name);
+  }
+  nccc_state_lock();
+  if (nccc_module_index(module->name, len) >= 0) {
+    nccc_state_unlock();
+    return nccc_fail(NCCC_ERR_ALREADY_DEFINED, "module already present",
+                     module->name);
+  }
+  for (i = 0; i < NCCC_MAX_MODULES && free_slot < 0; i++) {
+    if (nccc_G.modules[i] == NULL) free_slot = i;
+  }
+  if (free_slot < 0) {
+    nccc_state_unlock();
+    return nccc_fail(NCCC_ERR_MODULES_FULL, "module table full, cannot add",
+                     module->name);
+  }
+  nccc_G.modules[free_slot] = module;
+  nccc_state_unlock();
+  if (out_index != NULL) *out_index = (uint16_t)free_slot;
+  return NCCC_OK;
+}
+
+nccc_status nccc_module_remove(uint16_t index) {
+  if (index >= NCCC_MAX_MODULES || nccc_G.modules[index] == NULL) {
+    return nccc_fail(NCCC_ERR_INDEX_INVALID, "no module at that index", NULL);
+  }
+  nccc_state_lock();
+  nccc_G.modules[index] = NULL;
+  nccc_state_unlock();
+  return NCCC_OK;
+}
+
+nccc_status nccc_module_find(const char *name, uint16_t *out_index) {
+  int i;
+  if (name == NULL || out_index == NULL) {
+    return nccc_fail(NCCC_ERR_NULL_POINTER, "module find", NULL);
+  }
+  i = nccc_module_index(name, strlen(name));
+  if (i < 0) return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no module named", name);
+  *out_index = (uint16_t)i;
+  return NCCC_OK;
+}

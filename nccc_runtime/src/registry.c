@@ -1,0 +1,62 @@
+/*
+** registry.c — reading registries, const or mutable alike.
+*/
+#include <string.h>
+
+#include "internal.h"
+
+uint16_t nccc_registry_count(const nccc_registry *reg) {
+  return reg != NULL ? nccc_names_count(reg->names) : 0;
+}
+
+static const char *name_at(const nccc_registry *reg, uint16_t index) {
+  return reg->names + reg->info[index].name_offset;
+}
+
+nccc_status nccc_registry_lookup(const nccc_registry *reg, const char *name,
+                                 uint16_t *out_index) {
+  uint16_t count;
+  if (reg == NULL || name == NULL || out_index == NULL) {
+    return nccc_fail(NCCC_ERR_NULL_POINTER, "registry lookup", NULL);
+  }
+  count = nccc_names_count(reg->names);
+  if (reg->sorted != NULL) {
+    uint16_t lo = 0, hi = count; /* search [lo, hi) */
+    while (lo < hi) {
+      uint16_t mid = (uint16_t)(lo + (hi - lo) / 2);
+      int c = strcmp(name, name_at(reg, reg->sorted[mid]));
+      if (c == 0) {
+        *out_index = reg->sorted[mid];
+        return NCCC_OK;
+      }
+      if (c < 0) hi = mid; else lo = (uint16_t)(mid + 1);
+    }
+  } else {
+    const char *p = reg->names + sizeof(uint16_t);
+    uint16_t i;
+    for (i = 0; i < count; i++) {
+      if (strcmp(p, name) == 0) {
+        *out_index = i;
+        return NCCC_OK;
+      }
+      p += strlen(p) + 1;
+    }
+  }
+  return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
+}
+
+nccc_status nccc_registry_get(const nccc_registry *reg, uint16_t index,
+                              nccc_fn *out_fn, const nccc_fn_info **out_info,
+                              const char **out_name) {
+  if (reg == NULL) {
+    return nccc_fail(NCCC_ERR_NULL_POINTER, "registry get", NULL);
+  }
+  if (index >= nccc_names_count(reg->names)) {
+    return nccc_fail(NCCC_ERR_INDEX_INVALID, "function index out of range",
+                     NULL);
+  }
+  if (out_fn != NULL) *out_fn = reg->funcs[index];
+  if (out_info != NULL) *out_info = &reg->info[index];
+  if (out_name != NULL) *out_name = name_at(reg, index);
+  return NCCC_OK;
+}

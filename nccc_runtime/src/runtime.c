@@ -1,0 +1,44 @@
+/*
+** runtime.c — the runtime's state, initialisation and the root.
+*/
+#include <string.h>
+
+#include "internal.h"
+
+nccc_state nccc_G;
+
+/* The global registry's block when nccc_init is given none (uint64_t for
+** alignment; mreg aligns anyway). */
+static uint64_t default_block[(NCCC_GLOBAL_REGISTRY_BYTES + 7) / 8];
+
+nccc_status nccc_init(void *block, size_t size) {
+  nccc_status st;
+  if (block == NULL) {
+    block = default_block;
+    size = sizeof default_block;
+  }
+  nccc_state_lock();
+  nccc_G.initialized = 0;
+  memset(nccc_G.modules, 0, sizeof nccc_G.modules);
+  st = nccc_mreg_init(&nccc_G.global, block, size, 0);
+  if (st == NCCC_OK) nccc_G.initialized = 1;
+  nccc_state_unlock();
+  if (st != NCCC_OK) return st;
+  return nccc_module_add(&nccc_builtin_module, NULL);
+}
+
+nccc_status nccc_ensure_init(void) {
+  return nccc_G.initialized ? NCCC_OK : nccc_init(NULL, 0);
+}
+
+/* The root is the built-in "builtin": a host that holds its address can
+** reach every other built-in by index. */
+void nccc_root(const uint64_t *in, uint64_t *out) {
+  nccc_fn builtin_fn;
+  if (nccc_ensure_init() != NCCC_OK) {
+    out[0] = (uint64_t)nccc_last_status();
+    return;
+  }
+  builtin_fn = nccc_builtin_module.registry->funcs[NCCC_BUILTIN_BUILTIN];
+  builtin_fn(in, out);
+}

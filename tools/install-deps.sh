@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages nccc needs, if any is missing. Idempotent and
+# quiet when everything is present. Must run as root on Debian 12.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config check libffi-dev
+  python3 python3-lark python3-pytest
+  zlib1g-dev libsqlite3-dev valgrind
+  gcc-arm-none-eabi libnewlib-arm-none-eabi
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "nccc: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
