@@ -63,6 +63,14 @@ static void b_call(const uint64_t *in, uint64_t *out) {
 }
 
 static void b_call_checked(const uint64_t *in, uint64_t *out) {
+  /* Counts wider than size_t cannot match any signature; refuse them here
+  ** rather than let the cast below wrap them into range. */
+  if (in[2] > (uint64_t)SIZE_MAX || in[4] > (uint64_t)SIZE_MAX) {
+    out[0] = status_slot(nccc_fail(NCCC_ERR_NUM_ARGUMENTS,
+                                   "slot counts do not match the signature",
+                                   NULL));
+    return;
+  }
   out[0] = status_slot(nccc_call_checked((nccc_handle)in[0], ARG_PTR(1),
                                          (size_t)in[2], ARG_PTR(3),
                                          (size_t)in[4]));

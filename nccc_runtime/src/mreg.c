@@ -47,6 +47,7 @@ static uintptr_t layout(nccc_mreg *reg, uintptr_t base, uintptr_t end,
 
 nccc_status nccc_mreg_init(nccc_mreg *reg, void *block, size_t size,
                            uint16_t capacity) {
+  nccc_mreg r;
   uintptr_t base, end, strings;
   uint16_t zero = 0;
   if (reg == NULL || block == NULL) {
@@ -66,23 +67,24 @@ nccc_status nccc_mreg_init(nccc_mreg *reg, void *block, size_t size,
   if (end < base) {
     return nccc_fail(NCCC_ERR_INVALID_ARG, "block wraps around memory", NULL);
   }
-  memset(reg, 0, sizeof *reg);
-  strings = layout(reg, base, end, capacity);
+  /* Built in a local first: on failure *reg stays untouched. */
+  memset(&r, 0, sizeof r);
+  strings = layout(&r, base, end, capacity);
   if (strings == 0) {
-    memset(reg, 0, sizeof *reg);
     return nccc_fail(NCCC_ERR_BUFFER_TOO_SMALL,
                      "mutable registry block too small for its tables", NULL);
   }
-  reg->capacity = capacity;
-  reg->names = (char *)strings;
-  memcpy(reg->names, &zero, sizeof zero);
-  reg->names_end = reg->names + sizeof zero;
-  *reg->names_end = '\0';
-  reg->sigs_low = (char *)end;
-  reg->view.names = reg->names;
-  reg->view.funcs = reg->funcs;
-  reg->view.info = reg->info;
-  reg->view.sorted = reg->sorted;
+  r.capacity = capacity;
+  r.names = (char *)strings;
+  memcpy(r.names, &zero, sizeof zero);
+  r.names_end = r.names + sizeof zero;
+  *r.names_end = '\0';
+  r.sigs_low = (char *)end;
+  r.view.names = r.names;
+  r.view.funcs = r.funcs;
+  r.view.info = r.info;
+  r.view.sorted = r.sorted;
+  *reg = r;
   return NCCC_OK;
 }
 

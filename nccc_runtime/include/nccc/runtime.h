@@ -49,7 +49,7 @@ void nccc_root(const uint64_t *in, uint64_t *out);
 /* Built-in indices: in[] -> out[] (status first). */
 enum nccc_builtin_index {
   NCCC_BUILTIN_BUILTIN = 0,        /* I        -> i p s s  (same as root) */
-  NCCC_BUILTIN_VERSION = 1,        /*          -> i I s  (packed, string) */
+  NCCC_BUILTIN_VERSION = 1,        /*          -> i I s  (MAJOR<<16 | MINOR<<8 | PATCH, string) */
   NCCC_BUILTIN_LAST_ERROR = 2,     /*          -> i i s  (status, message) */
   NCCC_BUILTIN_LOOKUP = 3,         /* s        -> i I  (handle) */
   NCCC_BUILTIN_FUNCTION = 4,       /* I        -> i p s s I I */

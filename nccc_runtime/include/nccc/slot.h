@@ -141,6 +141,7 @@ static inline float nccc_slot_to_float(uint64_t s) {
 ** last one, so every bit of every slot is defined. */
 static inline void nccc_slots_from_bytes(uint64_t *slots, const void *obj,
                                          size_t n) {
+  if (n == 0) return;
   slots[NCCC_SLOTS(n) - 1] = 0;
   memcpy(slots, obj, n);
 }
