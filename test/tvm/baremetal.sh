@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds the runtime with its TVM-compatible files for a Cortex-M3
+# (arm-none-eabi-gcc -Os -Wall -Wextra -Werror), links baremetal_main.c
+# with newlib, checks that neither malloc, threads nor the printf family
+# is pulled in, and prints the TVM files' section sizes.
+# usage: baremetal.sh SOURCE_ROOT OUT_DIR SOURCE...   (relative to the root)
+set -euo pipefail
+src=$1 out=$2
+shift 2
+cc=arm-none-eabi-gcc
+flags=(-std=c11 -mcpu=cortex-m3 -mthumb -Os -Wall -Wextra -Werror
+       -ffunction-sections -fdata-sections
+       -I"$src/nccc_runtime/include" -I"$src/nccc_runtime/include/nccc/tvm-compat")
+mkdir -p "$out"
+objs=() tvm_objs=()
+for f in "$@"; do
+  o="$out/$(basename "${f%.c}").o"
+  "$cc" "${flags[@]}" -c "$src/$f" -o "$o"
+  objs+=("$o")
+  case "$f" in */tvm_*) tvm_objs+=("$o");; esac
+done
+rm -f "$out/libnccc_runtime.a"
+arm-none-eabi-ar rcs "$out/libnccc_runtime.a" "${objs[@]}"
+"$cc" "${flags[@]}" --specs=nosys.specs -Wl,--gc-sections \
+  "$src/test/tvm/baremetal_main.c" "$out/libnccc_runtime.a" -o "$out/tvm.elf" \
+  2>"$out/link.log" || { cat "$out/link.log"; exit 1; }
+if arm-none-eabi-nm "$out/tvm.elf" |
+   grep -E ' (malloc|free|_malloc_r|_free_r|pthread_[a-z_]+|_?v?s?n?printf|_vfprintf_r|_svfprintf_r)$'; then
+  echo "FAIL: the bare-metal TVM API pulls in the symbols above" >&2
+  exit 1
+fi
+echo "TVM-compatible files for cortex-m3 (-Os):"
+arm-none-eabi-size -t "${tvm_objs[@]}"
+echo "linked program (runtime + newlib startup, --gc-sections):"
+arm-none-eabi-size "$out/tvm.elf"
