@@ -18,6 +18,10 @@ install(TARGETS nccc_runtime EXPORT ncccTargets
 install(DIRECTORY "${_nccc_src}/nccc_runtime/include/nccc"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         FILES_MATCHING PATTERN "*.h")
+# The shim headers generated wrappers include (<nccc/shim_*.h>).
+install(DIRECTORY "${_nccc_src}/shims/nccc"
+        DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+        FILES_MATCHING PATTERN "*.h")
 install(EXPORT ncccTargets NAMESPACE nccc:: FILE ncccTargets.cmake
         DESTINATION "${NCCC_CMAKE_INSTALL_DIR}")
 

@@ -1,0 +1,100 @@
+# nccc_add_bindings(<target> <file.idl> [LANGS c ...] [OUTPUT_DIR <dir>]
+#                   [MODULE <name>])
+#
+# Generates the nccc wrappers of an IDL file with bin/nccc-stubgen and
+# builds the C ones into the static library <target>, linked to
+# nccc::runtime. The generation re-runs when the IDL or the generator
+# changes. <target> gets the output directory as a PUBLIC include
+# directory (for <module>_nccc.h) and the IDL's own directory as a
+# PRIVATE one (for its #include "..." lines). Link the library the IDL
+# describes to <target> yourself.
+#
+# LANGS: targets of the generator (default: c; the only one so far).
+# OUTPUT_DIR: where the files go (default: ${CMAKE_CURRENT_BINARY_DIR}/nccc/<target>).
+# MODULE: the IDL's module name; read from its "module NAME" line if absent.
+#
+# Works in the nccc source tree (this file in <root>/cmake) and from an
+# installed package (this file next to ncccConfig.cmake, somewhere under
+# <prefix>): the generator is found relative to this file.
+include_guard(GLOBAL)
+
+set(_NCCC_BINDINGS_DIR "${CMAKE_CURRENT_LIST_DIR}")
+
+# Finds bin/nccc-stubgen in a directory above this file, with the stubgen
+# package where the script itself looks for it; sets NCCC_STUBGEN and
+# NCCC_STUBGEN_SOURCES (what the generated files depend on).
+function(_nccc_find_stubgen)
+  set(dir "${_NCCC_BINDINGS_DIR}")
+  foreach(level RANGE 5)
+    get_filename_component(dir "${dir}" DIRECTORY)
+    set(script "${dir}/bin/nccc-stubgen")
+    if(EXISTS "${script}" AND EXISTS "${dir}/stubgen/cli.py")
+      set(pkg "${dir}/stubgen")
+      set(grammar "${dir}/idl/nccc.lark")
+    elseif(EXISTS "${script}" AND EXISTS "${dir}/share/nccc/stubgen/cli.py")
+      set(pkg "${dir}/share/nccc/stubgen")
+      set(grammar "${dir}/share/nccc/idl/nccc.lark")
+    else()
+      continue()
+    endif()
+    file(GLOB sources "${pkg}/*.py")
+    set(NCCC_STUBGEN "${script}" PARENT_SCOPE)
+    set(NCCC_STUBGEN_SOURCES "${script};${grammar};${sources}" PARENT_SCOPE)
+    return()
+  endforeach()
+  message(FATAL_ERROR "nccc: bin/nccc-stubgen not found above ${_NCCC_BINDINGS_DIR}")
+endfunction()
+
+function(nccc_add_bindings target idl)
+  cmake_parse_arguments(B "" "OUTPUT_DIR;MODULE" "LANGS" ${ARGN})
+  if(B_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "nccc_add_bindings: unknown arguments ${B_UNPARSED_ARGUMENTS}")
+  endif()
+  _nccc_find_stubgen()
+  if(NOT B_LANGS)
+    set(B_LANGS c)
+  endif()
+  foreach(lang IN LISTS B_LANGS)
+    if(NOT lang STREQUAL "c")
+      message(FATAL_ERROR "nccc_add_bindings: unknown language '${lang}' (known: c)")
+    endif()
+  endforeach()
+  get_filename_component(idl "${idl}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  if(NOT EXISTS "${idl}")
+    message(FATAL_ERROR "nccc_add_bindings: ${idl} does not exist")
+  endif()
+  get_filename_component(idl_dir "${idl}" DIRECTORY)
+
+  set(module "${B_MODULE}")
+  if(NOT module)
+    file(STRINGS "${idl}" line REGEX "^[ \t]*module[ \t]+[A-Za-z_][A-Za-z0-9_]*"
+         LIMIT_COUNT 1)
+    string(REGEX REPLACE "^[ \t]*module[ \t]+([A-Za-z_][A-Za-z0-9_]*).*" "\\1"
+           module "${line}")
+    if(NOT module)
+      message(FATAL_ERROR "nccc_add_bindings: no 'module NAME;' line in ${idl}")
+    endif()
+    # A new module name means new output files: configure again.
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${idl}")
+  endif()
+
+  set(out "${B_OUTPUT_DIR}")
+  if(NOT out)
+    set(out "${CMAKE_CURRENT_BINARY_DIR}/nccc/${target}")
+  endif()
+  set(outputs "${out}/${module}_nccc.h" "${out}/${module}_nccc.c")
+  set(env)
+  if(NCCC_PYTHON)
+    set(env "${CMAKE_COMMAND}" -E env "NCCC_PYTHON=${NCCC_PYTHON}")
+  endif()
+  string(REPLACE ";" "," langs "${B_LANGS}")
+  add_custom_command(
+    OUTPUT ${outputs}
+    COMMAND ${env} "${NCCC_STUBGEN}" --lang "${langs}" -o "${out}" "${idl}"
+    DEPENDS "${idl}" ${NCCC_STUBGEN_SOURCES}
+    COMMENT "nccc-stubgen ${module} (${idl})"
+    VERBATIM)
+  add_library(${target} STATIC "${out}/${module}_nccc.c" "${out}/${module}_nccc.h")
+  target_include_directories(${target} PUBLIC "${out}" PRIVATE "${idl_dir}")
+  target_link_libraries(${target} PUBLIC nccc::runtime)
+endfunction()

@@ -1,0 +1,135 @@
+"""nccc-stubgen [--check] [--lang LIST] [-o DIR] FILE.idl
+
+Exit status: 0 success, 1 an error in the IDL file (or an output file that
+cannot be written), 2 a usage error (bad option, unreadable input file),
+3 an internal error of the generator (a bug: please report it).
+"""
+
+import argparse
+import os
+import sys
+
+from stubgen import __version__, emit_c
+from stubgen.errors import IdlError
+
+PROG = "nccc-stubgen"
+
+# language name -> emit(module, idl_name) -> {file name: text}
+EMITTERS = {
+    "c": emit_c.emit,
+}
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise _UsageError(message)
+
+
+def _parser():
+    p = _Parser(
+        prog=PROG,
+        description="Generate nccc wrappers from an IDL file.",
+        epilog="Exit status: 0 done, 1 error in the IDL (messages "
+               "FILE:LINE:COL: error: ...), 2 usage error, 3 internal "
+               "error.")
+    p.add_argument("idl", metavar="FILE.idl", help="the IDL file")
+    p.add_argument("--check", action="store_true",
+                   help="parse and check only; write nothing")
+    p.add_argument("--lang", default="c", metavar="LIST",
+                   help="comma-separated targets (default: c; known: %s)"
+                   % ", ".join(sorted(EMITTERS)))
+    p.add_argument("-o", "--output", default=".", metavar="DIR",
+                   help="output directory (default: .); created if missing")
+    p.add_argument("--version", action="version",
+                   version="%s %s" % (PROG, __version__))
+    return p
+
+
+def _langs(text):
+    langs = []
+    for lang in text.split(","):
+        lang = lang.strip()
+        if not lang:
+            continue
+        if lang not in EMITTERS:
+            raise _UsageError("unknown language '%s' (known: %s)"
+                              % (lang, ", ".join(sorted(EMITTERS))))
+        if lang not in langs:
+            langs.append(lang)
+    if not langs:
+        raise _UsageError("--lang needs at least one language")
+    return langs
+
+
+def generate(text, idl_name, langs):
+    """IDL text -> {file name: text} for the given languages; IdlError on
+    a bad IDL. The entry point for tests and other tools."""
+    from stubgen.model import build
+    module = build(text)
+    files = {}
+    for lang in langs:
+        files.update(EMITTERS[lang](module, idl_name))
+    return files
+
+
+def main(argv=None):
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+        langs = _langs(args.lang)
+    except _UsageError as e:
+        parser.print_usage(sys.stderr)
+        print("%s: error: %s" % (PROG, e), file=sys.stderr)
+        return 2
+    except SystemExit as e:      # --help, --version
+        return e.code if isinstance(e.code, int) else 0
+    try:
+        with open(args.idl, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        print("%s: error: cannot read %s: %s"
+              % (PROG, args.idl, e.strerror), file=sys.stderr)
+        return 2
+    try:
+        return _run(args, raw, langs)
+    except Exception as e:   # a bug: say so without a traceback
+        print("%s: internal error: %s: %s (please report this with the IDL "
+              "file)" % (PROG, type(e).__name__, e), file=sys.stderr)
+        return 3
+
+
+def _run(args, raw, langs):
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        print("%s:%d:%d: error: the file is not UTF-8 text"
+              % (args.idl, line, col), file=sys.stderr)
+        return 1
+    text = text.replace("\r\n", "\n")
+    try:
+        files = generate(text, os.path.basename(args.idl), langs)
+    except IdlError as e:
+        print(e.format(args.idl, text), file=sys.stderr)
+        return 1
+    if args.check:
+        return 0
+    try:
+        os.makedirs(args.output, exist_ok=True)
+        for name in sorted(files):
+            path = os.path.join(args.output, name)
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(files[name])
+    except OSError as e:
+        print("%s: error: cannot write %s: %s"
+              % (PROG, e.filename or args.output, e.strerror),
+              file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,614 @@
+"""The C emitter: M_nccc.h and M_nccc.c for module M.
+
+It reads only the model (model.py). The .c file holds, in order: the
+IDL's #define and #include lines, the declarations (generated from the
+IDL when it has no #include) or the compile-time checks of the IDL
+against the headers, one wrapper per function, the const registry, the
+layout table, the constants table and the module with its register
+function. Every size, offset, alignment and constant value is a C
+expression for the compiler to evaluate; the generator computes none.
+"""
+
+from stubgen import __version__
+from stubgen.ctype import ASSUMED_SIZES, Pointer, Scalar, Void
+from stubgen.model import ConstantDecl, EnumDecl, Function, OpaqueDecl, \
+    Prototype, RecordDecl, TypedefDecl
+from stubgen.source import Sections, Source
+
+# Scalars with a slot helper of their exact width.
+_EXACT = {
+    "signed char": "i8", "unsigned char": "u8", "short": "i16",
+    "unsigned short": "u16", "int": "i32", "unsigned int": "u32",
+    "long long": "i64", "unsigned long long": "u64",
+    "int8_t": "i8", "uint8_t": "u8", "int16_t": "i16", "uint16_t": "u16",
+    "int32_t": "i32", "uint32_t": "u32", "int64_t": "i64",
+    "uint64_t": "u64",
+}
+
+
+def emit(module, idl_name):
+    """{file name: text} for module; idl_name is the IDL file's base name
+    (it appears in the header comments only)."""
+    return _Emitter(module, idl_name).run()
+
+
+def c_string(s):
+    """A C string literal for s. A NUL at the end is written \\0 (no
+    digit can follow it inside the literal); "??" is broken up so that no
+    trigraph can form."""
+    out = []
+    for i, ch in enumerate(s):
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "?" and i > 0 and s[i - 1] == "?":
+            out.append("\\?")
+        elif " " <= ch <= "~":
+            out.append(ch)
+        elif ch == "\0" and i == len(s) - 1:
+            out.append("\\0")
+        else:
+            # octal escapes are at most three digits: no run-on with
+            # the next character
+            out.extend("\\%03o" % b for b in ch.encode("utf-8"))
+    return '"' + "".join(out) + '"'
+
+
+def signature_literal(codes_in, codes_out):
+    """A C expression for the signature: string literals and the
+    NCCC_SIG_* macros of slot.h, concatenated."""
+    parts, lit = [], []
+    for code in list(codes_in) + [":"] + list(codes_out):
+        if code.startswith("NCCC_SIG_"):
+            if lit:
+                parts.append(c_string("".join(lit)))
+                lit = []
+            parts.append(code)
+        else:
+            lit.append(code)
+    if lit:
+        parts.append(c_string("".join(lit)))
+    return " ".join(parts)
+
+
+def slot_index(idx):
+    """A C expression for a model.SlotIndex."""
+    parts = ["NCCC_SLOTS(sizeof(%s))" % t.unqualified().spell()
+             for t in idx.records]
+    if idx.fixed or not parts:
+        parts.insert(0, str(idx.fixed))
+    return " + ".join(parts)
+
+
+def to_c(t, slot, cast=False):
+    """C expression converting the slot expression to a value of type t.
+    cast: convert to exactly t (arguments matched by no prototype)."""
+    r = t.resolved()
+    name = t.unqualified().spell()
+    k = r.kind
+    if k == "bool":
+        e, exact = "nccc_slot_to_bool(%s)" % slot, "bool"
+    elif isinstance(r, Scalar) and r.name in _EXACT:
+        e = "nccc_slot_to_%s(%s)" % (_EXACT[r.name], slot)
+        exact = None
+    elif k in ("sint", "char"):
+        return "(%s)nccc_slot_to_i64(%s)" % (name, slot)
+    elif k == "uint":
+        return "(%s)%s" % (name, slot)
+    elif k == "float":
+        e, exact = "nccc_slot_to_float(%s)" % slot, "float"
+    elif k == "double":
+        e, exact = "nccc_slot_to_double(%s)" % slot, "double"
+    elif k == "enum":
+        return "(%s)nccc_slot_to_i32(%s)" % (name, slot)
+    elif k == "pointer":
+        return "(%s)nccc_slot_to_ptr(%s)" % (name, slot)
+    elif k == "funcptr":
+        return "(%s)(uintptr_t)%s" % (name, slot)
+    else:
+        raise AssertionError("to_c of %s" % name)
+    if cast and name != exact:
+        return "(%s)%s" % (name, e)
+    return e
+
+
+def from_c(t, value):
+    """C expression converting a value of type t to a slot."""
+    r = t.resolved()
+    k = r.kind
+    if k == "bool":
+        return "nccc_slot_from_bool(%s)" % value
+    if isinstance(r, Scalar) and r.name in _EXACT:
+        return "nccc_slot_from_%s(%s)" % (_EXACT[r.name], value)
+    if k in ("sint", "char", "enum"):
+        return "nccc_slot_from_i64((int64_t)%s)" % value
+    if k == "uint":
+        return "nccc_slot_from_u64((uint64_t)%s)" % value
+    if k == "float":
+        return "nccc_slot_from_float(%s)" % value
+    if k == "double":
+        return "nccc_slot_from_double(%s)" % value
+    if k == "pointer":
+        if "volatile" in r.target.resolved().quals:
+            return "(uint64_t)(uintptr_t)%s" % value
+        return "nccc_slot_from_ptr(%s)" % value
+    if k == "funcptr":
+        return "(uint64_t)(uintptr_t)%s" % value
+    raise AssertionError("from_c of %s" % t.spell())
+
+
+class _Emitter:
+    def __init__(self, module, idl_name):
+        self.m = module
+        self.idl = idl_name
+        self.p = "nccc_%s_" % module.name
+
+    def run(self):
+        base = self.m.name + "_nccc"
+        return {base + ".h": self.header(), base + ".c": self.source()}
+
+    def banner(self, what):
+        return ("/* %s: %s of nccc module %s. Generated by nccc-stubgen %s "
+                "from %s; do not edit. */" % (what[0], what[1], self.m.name,
+                                              __version__, self.idl))
+
+    # ---- M_nccc.h
+    def header(self):
+        m, p = self.m, self.p
+        src = Source()
+        guard = "NCCC_%s_NCCC_H" % m.name.upper()
+        src.line(self.banner((m.name + "_nccc.h", "wrappers and module")))
+        src.line("#ifndef " + guard)
+        src.line("#define " + guard)
+        src.blank()
+        src.line("#include <stdint.h>")
+        src.blank()
+        src.line("#include <nccc/module.h>")
+        src.blank()
+        src.lines("""
+            #ifdef __cplusplus
+            extern "C" {
+            #endif
+            """)
+        src.blank()
+        src.line("/* Functions, layouts and constants of module %s. */"
+                 % m.name)
+        src.line("extern const nccc_module %smodule;" % p)
+        src.blank()
+        src.line("/* Adds the module to the runtime: nccc_module_add. */")
+        src.line("nccc_status %sregister(void);" % p)
+        if m.functions:
+            src.blank()
+            src.line("/* The wrappers: void f(const uint64_t *in, uint64_t "
+                     "*out). */")
+        for f in m.functions:
+            src.line("void %s%s(const uint64_t *in, uint64_t *out);"
+                     % (p, f.name))
+        src.blank()
+        src.lines("""
+            #ifdef __cplusplus
+            }
+            #endif
+            """)
+        src.blank()
+        src.line("#endif")
+        return str(src)
+
+    # ---- M_nccc.c
+    def source(self):
+        sec = Sections(["prelude", "decls", "checks", "wrappers",
+                        "registry", "layouts", "constants", "module"])
+        self.prelude(sec["prelude"])
+        if self.m.has_includes:
+            self.header_checks(sec["decls"])
+        else:
+            self.declarations(sec["decls"])
+        self.checks(sec["checks"])
+        self.wrappers(sec["wrappers"])
+        self.registry(sec["registry"])
+        self.layouts(sec["layouts"])
+        self.constants(sec["constants"])
+        self.module(sec["module"])
+        return sec.join()
+
+    def prelude(self, src):
+        m = self.m
+        src.line(self.banner((m.name + "_nccc.c", "wrappers and tables")))
+        if m.defines:
+            src.blank()
+            for d in m.defines:
+                src.line(d.text)
+        if m.includes:
+            src.blank()
+            for inc in m.includes:
+                src.line(inc.text)
+        src.blank()
+        present = set(inc.text for inc in m.includes)
+        wanted = ["<stddef.h>", "<stdint.h>"]
+        if m.uses_ssize_t:
+            wanted.append("<sys/types.h>")
+        for header in wanted:
+            if "#include " + header not in present:
+                src.line("#include " + header)
+        src.blank()
+        src.line('#include "%s_nccc.h"' % m.name)
+        if m.uses_errno:
+            src.line("#include <nccc/shim_errno.h>")
+        if any(f.function_pointer for f in m.functions):
+            src.line("#include <nccc/shim_function_pointer.h>")
+        if m.qualified_returns:
+            src.blank()
+            src.line("/* The IDL has qualified return types, as C allows; "
+                     "they mean nothing. */")
+            src.line("#if defined(__GNUC__)")
+            src.line('#pragma GCC diagnostic ignored "-Wignored-qualifiers"')
+            src.line("#endif")
+
+    # -- declarations when the IDL is the only description
+    def declarations(self, src):
+        m = self.m
+        src.line("/* ---- declarations (the IDL has no #include) */")
+        tags = [it for it in m.items if isinstance(it, RecordDecl)
+                and it.tag is not None]
+        if tags:
+            src.blank()
+            for r in tags:
+                src.line("%s;" % r.c_name)
+        for it in m.items:
+            if isinstance(it, RecordDecl):
+                if it.tag is not None and it.fields is not None:
+                    src.blank()
+                    self.record_body(src, it.c_name + " {", "};", it)
+            elif isinstance(it, EnumDecl):
+                if not it.defined_in_typedef or it.tag is not None:
+                    src.blank()
+                    head = "enum %s {" % it.tag if it.tag else "enum {"
+                    self.enum_body(src, head, "};", it)
+            elif isinstance(it, TypedefDecl):
+                d = it.defines
+                if d is not None and d.tag is None and \
+                        d.typedef_name == it.name:
+                    src.blank()
+                    if isinstance(d, RecordDecl):
+                        self.record_body(src, "typedef %s {" % d.kind,
+                                         "} %s;" % it.name, d)
+                    else:
+                        self.enum_body(src, "typedef enum {",
+                                       "} %s;" % it.name, d)
+                else:
+                    src.line("typedef %s;" % it.type.spell(it.name))
+            elif isinstance(it, OpaqueDecl):
+                src.line("typedef struct %sopaque_%s %s;"
+                         % (self.p, it.name, it.name))
+            elif isinstance(it, ConstantDecl):
+                src.line("#define %s ((%s)(%s))" % (
+                    it.name, it.type.unqualified().spell(), it.value))
+            elif isinstance(it, Prototype):
+                src.line("extern %s;" % it.type.spell(it.name))
+            elif isinstance(it, Function):
+                if not it.function_pointer and it.variadic_of is None:
+                    src.line("extern %s;" % it.c_type.spell(it.c_name))
+
+    def record_body(self, src, head, tail, decl):
+        with src.block(head, tail):
+            for fld in decl.fields:
+                src.line("%s;" % fld.type.spell(fld.name))
+
+    def enum_body(self, src, head, tail, decl):
+        with src.block(head, tail):
+            n = len(decl.enumerators)
+            for i, e in enumerate(decl.enumerators):
+                comma = "," if i + 1 < n else ""
+                if e.value is None:
+                    src.line(e.name + comma)
+                else:
+                    src.line("%s = %s%s" % (e.name, e.value, comma))
+
+    # -- the IDL against the headers
+    def header_checks(self, src):
+        m, p = self.m, self.p
+        src.line("/* ---- the IDL checked against the headers: a prototype "
+                 "or typedef")
+        src.line("** that does not match them is a compile error "
+                 "(conflicting types). */")
+        for it in m.items:
+            if isinstance(it, TypedefDecl):
+                d = it.defines
+                if d is not None and d.tag is None and \
+                        d.typedef_name == it.name:
+                    continue
+                var = "%stypedef_%s" % (p, it.name)
+                src.line("extern %s *%s;" % (it.name, var))
+                src.line("extern %s;" % Pointer(it.type).spell(var))
+            elif isinstance(it, Prototype):
+                src.line("%s;" % it.type.spell("(%s)" % it.name))
+            elif isinstance(it, Function):
+                if it.function_pointer or it.macro or it.variadic_of:
+                    continue
+                src.line("%s;" % it.c_type.spell("(%s)" % it.c_name))
+
+    def checks(self, src):
+        """Compile-time checks as array sizes: a false one is an array of
+        negative size, which every C compiler rejects."""
+        m = self.m
+        conds = []
+        for name in sorted(m.used_scalars):
+            if name == "ptrdiff_t":
+                conds.append(("sizeof(ptrdiff_t) == sizeof(intptr_t)",
+                              "ptrdiff_t travels as intptr_t"))
+            else:
+                conds.append(("sizeof(%s) == %d" % (name, ASSUMED_SIZES[name]),
+                              "the slot code of %s" % name))
+        if m.has_includes:
+            for it in m.items:
+                if isinstance(it, RecordDecl) and it.fields is not None:
+                    for fld in it.fields:
+                        conds.append((
+                            "sizeof(((%s *)0)->%s) == sizeof(%s)"
+                            % (it.c_name, fld.name,
+                               fld.type.unqualified().spell()),
+                            "%s.%s" % (it.name, fld.name)))
+                elif isinstance(it, EnumDecl):
+                    for e in it.enumerators:
+                        if e.value is not None:
+                            cond = "(%s) == (%s)" % (e.name, e.value)
+                        elif e.previous is None:
+                            cond = "(%s) == 0" % e.name
+                        else:
+                            cond = "(%s) == (%s) + 1" % (e.name,
+                                                        e.previous.name)
+                        conds.append((cond, "enumerator %s" % e.name))
+                elif isinstance(it, ConstantDecl) and it.value is not None:
+                    t = it.type.unqualified().spell()
+                    conds.append(("(%s)(%s) == (%s)(%s)"
+                                  % (t, it.name, t, it.value),
+                                  "constant %s" % it.name))
+        if not conds:
+            return
+        src.line("/* ---- compile-time checks: a false one is an array of "
+                 "negative size */")
+        with src.block("struct %schecks {" % self.p, "};"):
+            for i, (cond, why) in enumerate(conds):
+                src.line("char c%d[(%s) ? 1 : -1]; /* %s */" % (i, cond, why))
+
+    # -- wrappers
+    def wrappers(self, src):
+        if not self.m.functions:
+            return
+        src.line("/* ---- wrappers: in[] = arguments, out[] = return value, "
+                 "[out]/[inout]")
+        src.line("** values, errno (docs/IDL.md, \"Slot layout\") */")
+        for f in self.m.functions:
+            src.blank()
+            self.wrapper(src, f)
+
+    def local(self, name):
+        """A local name of the wrappers that no IDL identifier shadows."""
+        while name in self.m.identifiers:
+            name += "_"
+        return name
+
+    def wrapper(self, src, f):
+        p = self.p
+        v_in, v_out, v_r = self.local("in"), self.local("out"), \
+            self.local("r")
+        ins = " ".join(s.name or "?" for s in f.in_slots) or "-"
+        outs = " ".join(s.name or "?" for s in f.out_slots) or "-"
+        src.line("/* %s: in %s; out %s */" % (f.name, ins, outs))
+        callee = f.c_name
+        if f.function_pointer:
+            fn_t = "%s%s_fn" % (p, f.name)
+            src.line("typedef %s;" % f.c_type.spell("(*%s)" % fn_t))
+            callee = "NCCC_FP_TARGET(%s, %s[0])" % (fn_t, v_in)
+        decls, pre, args = [], [], []
+        # arguments of a variadic call need their exact types
+        cast = f.variadic_of is not None
+        for prm in f.params:
+            if prm.direction == "in":
+                s = prm.in_slot
+                if s.record is not None:
+                    var = self.local("a%d" % prm.index)
+                    decls.append("%s;" % prm.type.unqualified().spell(var))
+                    pre.append("nccc_slots_to_bytes(&%s, %s, sizeof %s);"
+                               % (var, _ptr(v_in, s.index), var))
+                    args.append(var)
+                else:
+                    args.append(to_c(prm.type, "%s[%s]" % (
+                        v_in, slot_index(s.index)), cast))
+                continue
+            var = self.local("o%d" % prm.index)
+            local_t = prm.pointee.unqualified()
+            if prm.direction == "inout" and prm.in_slot.record is None:
+                slot = "%s[%s]" % (v_in, slot_index(prm.in_slot.index))
+                decls.append("%s = %s;" % (local_t.spell(var),
+                                           to_c(local_t, slot)))
+            else:
+                decls.append("%s;" % local_t.spell(var))
+                if prm.direction == "inout":
+                    pre.append("nccc_slots_to_bytes(&%s, %s, sizeof %s);"
+                               % (var, _ptr(v_in, prm.in_slot.index), var))
+            args.append("&" + var)
+        call = "%s(%s)" % (callee, ", ".join(args))
+        returns = not isinstance(f.ret.resolved(), Void)
+        head = "void %s%s(const uint64_t *%s, uint64_t *%s) {" % (
+            p, f.name, v_in, v_out)
+        with src.block(head, "}"):
+            if not f.in_slots:
+                src.line("(void)%s;" % v_in)
+            if not f.out_slots:
+                src.line("(void)%s;" % v_out)
+            if f.function_pointer:
+                src.line("NCCC_FP_REQUIRE(%s[0], %s, %s);"
+                         % (v_in, v_out, slot_index(f.n_out)))
+            simple = not decls and not f.errno and len(f.out_slots) <= 1 \
+                and (not returns or f.out_slots[0].record is None)
+            if simple:
+                if returns:
+                    src.line("%s[0] = %s;" % (v_out, from_c(f.ret, call)))
+                else:
+                    src.line("%s;" % call)
+                return
+            if returns:
+                src.line("%s;" % f.ret.unqualified().spell(v_r))
+            for d in decls:
+                src.line(d)
+            for s in pre:
+                src.line(s)
+            if f.errno:
+                src.line("NCCC_ERRNO_CLEAR();")
+            src.line(("%s = %s;" % (v_r, call)) if returns else "%s;" % call)
+            for s in f.out_slots:
+                if s.role == "errno":
+                    src.line("%s[%s] = NCCC_ERRNO_SLOT();"
+                             % (v_out, slot_index(s.index)))
+            for s in f.out_slots:
+                if s.role == "errno":
+                    continue
+                var = v_r if s.role == "return" else \
+                    self.local("o%d" % s.param.index)
+                if s.record is not None:
+                    src.line("nccc_slots_from_bytes(%s, &%s, sizeof %s);"
+                             % (_ptr(v_out, s.index), var, var))
+                else:
+                    src.line("%s[%s] = %s;" % (v_out, slot_index(s.index),
+                                               from_c(s.type, var)))
+
+    # -- tables
+    def registry(self, src):
+        m, p = self.m, self.p
+        fns = m.functions
+        src.line("/* ---- the const registry */")
+        if fns:
+            src.line("NCCC_NAMES_BLOB(%snames, %d," % (p, len(fns)))
+            src.indent()
+            for i, f in enumerate(fns):
+                end = ");" if i + 1 == len(fns) else ""
+                src.line(c_string(f.name + "\0") + end)
+            src.dedent()
+        else:
+            src.line('NCCC_NAMES_BLOB(%snames, 0, "");' % p)
+            src.line("/* never read (no functions); the registry's info is "
+                     "never NULL */")
+            src.line('static const nccc_fn_info %sinfo[1] = {{":", 0, 0, 0}};'
+                     % p)
+        if fns:
+            src.blank()
+            with src.block("static const nccc_fn %sfuncs[] = {" % p, "};"):
+                for f in fns:
+                    src.line("%s%s," % (p, f.name))
+            src.blank()
+            src.line("/* signature, in slots, out slots, offset of the name "
+                     "in the names blob */")
+            with src.block("static const nccc_fn_info %sinfo[] = {" % p,
+                           "};"):
+                offset = 2   # the blob's uint16_t count comes first
+                for f in fns:
+                    src.line("{%s, %s, %s, %d}, /* %s */" % (
+                        signature_literal(f.sig_in, f.sig_out),
+                        slot_index(f.n_in), slot_index(f.n_out), offset,
+                        f.name))
+                    offset += len(f.name.encode("utf-8")) + 1
+            order = sorted(range(len(fns)),
+                           key=lambda i: fns[i].name.encode("utf-8"))
+            src.blank()
+            src.line("/* Indices in strcmp order of the names (binary "
+                     "search). */")
+            src.line("static const uint16_t %ssorted[] = {%s};"
+                     % (p, ", ".join(str(i) for i in order)))
+        src.blank()
+        with src.block("static const nccc_registry %sregistry = {" % p,
+                       "};"):
+            if fns:
+                src.line("(const char *)&%snames, %sfuncs, %sinfo, %ssorted"
+                         % (p, p, p, p))
+            else:
+                src.line("(const char *)&%snames, NULL, %sinfo, NULL" % (p, p))
+
+    def layouts(self, src):
+        m, p = self.m, self.p
+        if not m.layouts:
+            return
+        src.line("/* ---- the layout table: numbers from sizeof and offsetof "
+                 "*/")
+        for i, e in enumerate(m.layouts):
+            if not e.fields:
+                continue
+            c = e.decl.c_name
+            src.blank()
+            src.line("struct %salign%d { char c; %s; }; /* alignment probe */"
+                     % (p, i, e.type.spell("v")))
+            with src.block("static const nccc_field %sfields%d[] = {"
+                           % (p, i), "};"):
+                for fld in e.fields:
+                    member = "((%s *)0)->%s" % (c, fld.name)
+                    if fld.count_type is not None:
+                        count = "sizeof(%s) / sizeof(%s)" % (
+                            member, fld.count_type.unqualified().spell())
+                    else:
+                        count = "1"
+                    code = fld.code
+                    code = code if code.startswith("NCCC_SIG_") \
+                        else c_string(code)
+                    src.line("{%s, %s, offsetof(%s, %s), sizeof(%s), %s},"
+                             % (c_string(fld.name), code, c, fld.name, member,
+                                count))
+        src.blank()
+        with src.block("static const nccc_type_layout %stypes[] = {" % p,
+                       "};"):
+            for i, e in enumerate(m.layouts):
+                if e.fields:
+                    src.line("{%s, sizeof(%s), offsetof(struct %salign%d, v), "
+                             "%s, %d, %sfields%d}," % (
+                                 c_string(e.name), e.decl.c_name, p, i,
+                                 "NCCC_TYPE_" + e.kind.upper(),
+                                 len(e.fields), p, i))
+                else:
+                    src.line("{%s, 0, 0, NCCC_TYPE_OPAQUE, 0, NULL},"
+                             % c_string(e.name))
+
+    def constants(self, src):
+        m, p = self.m, self.p
+        if not m.constants:
+            return
+        src.line("/* ---- the constants table: values from the C "
+                 "expressions */")
+        with src.block("static const nccc_constant %sconstants[] = {" % p,
+                       "};"):
+            for c in m.constants:
+                code = c.code if c.code.startswith("NCCC_SIG_") \
+                    else c_string(c.code)
+                src.line("{%s, %s, %s}," % (c_string(c.name), code,
+                                           _const_value(c)))
+
+    def module(self, src):
+        m, p = self.m, self.p
+        src.line("/* ---- the module */")
+        with src.block("const nccc_module %smodule = {" % p, "};"):
+            src.line("%s, &%sregistry," % (c_string(m.name), p))
+            if m.layouts:
+                src.line("%stypes, %d," % (p, len(m.layouts)))
+            else:
+                src.line("NULL, 0,")
+            if m.constants:
+                src.line("%d, %sconstants" % (len(m.constants), p))
+            else:
+                src.line("0, NULL")
+        src.blank()
+        with src.block("nccc_status %sregister(void) {" % p, "}"):
+            src.line("return nccc_module_add(&%smodule, NULL);" % p)
+
+
+def _ptr(base, idx):
+    e = slot_index(idx)
+    return base if e == "0" else "%s + %s" % (base, e)
+
+
+def _const_value(c):
+    if c.type is None:   # an enumerator: an int constant
+        return "(uint64_t)(int64_t)(%s)" % c.name
+    t = c.type.unqualified().spell()
+    k = c.type.kind
+    if k == "bool":
+        return "(uint64_t)(bool)(%s)" % c.name
+    if k == "uint":
+        return "(uint64_t)(%s)(%s)" % (t, c.name)
+    return "(uint64_t)(int64_t)(%s)(%s)" % (t, c.name)

@@ -1,0 +1,81 @@
+"""Syntax nodes: the parse tree of an IDL file, unchecked.
+
+parse.py builds these from Lark's tree; model.py checks them and builds
+the model. Every node has a pos (errors.Pos) for messages.
+"""
+
+
+class Node:
+    __slots__ = ("pos",)
+
+    def __repr__(self):
+        fields = ", ".join("%s=%r" % (k, getattr(self, k))
+                           for k in self.__slots__ if k != "pos")
+        return "%s(%s)" % (type(self).__name__, fields)
+
+
+def _node(name, fields):
+    """A Node subclass with the given fields (and pos)."""
+    fields = tuple(fields.split())
+
+    def __init__(self, pos, *args):
+        self.pos = pos
+        if len(args) != len(fields):
+            raise TypeError("%s takes %d fields" % (name, len(fields)))
+        for f, v in zip(fields, args):
+            setattr(self, f, v)
+
+    return type(name, (Node,), {"__slots__": fields, "__init__": __init__})
+
+
+# ---- file level ---------------------------------------------------------
+# keyword: (word, pos) of the word before the name, which must be "module"
+ModuleDecl = _node("ModuleDecl", "name annotations keyword")
+Directive = _node("Directive", "text")
+DefaultDecl = _node("DefaultDecl", "annotations")
+PackedDecl = _node("PackedDecl", "name annotations keyword")
+OpaqueTypedef = _node("OpaqueTypedef", "name")
+# declarators: list of (declarator, annotations)
+Typedef = _node("Typedef", "specifiers declarators")
+TagDecl = _node("TagDecl", "specifiers")
+# is_fn: the declarator's outermost suffix is a parameter list
+Decl = _node("Decl", "storage specifiers declarator annotations value is_fn")
+File = _node("File", "module items")
+
+# ---- types --------------------------------------------------------------
+# quals: list of (word, pos)
+Specifiers = _node("Specifiers", "quals base")
+Builtin = _node("Builtin", "words")
+TypeName = _node("TypeName", "name")
+RecordRef = _node("RecordRef", "kind name")
+RecordDef = _node("RecordDef", "kind name fields")
+EnumRef = _node("EnumRef", "name")
+EnumDef = _node("EnumDef", "name enumerators")
+# declarators: list of (declarator, bit_width expr or None)
+Field = _node("Field", "annotations specifiers declarators")
+Enumerator = _node("Enumerator", "name value")
+
+# ---- declarators --------------------------------------------------------
+DName = _node("DName", "name")
+DPointer = _node("DPointer", "quals inner")
+DArray = _node("DArray", "inner size")
+DFunction = _node("DFunction", "inner params variadic")
+Param = _node("Param", "annotations specifiers declarator")
+
+# ---- annotations and expressions ----------------------------------------
+# kind: "flag", "value" or "call"; values: list of AnnValue
+Annotation = _node("Annotation", "name kind values")
+# kind: "name", "int" or "string"; value: str or int
+AnnValue = _node("AnnValue", "kind text value")
+# text: the C text; names: list of (name, pos) it mentions;
+# literal: its int value when it is one integer literal, else None
+Expr = _node("Expr", "text names literal")
+
+
+def declarator_name(d):
+    """The (name, pos) a declarator declares, or (None, None)."""
+    while d is not None:
+        if isinstance(d, DName):
+            return d.name, d.pos
+        d = d.inner
+    return None, None

@@ -1,0 +1,350 @@
+"""The C emitter: what it writes, that the C compiler accepts it, and that
+the wrappers work when called through the runtime."""
+
+import platform
+import shutil
+import re
+import subprocess
+
+import pytest
+
+from conftest import (C_DIR, EXAMPLES, IDL_DIR, RUNTIME_INCLUDE,
+                      SHIMS_INCLUDE, cc,
+                      compile_c, extra_cflags, write_outputs)
+from stubgen.cli import generate
+
+M = "module m;\n"
+
+
+def c_of(text):
+    return generate(text, "t.idl", ["c"])["m_nccc.c"]
+
+
+def h_of(text):
+    return generate(text, "t.idl", ["c"])["m_nccc.h"]
+
+
+def wrapper(text, name):
+    """The text of one wrapper function."""
+    src = c_of(text)
+    start = src.index("void nccc_m_%s(const uint64_t *in" % name)
+    return src[start:src.index("\n}\n", start) + 3]
+
+
+# ---- text ------------------------------------------------------------------
+
+def test_header_declares_module_register_and_wrappers():
+    h = h_of(M + "int add(int a, int b);\nvoid g(void);")
+    assert "#ifndef NCCC_M_NCCC_H" in h
+    assert "#include <nccc/module.h>" in h
+    assert "extern const nccc_module nccc_m_module;" in h
+    assert "nccc_status nccc_m_register(void);" in h
+    assert "void nccc_m_add(const uint64_t *in, uint64_t *out);" in h
+    assert "void nccc_m_g(const uint64_t *in, uint64_t *out);" in h
+    assert 'extern "C" {' in h
+
+
+def test_simple_wrapper_is_one_statement():
+    assert wrapper(M + "int64_t add(int64_t a, int64_t b);", "add") == (
+        "void nccc_m_add(const uint64_t *in, uint64_t *out) {\n"
+        "  out[0] = nccc_slot_from_i64(add(nccc_slot_to_i64(in[0]), "
+        "nccc_slot_to_i64(in[1])));\n"
+        "}\n")
+
+
+def test_void_wrapper_without_arguments_marks_both_buffers_unused():
+    assert wrapper(M + "void tick(void);", "tick") == (
+        "void nccc_m_tick(const uint64_t *in, uint64_t *out) {\n"
+        "  (void)in;\n  (void)out;\n  tick();\n}\n")
+
+
+def test_errno_is_cleared_right_before_and_read_right_after_the_call():
+    w = wrapper(M + "long f(const char *s, [out] int *n) [errno];", "f")
+    lines = [ln.strip() for ln in w.splitlines()]
+    call = lines.index("r = f((const char *)nccc_slot_to_ptr(in[0]), &o1);")
+    assert lines[call - 1] == "NCCC_ERRNO_CLEAR();"
+    assert lines[call + 1] == "out[2] = NCCC_ERRNO_SLOT();"
+    assert "out[0] = nccc_slot_from_i64((int64_t)r);" in lines
+    assert "out[1] = nccc_slot_from_i32(o1);" in lines
+
+
+def test_inout_scalar_and_records_travel_as_bytes():
+    w = wrapper(M + "struct p { int x; double y; };\n"
+                "struct p f([inout] struct p *a, [inout] short *s, "
+                "struct p b);",
+                "f")
+    assert "struct p o0;" in w
+    assert ("short o1 = nccc_slot_to_i16(in[NCCC_SLOTS(sizeof(struct p))]);"
+            in w)
+    assert "nccc_slots_to_bytes(&o0, in, sizeof o0);" in w
+    assert ("nccc_slots_to_bytes(&a2, in + 1 + NCCC_SLOTS(sizeof(struct p)), "
+            "sizeof a2);") in w
+    assert "nccc_slots_from_bytes(out, &r, sizeof r);" in w
+    assert ("nccc_slots_from_bytes(out + NCCC_SLOTS(sizeof(struct p)), &o0, "
+            "sizeof o0);") in w
+    assert ("out[NCCC_SLOTS(sizeof(struct p)) + NCCC_SLOTS(sizeof(struct p))]"
+            " = nccc_slot_from_i16(o1);") in w
+
+
+def test_function_pointer_wrapper_calls_through_in0():
+    src = c_of(M + "int f(int x) [function_pointer];")
+    assert "typedef int (*nccc_m_f_fn)(int x);" in src
+    assert "NCCC_FP_REQUIRE(in[0], out, 1);" in src
+    assert ("out[0] = nccc_slot_from_i32(NCCC_FP_TARGET(nccc_m_f_fn, in[0])"
+            "(nccc_slot_to_i32(in[1])));") in src
+    assert "extern int f(int x);" not in src
+
+
+def test_variadic_arguments_get_their_exact_types():
+    w = wrapper(M + "int printf(const char *fmt, ...);\n"
+                "int p(const char *fmt, int a, long b, float c) "
+                "[variadic=printf];", "p")
+    assert ("printf((const char *)nccc_slot_to_ptr(in[0]), "
+            "(int)nccc_slot_to_i32(in[1]), (long)nccc_slot_to_i64(in[2]), "
+            "nccc_slot_to_float(in[3]))") in w
+
+
+def test_conversions_per_type():
+    w = wrapper(M + "enum e { A };\n"
+                "bool f(char a, unsigned long b, enum e c, int (*d)(void), "
+                "double e_, uint8_t f_, size_t g);", "f")
+    assert "(char)nccc_slot_to_i64(in[0])" in w
+    assert "(unsigned long)in[1]" in w
+    assert "(enum e)nccc_slot_to_i32(in[2])" in w
+    assert "(int (*)(void))(uintptr_t)in[3]" in w
+    assert "nccc_slot_to_double(in[4])" in w
+    assert "nccc_slot_to_u8(in[5])" in w
+    assert "(size_t)in[6]" in w
+    assert w.count("nccc_slot_from_bool(") == 1
+
+
+def test_registry_tables():
+    src = c_of(M + "long b(long x);\nint a(void);\nvoid c(size_t n) [errno];")
+    assert ('NCCC_NAMES_BLOB(nccc_m_names, 3,\n  "b\\0"\n  "a\\0"\n  "c\\0");'
+            in src)
+    assert "{NCCC_SIG_LONG \":\" NCCC_SIG_LONG, 1, 1, 2}, /* b */" in src
+    assert '{":i", 0, 1, 4}, /* a */' in src
+    assert '{NCCC_SIG_SIZE ":e", 1, 1, 6}, /* c */' in src
+    assert "static const uint16_t nccc_m_sorted[] = {1, 0, 2};" in src
+    assert ("(const char *)&nccc_m_names, nccc_m_funcs, nccc_m_info, "
+            "nccc_m_sorted") in src
+
+
+def test_layout_and_constant_tables_use_the_compiler():
+    src = c_of(M + "struct s { char c; double d[3]; };\ntypedef ... H;\n"
+               "enum { K = 3 };\nconst unsigned short U = 7;")
+    assert "struct nccc_m_align0 { char c; struct s v; };" in src
+    assert ('{"d", "d", offsetof(struct s, d), sizeof(((struct s *)0)->d), '
+            "sizeof(((struct s *)0)->d) / sizeof(double)},") in src
+    assert ('{"s", sizeof(struct s), offsetof(struct nccc_m_align0, v), '
+            "NCCC_TYPE_STRUCT, 2, nccc_m_fields0},") in src
+    assert '{"H", 0, 0, NCCC_TYPE_OPAQUE, 0, NULL},' in src
+    assert '{"K", "i", (uint64_t)(int64_t)(K)},' in src
+    assert '{"U", "H", (uint64_t)(unsigned short)(U)},' in src
+    assert "#define U ((unsigned short)(7))" in src
+    assert "nccc_m_types, 2," in src and "2, nccc_m_constants" in src
+
+
+def test_declarations_without_includes():
+    src = c_of(M + "struct node;\ntypedef struct node node_t;\n"
+               "typedef struct { int a; } pair;\nenum e { X = 2 };\n"
+               "node_t *make(pair p, enum e k);")
+    decls = src[src.index("/* ---- declarations"):src.index("/* ---- wrap")]
+    assert "struct node;\n" in decls
+    assert "typedef struct node node_t;\n" in decls
+    assert "typedef struct {\n  int a;\n} pair;\n" in decls
+    assert "enum e {\n  X = 2\n};\n" in decls
+    assert "extern node_t *make(pair p, enum e k);\n" in decls
+
+
+def test_include_mode_checks_instead_of_declaring():
+    src = c_of(M + "#include <stdlib.h>\ntypedef unsigned long u_t;\n"
+               "struct s { int x; };\nenum e { A, B };\n"
+               "const int BUFSZ = 10;\nint abs(int x);\n"
+               "int m(int x) [macro];\nint printf_i(const char *f, int x) "
+               "[variadic=printf];")
+    assert "/* ---- declarations" not in src
+    assert "#include <stdlib.h>" in src
+    assert "extern u_t *nccc_m_typedef_u_t;" in src
+    assert "extern unsigned long *nccc_m_typedef_u_t;" in src
+    assert "int (abs)(int x);" in src
+    assert "(m)(" not in src and "(printf)(" not in src
+    assert "char c0[(sizeof(int) == 4) ? 1 : -1];" in src
+    assert "sizeof(((struct s *)0)->x) == sizeof(int)" in src
+    assert "((A) == 0)" in src and "((B) == (A) + 1)" in src
+    assert "((int)(BUFSZ) == (int)(10))" in src
+
+
+def test_empty_module():
+    src = c_of(M)
+    assert 'NCCC_NAMES_BLOB(nccc_m_names, 0, "");' in src
+    assert "(const char *)&nccc_m_names, NULL, nccc_m_info, NULL" in src
+    assert '"m", &nccc_m_registry,\n  NULL, 0,\n  0, NULL\n' in src
+
+
+def test_output_is_stable():
+    text = (EXAMPLES / "tour.idl").read_text()
+    a = generate(text, "tour.idl", ["c"])
+    b = generate(text, "tour.idl", ["c"])
+    assert a == b
+    assert sorted(a) == ["tour_nccc.c", "tour_nccc.h"]
+
+
+# ---- the C compiler -------------------------------------------------------
+
+IDLS = [EXAMPLES / "tour.idl", IDL_DIR / "corners.idl", IDL_DIR / "cmini.idl"]
+
+
+@pytest.mark.parametrize("std", ["c99", "c11"])
+@pytest.mark.parametrize("idl", IDLS, ids=[p.stem for p in IDLS])
+def test_compiles_warning_free(tmp_path, std, idl):
+    write_outputs(idl.read_text(), tmp_path, idl.name)
+    r = compile_c([tmp_path / (idl.stem + "_nccc.c")], tmp_path / "t.o",
+                  "-pedantic", std=std)
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("idl", IDLS[:2], ids=[p.stem for p in IDLS[:2]])
+def test_declarations_pass_their_own_header_checks(tmp_path, idl):
+    """The declarations generated without #include, used as the header of
+    the same IDL with #include, satisfy every check of include mode."""
+    text = idl.read_text()
+    src = write_outputs(text, tmp_path / "plain", idl.name)[
+        idl.stem + "_nccc.c"]
+    decls = src[src.index("/* ---- declarations"):]
+    decls = decls[:decls.index("\n/* ---- ", 10)]
+    # (a header of our own is not a system header: its qualified return
+    # types would warn)
+    (tmp_path / "lib.h").write_text(
+        '#pragma GCC diagnostic ignored "-Wignored-qualifiers"\n'
+        "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n"
+        "#include <sys/types.h>\n" + decls + "\n")
+    lines = text.split("\n")
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("module "))
+    lines.insert(at + 1, '#include "lib.h"')
+    write_outputs("\n".join(lines), tmp_path, idl.name)
+    out = (tmp_path / (idl.stem + "_nccc.c")).read_text()
+    assert "/* ---- the IDL checked against the headers" in out
+    r = compile_c([tmp_path / (idl.stem + "_nccc.c")], tmp_path / "t.o",
+                  "-I", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+
+
+def test_empty_module_compiles(tmp_path):
+    write_outputs(M, tmp_path)
+    r = compile_c([tmp_path / "m_nccc.c"], tmp_path / "m.o")
+    assert r.returncode == 0, r.stderr
+
+
+def test_header_only_use_compiles_as_c_and_includes_nothing_else(tmp_path):
+    write_outputs(M + "int f(int);", tmp_path)
+    user = tmp_path / "user.c"
+    user.write_text('#include "m_nccc.h"\n'
+                    "nccc_fn pick(void) { return nccc_m_f; }\n")
+    r = compile_c([user], tmp_path / "u.o", "-I", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("edit,diagnostic", [
+    (("long strtol(", "int strtol("), "conflicting types for .strtol."),
+    (("int quot;", "long quot;"), "size of array .c2. is negative"),
+    (("const int EOF = -1;", "const int EOF = 1;"),
+     "size of array .c5. is negative"),
+    (("typedef struct { int quot; int rem; } div_t;",
+      "typedef struct { int quot; int remainder; } div_t;"),
+     "has no member named .remainder."),
+])
+def test_mismatch_with_the_headers_is_a_compile_error(tmp_path, edit,
+                                                     diagnostic):
+    text = (IDL_DIR / "cmini.idl").read_text()
+    assert edit[0] in text
+    write_outputs(text.replace(edit[0], edit[1]), tmp_path, "cmini.idl")
+    r = compile_c([tmp_path / "cmini_nccc.c"], tmp_path / "c.o")
+    assert r.returncode != 0
+    assert re.search(diagnostic, r.stderr), r.stderr
+
+
+def test_add_wrapper_is_straight_line_code(tmp_path):
+    if platform.machine() not in ("x86_64", "AMD64"):
+        pytest.skip("instruction check written for x86-64")
+    write_outputs(M + "int64_t add(int64_t a, int64_t b);", tmp_path)
+    r = subprocess.run(cc() + ["-std=c99", "-O2", "-S", "-o", "-",
+                               "-I", str(RUNTIME_INCLUDE),
+                               str(tmp_path / "m_nccc.c")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    body = r.stdout[r.stdout.index("nccc_m_add:"):]
+    body = body[:body.index(".size\tnccc_m_add")]
+    insns = [ln.split()[0] for ln in body.splitlines()[1:]
+             if ln.strip() and not ln.strip().startswith(".")
+             and not ln.strip().endswith(":")]
+    assert insns.count("call") + insns.count("jmp") == 1, insns
+    assert not any(i.startswith("j") and i != "jmp" for i in insns), insns
+    # gcc 12: push, 3 moves, call, store, pop, ret
+    assert len(insns) <= 8, insns
+
+
+# ---- through the runtime ---------------------------------------------------
+
+def _build_and_run(tmp_path, idl, idl_name, sources, runtime_lib):
+    write_outputs(idl.read_text(), tmp_path, idl_name)
+    module = idl.stem
+    exe = tmp_path / "prog"
+    r = compile_c([tmp_path / ("%s_nccc.c" % module)] + sources, exe,
+                  "-I", str(tmp_path), link=True, libs=[runtime_lib])
+    assert r.returncode == 0, r.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True)
+    return run
+
+
+def test_tour_through_the_runtime(tmp_path, runtime_lib):
+    run = _build_and_run(tmp_path, EXAMPLES / "tour.idl", "tour.idl",
+                         [C_DIR / "tour_main.c", C_DIR / "tour_impl.c"],
+                         runtime_lib)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert re.fullmatch(r"checks: \d+ failed: 0\n", run.stdout), run.stdout
+    assert int(run.stdout.split()[1]) > 300
+
+
+def test_libc_through_the_runtime(tmp_path, runtime_lib):
+    run = _build_and_run(tmp_path, IDL_DIR / "cmini.idl", "cmini.idl",
+                         [C_DIR / "cmini_main.c"], runtime_lib)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert re.fullmatch(r"checks: \d+ failed: 0\n", run.stdout), run.stdout
+
+
+def test_extra_cflags_are_passed_on():
+    # the sanitizer flags of an NCCC_SANITIZE build must reach every test
+    # program, or linking against that runtime fails
+    assert isinstance(extra_cflags(), list)
+
+
+def test_wrapper_locals_never_shadow_idl_names(tmp_path):
+    text = (M + "int in(int out);\nint r(int a0, [out] int *o1);\n"
+            "struct s { int x; };\nstruct s a1(struct s x, struct s y);\n"
+            "void out(void);\n")
+    w = wrapper(text, "in")
+    assert w.startswith("void nccc_m_in(const uint64_t *in_, uint64_t *out_)")
+    assert "in(nccc_slot_to_i32(in_[0]))" in w
+    assert "r_ = r(" in wrapper(text, "r")
+    assert "struct s a1_;" in wrapper(text, "a1")
+    write_outputs(text, tmp_path)
+    r = compile_c([tmp_path / "m_nccc.c"], tmp_path / "m.o")
+    assert r.returncode == 0, r.stderr
+
+
+ARM_GCC = shutil.which("arm-none-eabi-gcc")
+
+
+@pytest.mark.skipif(ARM_GCC is None, reason="arm-none-eabi-gcc not installed")
+@pytest.mark.parametrize("idl", IDLS, ids=[p.stem for p in IDLS])
+def test_compiles_for_a_32_bit_target(tmp_path, idl):
+    # 32-bit long, size_t and pointers; int32_t is long there
+    write_outputs(idl.read_text(), tmp_path, idl.name)
+    r = subprocess.run([ARM_GCC, "-mcpu=cortex-m3", "-mthumb", "-std=c99",
+                        "-Wall", "-Wextra", "-Werror", "-I",
+                        str(RUNTIME_INCLUDE), "-I", str(SHIMS_INCLUDE), "-c",
+                        str(tmp_path / (idl.stem + "_nccc.c")), "-o",
+                        str(tmp_path / "arm.o")], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr

@@ -1,0 +1,231 @@
+"""Malformed and inconsistent IDL: each case pins the exact line, column,
+message and caret of its diagnostic."""
+
+import pytest
+
+from conftest import error
+from stubgen.parse import SYNTAX_ERRORS, _parse_only, parse
+from stubgen.errors import IdlError
+
+M = "module m;\n"
+
+CASES = [
+    # ---- syntax
+    ("int f(void);", 1, 1, 'a file starts with "module NAME;"'),
+    ("", 1, 1, 'unexpected end of file: a file starts with "module NAME;"'),
+    ("mod m;\n", 1, 1, 'a file starts with "module NAME;"'),
+    ("module 3;", 1, 8, 'expected the module name after "module"'),
+    ("module m\nint f(void);", 2, 1, 'expected ";" after the module name'),
+    (M + "int f(void)\nint g(void);", 3, 1,
+     'expected ";" after the declaration'),
+    (M + "int f(int a int b);", 2, 13,
+     'expected "," or ")" in the parameter list'),
+    (M + "int f(void", 2, 11, 'unexpected end of file: expected "," or ")" '
+     "in the parameter list"),
+    (M + "int f(void) [errno;", 2, 19,
+     'expected "," or "]" after an annotation'),
+    (M + "int f(void) [];", 2, 14, "expected an annotation name"),
+    (M + "int f(void) [rename=];", 2, 21,
+     "expected an annotation value (a name, a number or a string)"),
+    (M + "struct s { int x; }\nint f(void);", 3, 1,
+     'expected ";" after the definition'),
+    (M + "struct s { int x int y; };", 2, 18, 'expected ";" after the field'),
+    (M + "enum e { A B };", 2, 12,
+     'expected "," or "}" in the enumerator list'),
+    (M + "int f(void);\n3;", 3, 1, "expected a declaration"),
+    (M + "[errno] int f(void);", 2, 1,
+     'annotations of a function go after its parameter list, as in '
+     '"int f(void) [errno];"'),
+    (M + "int (f)(void);", 2, 6, 'expected "*" after "(" in a declarator: '
+     "only pointer declarators may be parenthesised"),
+    (M + "const int X = ;", 2, 15, "expected a constant expression"),
+    (M + "void f(@);", 2, 8, "unexpected character '@'"),
+    # ---- names and types
+    (M + "int f(uint33_t x);", 2, 7, "unknown type 'uint33_t'"),
+    (M + "int f(void);\nint f(int);", 3, 5,
+     "'f' is already declared (at 2:5)"),
+    (M + "int f(int register);", 2, 11, "'register' is a C keyword"),
+    (M + "typedef int size_t;", 2, 13, "'size_t' is a predefined type"),
+    (M + "unsigned float f(void);", 2, 1, "invalid type 'unsigned float'"),
+    (M + "long double f(void);", 2, 1,
+     "long double does not fit in a slot and is not supported"),
+    (M + "struct s;\nunion s *f(void);", 3, 7,
+     "'s' was declared as a struct, not a union"),
+    (M + "enum e f(void);", 2, 6, "unknown enum 'e'"),
+    (M + "int f(int a, int a);", 2, 18, "duplicate parameter 'a'"),
+    (M + "int x;", 2, 5, "'x' is a variable; only functions and constants "
+     "(const T NAME;) can be declared"),
+    (M + "int (*fp)(int);", 2, 7, "'fp' is a variable; only functions and "
+     "constants (const T NAME;) can be declared"),
+    (M + "static int f(void);", 2, 1,
+     "a static function is not visible to the generated C"),
+    # ---- parameters and results
+    (M + "void f(void x);", 2, 13, "parameter 'x' has type void"),
+    (M + "void f(int, void);", 2, 13, "'void' must be the only parameter"),
+    (M + "struct s;\nvoid take(struct s v);", 3, 20,
+     "parameter 'v' has opaque type 'struct s'; it cannot be passed by value"),
+    (M + "typedef ... T;\nT make(void);", 3, 3, "the return value of 'make' "
+     "has opaque type 'T'; it cannot be passed by value"),
+    (M + "void get([out] int x);", 2, 11,
+     "[out] parameter 'x' is not a pointer"),
+    (M + "void get([out] const int *x);", 2, 11,
+     "[out] parameter 'x' points to const"),
+    (M + "void get([inout] void *x);", 2, 11,
+     "[inout] parameter 'x' points to void"),
+    (M + "struct s;\nvoid get([out] struct s *x);", 3, 11,
+     "[out] parameter 'x' points to an opaque type"),
+    (M + "void f([out, inout] int *p);", 2, 14,
+     "conflicting annotations 'out' and 'inout'"),
+    # ---- annotations
+    (M + "int f(void) [fast];", 2, 14, "unknown annotation 'fast'"),
+    (M + "int f(void) [errno, errno];", 2, 21, "duplicate annotation 'errno'"),
+    (M + "void f([errno] int x);", 2, 9,
+     "'errno' is not allowed on a parameter"),
+    (M + "int f(void) [out];", 2, 14, "'out' is not allowed on a function"),
+    (M + "int f(int x) [rename];", 2, 15,
+     "'rename' needs a value, as in [rename=NAME]"),
+    (M + "int f(int x) [rename=3];", 2, 22, "'rename' needs a name, not 3"),
+    (M + "int f(void) [errno=maybe];", 2, 14,
+     "'errno' takes no value, or =true or =false"),
+    (M + "int f(void);\nint g(void) [rename=f];", 3, 14,
+     "function 'f' is already in the registry (at 2:5)"),
+    (M + "int sum([length=count] const int *xs, size_t n);", 2, 10,
+     "[length] names 'count', which is not another parameter of 'sum'"),
+    (M + "int sum([length=xs] const int *xs, size_t n);", 2, 10,
+     "[length] names 'xs', which is not another parameter of 'sum'"),
+    (M + "int sum([length=n] const int *xs, double n);", 2, 10,
+     "[length] parameter 'n' is not an integer"),
+    (M + "void f([size=0] int *p);", 2, 14,
+     "'size' must be a positive integer or a constant name, not 0"),
+    (M + "void f([size=-2] int *p);", 2, 14,
+     "'size' must be a positive integer or a constant name, not -2"),
+    (M + "void f([string] int *p);", 2, 9,
+     "[string] needs a char pointer, but parameter 'p' is 'int *'"),
+    (M + "void f([nullable] int p);", 2, 9,
+     "[nullable] needs a pointer, but parameter 'p' is 'int'"),
+    (M + "void f([nullable, nonnull] int *p);", 2, 19,
+     "conflicting annotations 'nullable' and 'nonnull'"),
+    (M + "char *f(void) [owned(xfree)];", 2, 16,
+     "[owned] names 'xfree', which is not a function of module 'm'"),
+    (M + "char *f(void) [owned(g)];\nvoid g(int x);", 2, 16,
+     "destructor 'g' must take exactly one pointer"),
+    (M + "void f([owned(free)] char *p);", 2, 9,
+     "[owned] applies to return values and [out]/[inout] parameters"),
+    (M + "int f(int x) [variadic=printf, function_pointer];", 2, 15,
+     "'variadic' and 'function_pointer' cannot be combined"),
+    (M + "int f(void) [macro];", 2, 14,
+     "[macro] needs an #include that defines the macro"),
+    (M + "int f(void) [scope=call];", 2, 14, "annotation 'scope' is reserved "
+     "for callbacks, which are not supported yet"),
+    ("module m [fast];", 1, 11, "unknown annotation 'fast'"),
+    (M + "default [rename=x];", 2, 10,
+     "'rename' is not allowed on a default statement"),
+    # ---- variadic functions
+    (M + "int printf_si(const char *fmt, int v) [variadic=printf];", 2, 40,
+     "variadic 'printf' needs its prototype: declare it (for example int "
+     "printf(const char *, ...);) or #include its header"),
+    (M + "int printf(const char *fmt, ...);\n"
+     "long printf_l(const char *fmt, long v) [variadic=printf];", 3, 6,
+     "the return type of 'printf_l' does not match 'printf'"),
+    (M + "int printf(const char *fmt, ...);\n"
+     "int printf_i(int fmt, long v) [variadic=printf];", 3, 18,
+     "parameter 1 of 'printf_i' does not match 'printf'"),
+    (M + "int printf(const char *fmt, ...) [errno];", 2, 35,
+     "a variadic prototype takes no annotations; annotate its instantiations"),
+    # ---- constants and enums
+    (M + "const double PI = 3;", 2, 14,
+     "constant 'PI' must have an integer type"),
+    (M + "const int X;", 2, 11,
+     "constant 'X' needs a value (no #include provides it)"),
+    (M + "const int X = Y + 1;", 2, 15, "unknown constant 'Y'"),
+    (M + "enum e { A, B = C };", 2, 17, "unknown constant 'C'"),
+    (M + "extern const int X = 3;", 2, 1, "an extern object is not a constant "
+     "expression; constants must be macros or enumerators"),
+    # ---- records
+    (M + "struct s { int x; int x; };", 2, 23,
+     "duplicate field 'x' (first at 2:16)"),
+    (M + "struct s { int x : 3; };", 2, 20,
+     "bit-field 'x' is not supported (offsetof cannot reach it)"),
+    (M + "struct s { int data[]; };", 2, 16,
+     "flexible array member 'data' is not supported"),
+    (M + "struct s { struct t inner; };", 2, 21,
+     "field 'inner' has incomplete type 'struct t'"),
+    (M + "struct s { int x; };\nstruct s { int y; };", 3, 8,
+     "struct 's' is already defined (at 2:8)"),
+    (M + "struct s {};", 2, 8, "struct 's' has no fields"),
+    (M + "struct { int x; };", 2, 1,
+     "an anonymous struct declares nothing; give it a tag or a typedef name"),
+    (M + "typedef struct { int x; } *PT;", 2, 9, "an anonymous struct needs a "
+     "typedef name (typedef struct { ... } NAME;)"),
+    (M + "struct s { [length=n] int *p; int m; };", 2, 13,
+     "[length] names 'n', which is not another field"),
+    (M + "typedef ... T;\nstruct T;", 3, 8,
+     "type name 'T' is used twice in the layout table (first at 2:13)"),
+    # ---- directives and reserved syntax
+    (M + "#pragma once", 2, 1, "unsupported directive '#pragma': only "
+     "#include and #define are allowed"),
+    (M + "#include stdio.h", 2, 1,
+     'expected #include <file> or #include "file"'),
+    (M + 'packed "runtime.SystemLib";', 2, 8,
+     "packed function declarations are not supported yet"),
+    (M + "typedef int (*cmp)(const void *, const void *) [context=ctx];",
+     2, 49,
+     "annotations on typedefs are reserved for callbacks, which are not "
+     "supported yet"),
+    (M + "typedef int (*cmp)([context] void *ctx);", 2, 21,
+     "annotations on the parameters of a function pointer are reserved for "
+     "callbacks, which are not supported yet"),
+]
+
+
+def _expected(src, line, col, message):
+    text_line = src.splitlines()[line - 1] if src.splitlines() else None
+    out = "t.idl:%d:%d: error: %s" % (line, col, message)
+    if text_line is not None:
+        out += "\n" + text_line + "\n" + " " * (col - 1) + "^"
+    return out
+
+
+@pytest.mark.parametrize("src,line,col,message", CASES,
+                         ids=["%02d" % i for i in range(len(CASES))])
+def test_diagnostic(src, line, col, message):
+    assert error(src) == _expected(src, line, col, message)
+
+
+def test_there_are_at_least_forty_cases():
+    assert len(CASES) >= 40
+
+
+def test_the_caret_line_keeps_tabs():
+    src = "module m;\n\tint\tf(uint33_t x);"
+    assert error(src) == ("t.idl:2:8: error: unknown type 'uint33_t'\n"
+                          "\tint\tf(uint33_t x);\n"
+                          "\t   \t  ^")
+
+
+def test_diagnostic_has_three_lines_with_the_source_line():
+    out = error(M + "int f(void) [fast];").split("\n")
+    assert out == ["t.idl:2:14: error: unknown annotation 'fast'",
+                   "int f(void) [fast];",
+                   "             ^"]
+
+
+def test_every_syntax_example_fails_with_its_own_label():
+    for label, examples in SYNTAX_ERRORS:
+        for example in examples:
+            with pytest.raises(Exception):
+                _parse_only(example)
+            with pytest.raises(IdlError) as exc:
+                parse(example)
+            message = exc.value.message
+            if message.startswith("unexpected end of file: "):
+                message = message[len("unexpected end of file: "):]
+            assert message == label, example
+
+
+def test_unlabelled_syntax_errors_name_the_expected_tokens():
+    with pytest.raises(IdlError) as exc:
+        parse(M + "typedef int t, ;")
+    assert exc.value.message == \
+        'unexpected \';\'; expected "(", "*", "[" or a name'
+    assert exc.value.pos.line == 2 and exc.value.pos.column == 16
