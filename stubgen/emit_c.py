@@ -119,8 +119,14 @@ def from_c(t, value):
         return "nccc_slot_from_bool(%s)" % value
     if isinstance(r, Scalar) and r.name in _EXACT:
         return "nccc_slot_from_%s(%s)" % (_EXACT[r.name], value)
-    if k in ("sint", "char", "enum"):
+    if k in ("sint", "char"):
         return "nccc_slot_from_i64((int64_t)%s)" % value
+    if k == "enum":
+        # An enum is an int32 slot (code i) whatever integer type the
+        # compiler picked for it: unsigned int for one without negative
+        # enumerators under GCC, whose values above INT32_MAX must still
+        # come out sign-extended.
+        return "nccc_slot_from_i32((int32_t)%s)" % value
     if k == "uint":
         return "nccc_slot_from_u64((uint64_t)%s)" % value
     if k == "float":
@@ -423,6 +429,10 @@ class _Emitter:
                                            to_c(local_t, slot)))
             else:
                 decls.append("%s;" % local_t.spell(var))
+                if prm.direction == "out":
+                    # a target may leave an [out] unwritten (strtol with a
+                    # bad base): its slot must still be defined
+                    pre.append("memset(&%s, 0, sizeof %s);" % (var, var))
                 if prm.direction == "inout":
                     pre.append("nccc_slots_to_bytes(&%s, %s, sizeof %s);"
                                % (var, _ptr(v_in, prm.in_slot.index), var))
