@@ -1,0 +1,360 @@
+/*
+** bench_calls.c — one loop per way of calling each benchmarked function,
+** for counting instructions under callgrind (run_calls.sh).
+**
+**   nccc_bench_calls VARIANT N      runs VARIANT's loop N times
+**   nccc_bench_calls --list         prints the variants
+**
+** VARIANT is FUNCTION.WAY: FUNCTION one of add, mix6, vec3; WAY one of
+**   loop     the loop alone, with no call (what every figure includes)
+**   direct   the C function called directly
+**   wrapper  the generated wrapper called directly on slot buffers
+**   handle   the wrapper through the registry: nccc_call(handle, ...)
+**   checked  nccc_call_checked(handle, in, n_in, out, n_out)
+**   ffi      libffi's ffi_call on a prepared cif
+**
+** Every loop feeds each call's result into the next call's arguments,
+** so no call can be hoisted or dropped, and stores the final value in a
+** volatile. Each loop is its own noinline function so callgrind's
+** per-function counts and the whole-program difference both isolate it.
+*/
+#include <ffi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <nccc/nccc.h>
+
+#include "bench_nccc.h"
+#include "targets.h"
+
+#define NOINLINE __attribute__((noinline))
+
+static volatile uint64_t sink_u;
+static volatile double sink_d;
+
+/* Values the compiler cannot fold into the loops. */
+static volatile int32_t v_a = 3;
+static volatile float v_d = 0.25f;
+static volatile uint8_t v_e = 7;
+static volatile double v_f = -1.5, v_k = 1.0;
+
+static nccc_handle h_add, h_mix6, h_vec3;
+static ffi_cif cif_add, cif_mix6, cif_vec3;
+static ffi_type *args_add[2], *args_mix6[6], *args_vec3[2];
+static ffi_type *vec3_elements[4];
+static ffi_type vec3_type;
+
+/* ---- int64_t add(int64_t, int64_t) ------------------------------------ */
+
+static NOINLINE void add_loop(uint64_t n) {
+  int64_t acc = 1;
+  uint64_t i;
+  for (i = 0; i < n; i++) {
+    acc += (int64_t)i;
+    __asm__ volatile("" : "+r"(acc));
+  }
+  sink_u = (uint64_t)acc;
+}
+
+static NOINLINE void add_direct(uint64_t n) {
+  int64_t acc = 1;
+  uint64_t i;
+  for (i = 0; i < n; i++) acc = bench_add(acc, (int64_t)i);
+  sink_u = (uint64_t)acc;
+}
+
+static NOINLINE void add_wrapper(uint64_t n) {
+  uint64_t in[2], out[1] = {1};
+  uint64_t i;
+  for (i = 0; i < n; i++) {
+    in[0] = out[0];
+    in[1] = i;
+    nccc_bench_add(in, out);
+  }
+  sink_u = out[0];
+}
+
+static NOINLINE void add_handle(uint64_t n) {
+  uint64_t in[2], out[1] = {1};
+  uint64_t i;
+  for (i = 0; i < n; i++) {
+    in[0] = out[0];
+    in[1] = i;
+    nccc_call(h_add, in, out);
+  }
+  sink_u = out[0];
+}
+
+static NOINLINE void add_checked(uint64_t n) {
+  uint64_t in[2], out[1] = {1};
+  uint64_t i;
+  for (i = 0; i < n; i++) {
+    in[0] = out[0];
+    in[1] = i;
+    nccc_call_checked(h_add, in, 2, out, 1);
+  }
+  sink_u = out[0];
+}
+
+static NOINLINE void add_ffi(uint64_t n) {
+  int64_t a = 1, b = 0, r = 1;
+  void *values[2];
+  uint64_t i;
+  values[0] = &a;
+  values[1] = &b;
+  for (i = 0; i < n; i++) {
+    a = r;
+    b = (int64_t)i;
+    ffi_call(&cif_add, FFI_FN(bench_add), &r, values);
+  }
+  sink_u = (uint64_t)r;
+}
+
+/* ---- double mix6(int32_t, double, int64_t, float, uint8_t, double) ----- */
+
+static NOINLINE void mix6_loop(uint64_t n) {
+  double acc = 0.5;
+  uint64_t i;
+  for (i = 0; i < n; i++) {
+    acc += (double)(int64_t)i;
+    __asm__ volatile("" : "+x"(acc));
+  }
+  sink_d = acc;
+}
+
+static NOINLINE void mix6_direct(uint64_t n) {
+  int32_t a = v_a;
+  float d = v_d;
+  uint8_t e = v_e;
+  double f = v_f, acc = 0.5;
+  uint64_t i;
+  for (i = 0; i < n; i++) acc = bench_mix6(a, acc, (int64_t)i, d, e, f);
+  sink_d = acc;
+}
+
+static NOINLINE void mix6_wrapper(uint64_t n) {
+  uint64_t in[6], out[1];
+  uint64_t i;
+  in[0] = nccc_slot_from_i32(v_a);
+  in[3] = nccc_slot_from_float(v_d);
+  in[4] = nccc_slot_from_u8(v_e);
+  in[5] = nccc_slot_from_double(v_f);
+  out[0] = nccc_slot_from_double(0.5);
+  for (i = 0; i < n; i++) {
+    in[1] = out[0];
+    in[2] = i;
+    nccc_bench_mix6(in, out);
+  }
+  sink_d = nccc_slot_to_double(out[0]);
+}
+
+static NOINLINE void mix6_handle(uint64_t n) {
+  uint64_t in[6], out[1];
+  uint64_t i;
+  in[0] = nccc_slot_from_i32(v_a);
+  in[3] = nccc_slot_from_float(v_d);
+  in[4] = nccc_slot_from_u8(v_e);
+  in[5] = nccc_slot_from_double(v_f);
+  out[0] = nccc_slot_from_double(0.5);
+  for (i = 0; i < n; i++) {
+    in[1] = out[0];
+    in[2] = i;
+    nccc_call(h_mix6, in, out);
+  }
+  sink_d = nccc_slot_to_double(out[0]);
+}
+
+static NOINLINE void mix6_checked(uint64_t n) {
+  uint64_t in[6], out[1];
+  uint64_t i;
+  in[0] = nccc_slot_from_i32(v_a);
+  in[3] = nccc_slot_from_float(v_d);
+  in[4] = nccc_slot_from_u8(v_e);
+  in[5] = nccc_slot_from_double(v_f);
+  out[0] = nccc_slot_from_double(0.5);
+  for (i = 0; i < n; i++) {
+    in[1] = out[0];
+    in[2] = i;
+    nccc_call_checked(h_mix6, in, 6, out, 1);
+  }
+  sink_d = nccc_slot_to_double(out[0]);
+}
+
+static NOINLINE void mix6_ffi(uint64_t n) {
+  int32_t a = v_a;
+  float d = v_d;
+  uint8_t e = v_e;
+  double f = v_f, b = 0.5, r = 0.5;
+  int64_t c = 0;
+  void *values[6];
+  uint64_t i;
+  values[0] = &a;
+  values[1] = &b;
+  values[2] = &c;
+  values[3] = &d;
+  values[4] = &e;
+  values[5] = &f;
+  for (i = 0; i < n; i++) {
+    b = r;
+    c = (int64_t)i;
+    ffi_call(&cif_mix6, FFI_FN(bench_mix6), &r, values);
+  }
+  sink_d = r;
+}
+
+/* ---- bench_vec3 vec3_scale(bench_vec3, double) -------------------------- */
+
+static NOINLINE void vec3_loop(uint64_t n) {
+  bench_vec3 v = {1.0, 2.0, 3.0};
+  uint64_t i;
+  for (i = 0; i < n; i++) {
+    v.x += (double)(int64_t)i;
+    __asm__ volatile("" : "+x"(v.x), "+x"(v.y), "+x"(v.z));
+  }
+  sink_d = v.x + v.y + v.z;
+}
+
+static NOINLINE void vec3_direct(uint64_t n) {
+  bench_vec3 v = {1.0, 2.0, 3.0};
+  double k = v_k;
+  uint64_t i;
+  for (i = 0; i < n; i++) v = bench_vec3_scale(v, k);
+  sink_d = v.x + v.y + v.z;
+}
+
+/* The result slots are the next call's argument slots. */
+static NOINLINE void vec3_wrapper(uint64_t n) {
+  bench_vec3 v = {1.0, 2.0, 3.0};
+  uint64_t in[4], out[3];
+  uint64_t i;
+  nccc_slots_from_bytes(out, &v, sizeof v);
+  in[3] = nccc_slot_from_double(v_k);
+  for (i = 0; i < n; i++) {
+    memcpy(in, out, sizeof out);
+    nccc_bench_vec3_scale(in, out);
+  }
+  nccc_slots_to_bytes(&v, out, sizeof v);
+  sink_d = v.x + v.y + v.z;
+}
+
+static NOINLINE void vec3_handle(uint64_t n) {
+  bench_vec3 v = {1.0, 2.0, 3.0};
+  uint64_t in[4], out[3];
+  uint64_t i;
+  nccc_slots_from_bytes(out, &v, sizeof v);
+  in[3] = nccc_slot_from_double(v_k);
+  for (i = 0; i < n; i++) {
+    memcpy(in, out, sizeof out);
+    nccc_call(h_vec3, in, out);
+  }
+  nccc_slots_to_bytes(&v, out, sizeof v);
+  sink_d = v.x + v.y + v.z;
+}
+
+static NOINLINE void vec3_checked(uint64_t n) {
+  bench_vec3 v = {1.0, 2.0, 3.0};
+  uint64_t in[4], out[3];
+  uint64_t i;
+  nccc_slots_from_bytes(out, &v, sizeof v);
+  in[3] = nccc_slot_from_double(v_k);
+  for (i = 0; i < n; i++) {
+    memcpy(in, out, sizeof out);
+    nccc_call_checked(h_vec3, in, 4, out, 3);
+  }
+  nccc_slots_to_bytes(&v, out, sizeof v);
+  sink_d = v.x + v.y + v.z;
+}
+
+static NOINLINE void vec3_ffi(uint64_t n) {
+  bench_vec3 v = {1.0, 2.0, 3.0}, r = {1.0, 2.0, 3.0};
+  double k = v_k;
+  void *values[2];
+  uint64_t i;
+  values[0] = &v;
+  values[1] = &k;
+  for (i = 0; i < n; i++) {
+    v = r;
+    ffi_call(&cif_vec3, FFI_FN(bench_vec3_scale), &r, values);
+  }
+  sink_d = r.x + r.y + r.z;
+}
+
+/* ---- driver ---------------------------------------------------------------- */
+
+static const struct {
+  const char *name;
+  void (*run)(uint64_t);
+} variants[] = {
+  {"add.loop", add_loop},       {"add.direct", add_direct},
+  {"add.wrapper", add_wrapper}, {"add.handle", add_handle},
+  {"add.checked", add_checked}, {"add.ffi", add_ffi},
+  {"mix6.loop", mix6_loop},       {"mix6.direct", mix6_direct},
+  {"mix6.wrapper", mix6_wrapper}, {"mix6.handle", mix6_handle},
+  {"mix6.checked", mix6_checked}, {"mix6.ffi", mix6_ffi},
+  {"vec3.loop", vec3_loop},       {"vec3.direct", vec3_direct},
+  {"vec3.wrapper", vec3_wrapper}, {"vec3.handle", vec3_handle},
+  {"vec3.checked", vec3_checked}, {"vec3.ffi", vec3_ffi},
+};
+
+static void setup(void) {
+  if (nccc_init(NULL, 0) != NCCC_OK || nccc_bench_register() != NCCC_OK ||
+      nccc_lookup("bench.add", &h_add) != NCCC_OK ||
+      nccc_lookup("bench.mix6", &h_mix6) != NCCC_OK ||
+      nccc_lookup("bench.vec3_scale", &h_vec3) != NCCC_OK) {
+    fprintf(stderr, "nccc_bench_calls: runtime set-up: %s\n", nccc_last_error());
+    exit(1);
+  }
+  args_add[0] = args_add[1] = &ffi_type_sint64;
+  args_mix6[0] = &ffi_type_sint32;
+  args_mix6[1] = &ffi_type_double;
+  args_mix6[2] = &ffi_type_sint64;
+  args_mix6[3] = &ffi_type_float;
+  args_mix6[4] = &ffi_type_uint8;
+  args_mix6[5] = &ffi_type_double;
+  vec3_elements[0] = vec3_elements[1] = vec3_elements[2] = &ffi_type_double;
+  vec3_elements[3] = NULL;
+  vec3_type.size = 0;
+  vec3_type.alignment = 0;
+  vec3_type.type = FFI_TYPE_STRUCT;
+  vec3_type.elements = vec3_elements;
+  args_vec3[0] = &vec3_type;
+  args_vec3[1] = &ffi_type_double;
+  if (ffi_prep_cif(&cif_add, FFI_DEFAULT_ABI, 2, &ffi_type_sint64, args_add) != FFI_OK ||
+      ffi_prep_cif(&cif_mix6, FFI_DEFAULT_ABI, 6, &ffi_type_double, args_mix6) != FFI_OK ||
+      ffi_prep_cif(&cif_vec3, FFI_DEFAULT_ABI, 2, &vec3_type, args_vec3) != FFI_OK ||
+      vec3_type.size != sizeof(bench_vec3)) {
+    fprintf(stderr, "nccc_bench_calls: ffi_prep_cif failed\n");
+    exit(1);
+  }
+}
+
+int main(int argc, char **argv) {
+  size_t i;
+  char *end;
+  unsigned long long n;
+  if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+    for (i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+      printf("%s\n", variants[i].name);
+    }
+    return 0;
+  }
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s VARIANT N | --list\n", argv[0]);
+    return 2;
+  }
+  n = strtoull(argv[2], &end, 10);
+  if (*argv[2] == '\0' || *end != '\0') {
+    fprintf(stderr, "nccc_bench_calls: bad iteration count '%s'\n", argv[2]);
+    return 2;
+  }
+  for (i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+    if (strcmp(argv[1], variants[i].name) == 0) {
+      setup();
+      variants[i].run((uint64_t)n);
+      return 0;
+    }
+  }
+  fprintf(stderr, "nccc_bench_calls: unknown variant '%s' (try --list)\n", argv[1]);
+  return 2;
+}

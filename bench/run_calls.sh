@@ -1,0 +1,69 @@
+#!/bin/sh
+# run_calls.sh — instructions per call of each way of calling, counted by
+# callgrind (valgrind --tool=callgrind).
+#
+#   bench/run_calls.sh [BUILD_DIR]      (default: build/bench)
+#
+# BUILD_DIR is a CMake build of the tree without NCCC_SANITIZE; the
+# program is BUILD_DIR/bench/nccc_bench_calls. Each variant runs twice,
+# with N1 and N2 iterations; (Ir(N2) - Ir(N1)) / (N2 - N1) is the cost of
+# one iteration, with start-up, set-up and exit cancelled out. The counts
+# are deterministic: the same binary gives the same figures on every run.
+# docs/BENCHMARKS.md explains the variants.
+set -eu
+
+here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
+build=${1:-$here/../build/bench}
+prog=$build/bench/nccc_bench_calls
+N1=${NCCC_BENCH_N1:-10000}
+N2=${NCCC_BENCH_N2:-110000}
+
+if [ ! -x "$prog" ]; then
+  echo "run_calls.sh: $prog not found; build it first:" >&2
+  echo "  cmake -S $here/.. -B $build && cmake --build $build --target nccc_bench_calls" >&2
+  exit 2
+fi
+command -v valgrind >/dev/null 2>&1 || {
+  echo "run_calls.sh: valgrind not found (apt-get install valgrind)" >&2
+  exit 2
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# Total instructions of one run ("Collected" in callgrind's summary).
+count() {
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" \
+    "$prog" "$1" "$2" 2>"$tmp/log" || {
+    cat "$tmp/log" >&2
+    exit 1
+  }
+  sed -n 's/^==[0-9]*== Collected : *\([0-9]*\).*/\1/p' "$tmp/log"
+}
+
+per_call() {
+  a=$(count "$1" "$N1")
+  b=$(count "$1" "$N2")
+  awk -v a="$a" -v b="$b" -v n1="$N1" -v n2="$N2" \
+    'BEGIN { printf "%.2f", (b - a) / (n2 - n1) }'
+}
+
+echo "instructions per call (callgrind; iterations $N1 and $N2; loop included)"
+echo "$(uname -m), $(cc --version 2>/dev/null | head -n 1), $(valgrind --version)"
+echo
+printf '%-6s %8s %8s %8s %8s %8s %8s   %9s %9s %9s\n' \
+  function loop direct wrapper handle checked ffi_call \
+  wrap/dir handle/dir wrap/ffi
+for fn in add mix6 vec3; do
+  for way in loop direct wrapper handle checked ffi; do
+    eval "ir_$way=\$(per_call $fn.$way)"
+  done
+  # shellcheck disable=SC2154 # set by the eval above
+  awk -v f="$fn" -v l="$ir_loop" -v d="$ir_direct" -v w="$ir_wrapper" \
+      -v h="$ir_handle" -v c="$ir_checked" -v x="$ir_ffi" 'BEGIN {
+    printf "%-6s %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f   %9.2f %9.2f %9.2f\n",
+           f, l, d, w, h, c, x, w / d, h / d, w / x
+  }'
+done
+echo
+echo "targets: wrapper/direct <= 2, handle/direct <= 3, wrapper/ffi_call <= 0.20"

@@ -1,0 +1,20 @@
+/*
+** targets.c — the C functions the benchmarks call, in their own
+** translation unit so no caller can inline them.
+*/
+#include "targets.h"
+
+int64_t bench_add(int64_t a, int64_t b) { return a + b; }
+
+double bench_mix6(int32_t a, double b, int64_t c, float d, uint8_t e,
+                  double f) {
+  return (double)a + b + (double)c + (double)d + (double)e + f;
+}
+
+bench_vec3 bench_vec3_scale(bench_vec3 v, double k) {
+  bench_vec3 r;
+  r.x = v.x * k;
+  r.y = v.y * k;
+  r.z = v.z * k;
+  return r;
+}
