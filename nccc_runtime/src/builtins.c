@@ -309,6 +309,161 @@ static void b_strlen(const uint64_t *in, uint64_t *out) {
   out[1] = strlen((const char *)ARG_PTR(0));
 }
 
+/* ---- callbacks --------------------------------------------------------- */
+
+#define ARG_FN(i) ((nccc_fn)(uintptr_t)in[i])
+
+/* Flags and counts wider than their C types cannot be valid; refuse them
+** rather than let a cast wrap them into range. */
+static int u32_arg(uint64_t v, uint64_t *out, const char *what) {
+  if (v <= UINT32_MAX) return 1;
+  out[0] = status_slot(nccc_fail(NCCC_ERR_INVALID_ARG, what, "out of range"));
+  return 0;
+}
+
+static void b_closure_claim(const uint64_t *in, uint64_t *out) {
+  void *ctx;
+  nccc_status st;
+  if (!u32_arg(in[2], out, "closure claim")) return;
+  st = nccc_closure_claim(ARG_FN(0), in[1], (unsigned)in[2], &ctx);
+  out[0] = status_slot(st);
+  if (st == NCCC_OK) out[1] = nccc_slot_from_ptr(ctx);
+}
+
+static void b_closure_claim_group(const uint64_t *in, uint64_t *out) {
+  nccc_fn targets[NCCC_CLOSURE_GROUP_MAX];
+  uint64_t envs[NCCC_CLOSURE_GROUP_MAX];
+  void *ctx;
+  nccc_status st;
+  unsigned k;
+  if (!u32_arg(in[0], out, "closure claim") ||
+      !u32_arg(in[1], out, "closure claim")) {
+    return;
+  }
+  if (in[2] == 0 || in[2] > NCCC_CLOSURE_GROUP_MAX) {
+    out[0] = status_slot(nccc_fail(NCCC_ERR_INVALID_ARG, "closure claim",
+                                   "group size not in 1..NCCC_CLOSURE_GROUP_MAX"));
+    return;
+  }
+  for (k = 0; k < (unsigned)in[2]; k++) {
+    targets[k] = ARG_FN(3 + 2 * k);
+    envs[k] = in[4 + 2 * k];
+  }
+  st = nccc_closure_claim_group((unsigned)in[2], targets, envs,
+                                (unsigned)in[0], (unsigned)in[1], &ctx);
+  out[0] = status_slot(st);
+  if (st == NCCC_OK) out[1] = nccc_slot_from_ptr(ctx);
+}
+
+static void b_closure_release(const uint64_t *in, uint64_t *out) {
+  out[0] = status_slot(nccc_closure_release(ARG_PTR(0)));
+}
+
+static void b_closure_stats(const uint64_t *in, uint64_t *out) {
+  nccc_closure_stats s;
+  (void)in;
+  nccc_closure_get_stats(&s);
+  out[0] = NCCC_OK;
+  out[1] = s.capacity;
+  out[2] = s.in_use;
+  out[3] = s.stale_calls;
+}
+
+/* ---- tracing ------------------------------------------------------------ */
+
+static void b_trace_enable(const uint64_t *in, uint64_t *out) {
+  if (in[0] == 0 && in[1] == 0) {
+    nccc_trace_disable_all();
+    out[0] = NCCC_OK;
+    return;
+  }
+  if (!u32_arg(in[0], out, "trace enable")) return;
+  out[0] = status_slot(nccc_trace_enable((nccc_handle)in[0], in[1] != 0));
+}
+
+static void b_trace_enable_module(const uint64_t *in, uint64_t *out) {
+  if (in[0] >= NCCC_MAX_MODULES) {
+    out[0] = status_slot(nccc_fail(NCCC_ERR_INDEX_INVALID, "trace enable module",
+                                   "no module at that index"));
+    return;
+  }
+  out[0] = status_slot(nccc_trace_enable_module((uint16_t)in[0], in[1] != 0));
+}
+
+static void b_trace_buffer(const uint64_t *in, uint64_t *out) {
+  if (in[1] > (uint64_t)SIZE_MAX) {
+    out[0] = status_slot(nccc_fail(NCCC_ERR_INVALID_ARG, "trace buffer",
+                                   "size out of range"));
+    return;
+  }
+  out[0] = status_slot(nccc_trace_set_buffer(ARG_PTR(0), (size_t)in[1]));
+}
+
+static void b_trace_stats(const uint64_t *in, uint64_t *out) {
+  nccc_trace_stats s;
+  (void)in;
+  nccc_trace_get_stats(&s);
+  out[0] = NCCC_OK;
+  out[1] = s.first;
+  out[2] = s.next;
+  out[3] = s.capacity;
+}
+
+static void b_trace_read(const uint64_t *in, uint64_t *out) {
+  nccc_trace_record r;
+  nccc_status st = nccc_trace_read(in[0], &r);
+  out[0] = status_slot(st);
+  if (st != NCCC_OK) return;
+  out[1] = r.handle;
+  out[2] = r.status;
+  out[3] = r.start_ns;
+  out[4] = r.end_ns;
+}
+
+static void b_trace_clear(const uint64_t *in, uint64_t *out) {
+  (void)in;
+  nccc_trace_clear();
+  out[0] = NCCC_OK;
+}
+
+/* ---- fault injection ------------------------------------------------------- */
+
+static void b_fault_arm(const uint64_t *in, uint64_t *out) {
+  if (!u32_arg(in[0], out, "fault arm") || !u32_arg(in[1], out, "fault arm")) {
+    return;
+  }
+  if (!nccc_slot_fits_i32(in[2]) || in[3] > NCCC_FAULT_SLOTS) {
+    out[0] = status_slot(nccc_fail(NCCC_ERR_INVALID_ARG, "fault arm",
+                                   "errno or slot count out of range"));
+    return;
+  }
+  out[0] = status_slot(nccc_fault_arm((nccc_handle)in[0], (uint32_t)in[1],
+                                      in + 4, (size_t)in[3],
+                                      nccc_slot_to_i32(in[2])));
+}
+
+static void b_fault_disarm(const uint64_t *in, uint64_t *out) {
+  if (in[0] == 0) {
+    nccc_fault_disarm_all();
+    out[0] = NCCC_OK;
+    return;
+  }
+  if (!u32_arg(in[0], out, "fault disarm")) return;
+  out[0] = status_slot(nccc_fault_disarm((nccc_handle)in[0]));
+}
+
+static void b_fault_query(const uint64_t *in, uint64_t *out) {
+  uint32_t remaining;
+  uint64_t fired;
+  nccc_status st;
+  if (!u32_arg(in[0], out, "fault query")) return;
+  st = nccc_fault_query((nccc_handle)in[0], &remaining, &fired);
+  out[0] = status_slot(st);
+  if (st != NCCC_OK) return;
+  out[1] = remaining;
+  out[2] = fired;
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
 /* Names in index order; each OFFn is the byte offset of name n in the
@@ -334,6 +489,19 @@ static void b_strlen(const uint64_t *in, uint64_t *out) {
 #define N18 "read"
 #define N19 "write"
 #define N20 "strlen"
+#define N21 "closure_claim"
+#define N22 "closure_claim_group"
+#define N23 "closure_release"
+#define N24 "closure_stats"
+#define N25 "trace_enable"
+#define N26 "trace_enable_module"
+#define N27 "trace_buffer"
+#define N28 "trace_stats"
+#define N29 "trace_read"
+#define N30 "trace_clear"
+#define N31 "fault_arm"
+#define N32 "fault_disarm"
+#define N33 "fault_query"
 
 #define OFF0 2u
 #define OFF1 (OFF0 + sizeof N0)
@@ -356,11 +524,26 @@ static void b_strlen(const uint64_t *in, uint64_t *out) {
 #define OFF18 (OFF17 + sizeof N17)
 #define OFF19 (OFF18 + sizeof N18)
 #define OFF20 (OFF19 + sizeof N19)
+#define OFF21 (OFF20 + sizeof N20)
+#define OFF22 (OFF21 + sizeof N21)
+#define OFF23 (OFF22 + sizeof N22)
+#define OFF24 (OFF23 + sizeof N23)
+#define OFF25 (OFF24 + sizeof N24)
+#define OFF26 (OFF25 + sizeof N25)
+#define OFF27 (OFF26 + sizeof N26)
+#define OFF28 (OFF27 + sizeof N27)
+#define OFF29 (OFF28 + sizeof N28)
+#define OFF30 (OFF29 + sizeof N29)
+#define OFF31 (OFF30 + sizeof N30)
+#define OFF32 (OFF31 + sizeof N31)
+#define OFF33 (OFF32 + sizeof N32)
 
 NCCC_NAMES_BLOB(builtin_names, NCCC_BUILTIN_COUNT,
                 N0 "\0" N1 "\0" N2 "\0" N3 "\0" N4 "\0" N5 "\0" N6 "\0" N7
                 "\0" N8 "\0" N9 "\0" N10 "\0" N11 "\0" N12 "\0" N13 "\0" N14
-                "\0" N15 "\0" N16 "\0" N17 "\0" N18 "\0" N19 "\0" N20 "\0");
+                "\0" N15 "\0" N16 "\0" N17 "\0" N18 "\0" N19 "\0" N20 "\0" N21
+                "\0" N22 "\0" N23 "\0" N24 "\0" N25 "\0" N26 "\0" N27 "\0"
+                N28 "\0" N29 "\0" N30 "\0" N31 "\0" N32 "\0" N33 "\0");
 
 static const nccc_fn builtin_funcs[NCCC_BUILTIN_COUNT] = {
     b_builtin,       b_version,     b_last_error,  b_lookup,
@@ -368,7 +551,10 @@ static const nccc_fn builtin_funcs[NCCC_BUILTIN_COUNT] = {
     b_module_count,  b_module_info, b_module_find, b_module_type,
     b_module_field,  b_module_constant, b_alloc,   b_free,
     b_peek,          b_poke,        b_read,        b_write,
-    b_strlen};
+    b_strlen,        b_closure_claim, b_closure_claim_group,
+    b_closure_release, b_closure_stats, b_trace_enable,
+    b_trace_enable_module, b_trace_buffer, b_trace_stats, b_trace_read,
+    b_trace_clear,   b_fault_arm,   b_fault_disarm, b_fault_query};
 
 #define VAR NCCC_SLOTS_VARIABLE
 static const nccc_fn_info builtin_info[NCCC_BUILTIN_COUNT] = {
@@ -392,7 +578,20 @@ static const nccc_fn_info builtin_info[NCCC_BUILTIN_COUNT] = {
     {"pIL:i", 3, 1, OFF17},
     {"pL:i*", 2, 1 | VAR, OFF18},
     {"pL*:i", 2 | VAR, 1, OFF19},
-    {"p:iL", 1, 2, OFF20}};
+    {"p:iL", 1, 2, OFF20},
+    {"FLI:ip", 3, 2, OFF21},
+    {"III*:ip", 3 | VAR, 2, OFF22},
+    {"p:i", 1, 1, OFF23},
+    {":iIIL", 0, 4, OFF24},
+    {"I?:i", 2, 1, OFF25},
+    {"H?:i", 2, 1, OFF26},
+    {"pL:i", 2, 1, OFF27},
+    {":iLLI", 0, 4, OFF28},
+    {"L:iIILL", 1, 5, OFF29},
+    {":i", 0, 1, OFF30},
+    {"IIiI*:i", 4 | VAR, 1, OFF31},
+    {"I:i", 1, 1, OFF32},
+    {"I:iIL", 1, 3, OFF33}};
 
 static const nccc_registry builtin_registry = {
     (const char *)&builtin_names, builtin_funcs, builtin_info, NULL};

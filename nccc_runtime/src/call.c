@@ -5,29 +5,24 @@
 
 #include "internal.h"
 
-/* Resolves a handle to its registry and function index, or NULL. Inline
-** so that nccc_call is one short path: marker test, two bounds checks,
-** an indirect call. */
-static inline const nccc_registry *resolve(nccc_handle handle,
+/* Resolves a handle to its dispatch entry and function index, or NULL.
+** Inline so that nccc_call is one short path: marker test, two bounds
+** checks, two loads, an indirect call. */
+static inline const nccc_dispatch *resolve(nccc_handle handle,
                                            uint16_t *out_module,
                                            uint16_t *out_function) {
-  uint16_t module_index = (uint16_t)((handle >> 16) & 0x7fffu);
-  uint16_t function_index = (uint16_t)(handle & 0x7fffu);
-  const nccc_registry *reg;
-  if ((handle & 0x80008000u) != 0x80008000u) return NULL;
-  if (module_index < NCCC_MAX_MODULES) {
-    const nccc_module *m = nccc_G.modules[module_index];
-    if (m == NULL) return NULL;
-    reg = m->registry;
-  } else if (module_index == NCCC_GLOBAL_MODULE && nccc_G.initialized) {
-    reg = &nccc_G.global.view;
-  } else {
+  uint32_t module_index = (handle >> 16) & 0x7fffu;
+  uint32_t function_index = handle & 0x7fffu;
+  const nccc_dispatch *d;
+  if ((handle & 0x80008000u) != 0x80008000u ||
+      module_index > NCCC_GLOBAL_MODULE) {
     return NULL;
   }
-  if (function_index >= nccc_blob_count(reg->names)) return NULL;
-  *out_module = module_index;
-  *out_function = function_index;
-  return reg;
+  d = &nccc_G.dispatch[module_index];
+  if (function_index >= d->count) return NULL; /* 0 for empty indices */
+  *out_module = (uint16_t)module_index;
+  *out_function = (uint16_t)function_index;
+  return d;
 }
 
 static nccc_status bad_handle(void) {
@@ -79,9 +74,9 @@ nccc_status nccc_function(nccc_handle handle, nccc_fn *out_fn,
                           const nccc_fn_info **out_info,
                           const char **out_name) {
   uint16_t m, f;
-  const nccc_registry *reg = resolve(handle, &m, &f);
-  if (reg == NULL) return bad_handle();
-  return nccc_registry_get(reg, f, out_fn, out_info, out_name);
+  const nccc_dispatch *d = resolve(handle, &m, &f);
+  if (d == NULL) return bad_handle();
+  return nccc_registry_get(d->registry, f, out_fn, out_info, out_name);
 }
 
 /* The hot path: decode, bounds-check and call, with no lock and no copy.
@@ -90,9 +85,9 @@ nccc_status nccc_function(nccc_handle handle, nccc_fn *out_fn,
 ** read a torn entry on targets where pointer stores are atomic. */
 nccc_status nccc_call(nccc_handle handle, const uint64_t *in, uint64_t *out) {
   uint16_t m, f;
-  const nccc_registry *reg = resolve(handle, &m, &f);
-  if (reg == NULL) return bad_handle();
-  reg->funcs[f](in, out);
+  const nccc_dispatch *d = resolve(handle, &m, &f);
+  if (d == NULL) return bad_handle();
+  d->funcs[f](in, out);
   return NCCC_OK;
 }
 
@@ -105,18 +100,18 @@ static int count_fits(uint16_t spec, size_t n) {
 nccc_status nccc_call_checked(nccc_handle handle, const uint64_t *in,
                               size_t n_in, uint64_t *out, size_t n_out) {
   uint16_t m, f;
-  const nccc_registry *reg = resolve(handle, &m, &f);
-  if (reg == NULL) return bad_handle();
-  if (!count_fits(reg->info[f].n_in, n_in) ||
-      !count_fits(reg->info[f].n_out, n_out)) {
+  const nccc_dispatch *d = resolve(handle, &m, &f);
+  if (d == NULL) return bad_handle();
+  if (!count_fits(d->info[f].n_in, n_in) ||
+      !count_fits(d->info[f].n_out, n_out)) {
     return nccc_fail(NCCC_ERR_NUM_ARGUMENTS,
                      "slot counts do not match the signature",
-                     reg->info[f].signature);
+                     d->info[f].signature);
   }
   if ((in == NULL && n_in != 0) || (out == NULL && n_out != 0)) {
     return nccc_fail(NCCC_ERR_NULL_POINTER, "checked call", "NULL buffer");
   }
-  reg->funcs[f](in, out);
+  d->funcs[f](in, out);
   return NCCC_OK;
 }
 
@@ -129,6 +124,10 @@ nccc_status nccc_register(const char *name, nccc_fn fn, const char *signature,
   }
   nccc_state_lock();
   st = nccc_mreg_set(&nccc_G.global, name, fn, signature, override, &index);
+  if (st == NCCC_OK) {
+    nccc_G.dispatch[NCCC_GLOBAL_MODULE].count =
+        nccc_registry_count(&nccc_G.global.view);
+  }
   nccc_state_unlock();
   if (st == NCCC_OK && out != NULL) {
     *out = nccc_handle_encode(NCCC_GLOBAL_MODULE, index);

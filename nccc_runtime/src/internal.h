@@ -12,7 +12,18 @@
 
 /* The runtime's whole mutable state: zero-initialised data, no
 ** constructor. nccc_init fills it. */
+/* What a call needs of one module index, flat, so that nccc_call reaches
+** the function in two loads after the bounds checks. count is 0 for an
+** empty index; the global registry's count follows each registration. */
+typedef struct nccc_dispatch {
+  const nccc_fn *funcs;
+  const nccc_fn_info *info;
+  const nccc_registry *registry;
+  uint32_t count;
+} nccc_dispatch;
+
 typedef struct nccc_state {
+  nccc_dispatch dispatch[NCCC_MAX_MODULES + 1]; /* the global one last */
   const nccc_module *modules[NCCC_MAX_MODULES];
   nccc_mreg global;
   int initialized;
@@ -22,6 +33,9 @@ extern nccc_state nccc_G;
 
 /* The registry behind a module index (the global one included), or NULL. */
 const nccc_registry *nccc_state_registry(uint16_t module_index);
+
+/* Points dispatch[index] at reg (NULL: empties it). */
+void nccc_dispatch_set(uint16_t index, const nccc_registry *reg);
 
 /* Platform lock around changes to nccc_G. */
 void nccc_state_lock(void);
@@ -42,5 +56,37 @@ static inline uint16_t nccc_blob_count(const char *names) {
 
 /* Bounded string length: n when no NUL within max+1 bytes. */
 size_t nccc_strnlen(const char *s, size_t max);
+
+/* ---- closures, thunks, call sites (closure.c, thunk.c, site.c, trace.c,
+** fault.c); "_locked" functions expect the platform lock held ---------- */
+
+int nccc_closure_enter_locked(void *ctx, unsigned member,
+                              nccc_cb_frame *frame);
+int nccc_closure_live_locked(void *ctx, unsigned member);
+void nccc_closure_count_stale(void);
+
+/* The module and function index of a module function's handle:
+** NCCC_ERR_BAD_HANDLE, or NCCC_ERR_INVALID_ARG for the global registry
+** (what = the caller, for the message). */
+nccc_status nccc_site_of(nccc_handle handle, const char *what,
+                         const nccc_module **out_module, uint32_t *out_index);
+
+/* Recomputes nccc_site_active from the fault and trace tables. */
+void nccc_site_update_locked(void);
+
+/* 1 when a fault for (module, index) fired and wrote out[]. */
+int nccc_fault_fire_locked(const nccc_module *module, uint32_t index,
+                           unsigned shims, uint64_t *out, size_t n_out);
+int nccc_fault_any_locked(void);
+void nccc_fault_reset(void);
+
+int nccc_trace_wanted_locked(const nccc_module *module, uint32_t index);
+int nccc_trace_any_locked(void);
+void nccc_trace_put_locked(uint32_t handle, uint32_t status, uint64_t start_ns,
+                           uint64_t end_ns);
+void nccc_trace_reset(void);
+
+/* The platform clock, 0 without a now_ns hook. */
+uint64_t nccc_now_ns(void);
 
 #endif

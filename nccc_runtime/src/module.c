@@ -6,13 +6,17 @@
 #include "internal.h"
 
 const nccc_registry *nccc_state_registry(uint16_t module_index) {
-  if (module_index == NCCC_GLOBAL_MODULE) {
-    return nccc_G.initialized ? &nccc_G.global.view : NULL;
-  }
-  if (module_index < NCCC_MAX_MODULES && nccc_G.modules[module_index]) {
-    return nccc_G.modules[module_index]->registry;
-  }
-  return NULL;
+  return module_index <= NCCC_GLOBAL_MODULE
+             ? nccc_G.dispatch[module_index].registry : NULL;
+}
+
+void nccc_dispatch_set(uint16_t index, const nccc_registry *reg) {
+  nccc_dispatch *d = &nccc_G.dispatch[index];
+  d->count = 0; /* first, so no call sees a half-written entry */
+  d->funcs = reg != NULL ? reg->funcs : NULL;
+  d->info = reg != NULL ? reg->info : NULL;
+  d->registry = reg;
+  d->count = reg != NULL ? nccc_registry_count(reg) : 0;
 }
 
 const nccc_module *nccc_module_at(uint16_t index) {
@@ -59,6 +63,7 @@ nccc_status nccc_module_add(const nccc_module *module, uint16_t *out_index) {
                      module->name);
   }
   nccc_G.modules[free_slot] = module;
+  nccc_dispatch_set((uint16_t)free_slot, module->registry);
   nccc_state_unlock();
   if (out_index != NULL) *out_index = (uint16_t)free_slot;
   return NCCC_OK;
@@ -70,6 +75,7 @@ nccc_status nccc_module_remove(uint16_t index) {
   }
   nccc_state_lock();
   nccc_G.modules[index] = NULL;
+  nccc_dispatch_set(index, NULL);
   nccc_state_unlock();
   return NCCC_OK;
 }

@@ -20,10 +20,19 @@ nccc_status nccc_init(void *block, size_t size) {
   nccc_state_lock();
   nccc_G.initialized = 0;
   memset(nccc_G.modules, 0, sizeof nccc_G.modules);
+  memset(nccc_G.dispatch, 0, sizeof nccc_G.dispatch);
   st = nccc_mreg_init(&nccc_G.global, block, size, 0);
-  if (st == NCCC_OK) nccc_G.initialized = 1;
+  if (st == NCCC_OK) {
+    nccc_dispatch_set(NCCC_GLOBAL_MODULE, &nccc_G.global.view);
+    nccc_G.initialized = 1;
+  }
   nccc_state_unlock();
   if (st != NCCC_OK) return st;
+  /* A fresh runtime: outstanding closure contexts become stale, and no
+  ** fault or trace setting outlives the handles it was made for. */
+  nccc_closure_reset();
+  nccc_fault_reset();
+  nccc_trace_reset();
   return nccc_module_add(&nccc_builtin_module, NULL);
 }
 

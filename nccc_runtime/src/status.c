@@ -58,6 +58,9 @@ const char *nccc_status_name(nccc_status status) {
     case NCCC_ERR_MODULES_FULL: return "module table full";
     case NCCC_ERR_NULL_POINTER: return "null pointer";
     case NCCC_ERR_NOT_INITIALIZED: return "runtime not initialized";
+    case NCCC_ERR_STALE_CLOSURE: return "stale closure";
+    case NCCC_ERR_POOL_EXHAUSTED: return "pool exhausted";
+    case NCCC_ERR_FAULT_INJECTED: return "fault injected";
   }
   return "unknown status";
 }

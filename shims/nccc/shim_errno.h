@@ -7,6 +7,11 @@
 ** On Windows the Win32 last error is cleared and read with it: the slot
 ** then holds errno in its low 32 bits and GetLastError() in its high 32
 ** bits; elsewhere it is errno, sign-extended like any int.
+**
+** Callbacks that run inside the call cannot disturb this: the backward
+** wrappers (nccc/shim_callback.h) restore errno and the Win32 last error
+** after the host's code, and a forward wrapper releases its CALL-scoped
+** closures (release notices run host code) only after reading errno.
 */
 #ifndef NCCC_SHIM_ERRNO_H
 #define NCCC_SHIM_ERRNO_H

@@ -19,6 +19,67 @@
 #define NCCC_GLOBAL_REGISTRY_BYTES 2048
 #endif
 
+/*
+** Hosted targets (a C library with threads and plenty of RAM) get larger
+** default pools than bare-metal ones; every pool below can be set
+** explicitly either way.
+*/
+#if defined(__unix__) || defined(__APPLE__) || defined(_WIN32)
+#define NCCC_CONFIG_HOSTED 1
+#else
+#define NCCC_CONFIG_HOSTED 0
+#endif
+
+/* Closure records that can be claimed at once (1..32767). A group of
+** callbacks sharing one context takes one record per callback. */
+#ifndef NCCC_MAX_CLOSURES
+#if NCCC_CONFIG_HOSTED
+#define NCCC_MAX_CLOSURES 256
+#else
+#define NCCC_MAX_CLOSURES 16
+#endif
+#endif
+
+/* Most callbacks that can share one context (1..255). */
+#ifndef NCCC_CLOSURE_GROUP_MAX
+#define NCCC_CLOSURE_GROUP_MAX 4
+#endif
+
+/* Records in the static trace ring, used unless nccc_trace_set_buffer
+** supplies a block (0: no static ring; tracing then needs a block). */
+#ifndef NCCC_TRACE_RECORDS
+#if NCCC_CONFIG_HOSTED
+#define NCCC_TRACE_RECORDS 256
+#else
+#define NCCC_TRACE_RECORDS 16
+#endif
+#endif
+
+/* Functions that can have tracing switched on one by one (modules are
+** switched on as a whole without using this table). */
+#ifndef NCCC_TRACE_MAX_FUNCTIONS
+#if NCCC_CONFIG_HOSTED
+#define NCCC_TRACE_MAX_FUNCTIONS 32
+#else
+#define NCCC_TRACE_MAX_FUNCTIONS 4
+#endif
+#endif
+
+/* Functions that can have a fault armed at once. */
+#ifndef NCCC_FAULT_MAX
+#if NCCC_CONFIG_HOSTED
+#define NCCC_FAULT_MAX 16
+#else
+#define NCCC_FAULT_MAX 4
+#endif
+#endif
+
+/* Result slots one armed fault can set (out[0..]); further out slots of a
+** faulted call are zeroed. */
+#ifndef NCCC_FAULT_SLOTS
+#define NCCC_FAULT_SLOTS 4
+#endif
+
 /* Bytes of the last-error message buffer (one per thread where threads
 ** exist). Longer messages are truncated, never overrun. */
 #ifndef NCCC_ERROR_MESSAGE_BYTES

@@ -9,6 +9,10 @@
 **   call.h      lookup, call by handle, checked call, registration
 **   platform.h  platform hooks
 **   runtime.h   initialisation, the root entry point, built-ins
+**   closure.h   closures, scopes, thunk pools (callbacks)
+**   site.h      call sites of the trace and fault shims
+**   trace.h     call tracing into a ring buffer
+**   fault.h     fault injection
 */
 #ifndef NCCC_NCCC_H
 #define NCCC_NCCC_H
@@ -22,5 +26,9 @@
 #include "call.h"
 #include "platform.h"
 #include "runtime.h"
+#include "closure.h"
+#include "site.h"
+#include "trace.h"
+#include "fault.h"
 
 #endif

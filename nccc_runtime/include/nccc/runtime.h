@@ -69,7 +69,23 @@ enum nccc_builtin_index {
   NCCC_BUILTIN_READ = 18,          /* p L      -> i * */
   NCCC_BUILTIN_WRITE = 19,         /* p L *    -> i */
   NCCC_BUILTIN_STRLEN = 20,        /* p        -> i L */
-  NCCC_BUILTIN_COUNT = 21
+  /* callbacks (nccc/closure.h) */
+  NCCC_BUILTIN_CLOSURE_CLAIM = 21, /* F L I    -> i p  (target, env, flags -> context) */
+  NCCC_BUILTIN_CLOSURE_CLAIM_GROUP = 22, /* I I I * -> i p  (flags, final, n, n x (target, env)) */
+  NCCC_BUILTIN_CLOSURE_RELEASE = 23, /* p      -> i */
+  NCCC_BUILTIN_CLOSURE_STATS = 24, /*          -> i I I L  (capacity, in use, stale calls) */
+  /* tracing (nccc/trace.h) */
+  NCCC_BUILTIN_TRACE_ENABLE = 25,  /* I ?      -> i  (handle 0 with off: all off) */
+  NCCC_BUILTIN_TRACE_ENABLE_MODULE = 26, /* H ? -> i */
+  NCCC_BUILTIN_TRACE_BUFFER = 27,  /* p L      -> i  (NULL: the static ring) */
+  NCCC_BUILTIN_TRACE_STATS = 28,   /*          -> i L L I  (first, next, capacity) */
+  NCCC_BUILTIN_TRACE_READ = 29,    /* L        -> i I I L L  (handle, status, start, end) */
+  NCCC_BUILTIN_TRACE_CLEAR = 30,   /*          -> i */
+  /* fault injection (nccc/fault.h) */
+  NCCC_BUILTIN_FAULT_ARM = 31,     /* I I i I * -> i  (handle, count, errno, n, n result slots) */
+  NCCC_BUILTIN_FAULT_DISARM = 32,  /* I        -> i  (handle 0: all) */
+  NCCC_BUILTIN_FAULT_QUERY = 33,   /* I        -> i I L  (remaining, fired) */
+  NCCC_BUILTIN_COUNT = 34
 };
 
 #endif

@@ -37,7 +37,13 @@ typedef enum nccc_status {
   NCCC_ERR_BAD_SIGNATURE = 0x4002,  /* signature string malformed */
   NCCC_ERR_MODULES_FULL = 0x4003,   /* NCCC_MAX_MODULES modules present */
   NCCC_ERR_NULL_POINTER = 0x4004,   /* a required pointer was NULL */
-  NCCC_ERR_NOT_INITIALIZED = 0x4005 /* nccc_init has not run */
+  NCCC_ERR_NOT_INITIALIZED = 0x4005, /* nccc_init has not run */
+  NCCC_ERR_STALE_CLOSURE = 0x4006,  /* a closure context that is released,
+                                       spent or was never claimed */
+  NCCC_ERR_POOL_EXHAUSTED = 0x4007, /* a fixed pool or table is full:
+                                       closures, thunks, trace, faults */
+  NCCC_ERR_FAULT_INJECTED = 0x4008  /* a call answered by fault injection
+                                       (trace records) */
 } nccc_status;
 
 /* The message of the last failure on this thread ("" if none yet). The

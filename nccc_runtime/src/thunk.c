@@ -1,0 +1,81 @@
+/*
+** thunk.c — pools of generated static thunks for callbacks that have no
+** context parameter. A slot is free when its closure is not live, so
+** releasing a closure (by any route) frees its thunk without the closure
+** pool knowing about thunks.
+*/
+#include "internal.h"
+
+/* Bind order, for reusing the slot bound longest ago. Lock held. */
+static uint32_t bind_clock;
+
+static int slot_live(const nccc_thunk_slot *s) {
+  return s->ctx != NULL && nccc_closure_live_locked(s->ctx, s->member);
+}
+
+nccc_status nccc_thunk_bind(const nccc_thunk_pool *pool, void *ctx,
+                            unsigned member, nccc_thunk_fn *out_fn) {
+  uint32_t i, pick = UINT32_MAX;
+  if (pool == NULL || out_fn == NULL) {
+    return nccc_fail(NCCC_ERR_NULL_POINTER, "thunk bind", NULL);
+  }
+  nccc_state_lock();
+  if (!nccc_closure_live_locked(ctx, 0)) {
+    nccc_state_unlock();
+    return nccc_fail(NCCC_ERR_STALE_CLOSURE, "thunk bind",
+                     "not a live closure");
+  }
+  if (!nccc_closure_live_locked(ctx, member)) {
+    nccc_state_unlock();
+    return nccc_fail(NCCC_ERR_INDEX_INVALID, "thunk bind", "no such member");
+  }
+  for (i = 0; i < pool->size; i++) {
+    nccc_thunk_slot *s = &pool->slots[i];
+    if (s->ctx == ctx && s->member == member) { /* bound already */
+      pick = i;
+      break;
+    }
+    if (slot_live(s)) continue;
+    /* unused slots have stamp 0 and go first; then the oldest binding */
+    if (pick == UINT32_MAX || s->stamp < pool->slots[pick].stamp) pick = i;
+  }
+  if (pick == UINT32_MAX) {
+    nccc_state_unlock();
+    return nccc_fail(NCCC_ERR_POOL_EXHAUSTED, "thunk pool exhausted",
+                     pool->name);
+  }
+  if (pool->slots[pick].ctx != ctx || pool->slots[pick].member != member) {
+    pool->slots[pick].ctx = ctx;
+    pool->slots[pick].member = member;
+    pool->slots[pick].stamp = ++bind_clock;
+  }
+  *out_fn = pool->thunks[pick];
+  nccc_state_unlock();
+  return NCCC_OK;
+}
+
+uint32_t nccc_thunk_in_use(const nccc_thunk_pool *pool) {
+  uint32_t i, n = 0;
+  if (pool == NULL) return 0;
+  nccc_state_lock();
+  for (i = 0; i < pool->size; i++) n += (uint32_t)slot_live(&pool->slots[i]);
+  nccc_state_unlock();
+  return n;
+}
+
+int nccc_thunk_enter(const nccc_thunk_pool *pool, unsigned i,
+                     nccc_cb_frame *frame) {
+  int ok = 0;
+  nccc_state_lock();
+  if (pool != NULL && i < pool->size && pool->slots[i].ctx != NULL) {
+    ok = nccc_closure_enter_locked(pool->slots[i].ctx, pool->slots[i].member,
+                                   frame);
+  }
+  if (!ok) nccc_closure_count_stale();
+  nccc_state_unlock();
+  if (!ok) {
+    nccc_fail(NCCC_ERR_STALE_CLOSURE, "callback through a stale thunk",
+              pool != NULL ? pool->name : NULL);
+  }
+  return ok;
+}

@@ -1,0 +1,158 @@
+/*
+** nccc/shim_callback.h — what generated wrappers use for callbacks.
+**
+** Backward wrappers (C calls the host): a static C function with the
+** callback's own C signature; it resolves the context (or its thunk slot)
+** into a frame, packs its arguments into in[1..] and calls
+** nccc_cb_call, which puts the environment word into in[0]. A stale
+** context is reported by the runtime and nothing is called: the wrapper
+** then converts its zeroed out[] (0, NULL, false, 0.0).
+**
+**   static int cmp_back(const void *a, const void *b, void *ctx) {
+**     nccc_cb_frame f;
+**     uint64_t in[3], out[1] = {0};
+**     if (nccc_cb_begin(&f, ctx, 0)) {
+**       in[1] = nccc_slot_from_ptr(a);
+**       in[2] = nccc_slot_from_ptr(b);
+**       nccc_cb_call(&f, in, out);
+**     }
+**     return nccc_slot_to_i32(out[0]);
+**   }
+**
+** Forward wrappers (the host calls C): a callback parameter takes one in
+** slot holding a closure context the host claimed; NCCC_CB_REQUIRE
+** refuses a stale one before C sees it, and after the call
+** nccc_closure_end_call releases it if its scope is CALL. The C function
+** gets the backward wrapper (or a thunk, NCCC_CB_THUNK) as the function
+** pointer and the context as its context argument.
+**
+** errno: nccc_cb_call saves errno (and the Win32 last error) before the
+** host runs and restores it after, so what the host does inside a
+** callback cannot change the errno the forward wrapper's errno shim
+** reports. A callback type whose C contract is to set errno (a cookie
+** read function) passes the host's errno back in an out slot, and the
+** wrapper stores it with NCCC_CB_SET_ERRNO after nccc_cb_call.
+*/
+#ifndef NCCC_SHIM_CALLBACK_H
+#define NCCC_SHIM_CALLBACK_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <nccc/closure.h>
+#include <nccc/slot.h>
+#include <nccc/status.h>
+
+#ifdef _WIN32
+#include <windows.h>
+#endif
+
+/* ---- backward wrappers -------------------------------------------------- */
+
+/* Member member of the closure behind ctx; 0 (reported) when stale. */
+static inline int nccc_cb_begin(nccc_cb_frame *f, void *ctx,
+                                unsigned member) {
+  return nccc_closure_enter(ctx, member, f);
+}
+
+/* Thunk i of pool (callbacks without a context); 0 when unbound/stale. */
+static inline int nccc_cb_begin_thunk(nccc_cb_frame *f,
+                                      const nccc_thunk_pool *pool,
+                                      unsigned i) {
+  return nccc_thunk_enter(pool, i, f);
+}
+
+/* Calls the target with in[0] = env; errno survives the host's code; an
+** ASYNC closure's final call releases it afterwards (notices included). */
+static inline void nccc_cb_call(nccc_cb_frame *f, uint64_t *in,
+                                uint64_t *out) {
+  int saved_errno = errno;
+#ifdef _WIN32
+  DWORD saved_last_error = GetLastError();
+#endif
+  in[0] = f->env;
+  f->target(in, out);
+  if (f->last) nccc_closure_leave(f);
+#ifdef _WIN32
+  SetLastError(saved_last_error);
+#endif
+  errno = saved_errno;
+}
+
+/* For callback types whose contract is to set errno: after nccc_cb_call,
+** set errno from the out slot the host filled. */
+#define NCCC_CB_SET_ERRNO(slot) (errno = (int)nccc_slot_to_i32(slot))
+
+/*
+** One thunk of a pool, generated once per index i. The per-type body
+** (written once) takes the index first and starts with
+** nccc_cb_begin_thunk(&f, &pool, i):
+**   #define CMP_THUNK(i) NCCC_THUNK_DEFINE(cmp, i, int, \
+**       (const void *a, const void *b), (i, a, b))
+**   CMP_THUNK(0) CMP_THUNK(1) ...
+** defines static int cmp_thunk_0(const void *a, const void *b)
+** { return cmp_thunk_body(0, a, b); } and so on.
+*/
+#define NCCC_THUNK_DEFINE(prefix, i, ret, params, body_args) \
+  static ret prefix##_thunk_##i params { return prefix##_thunk_body body_args; }
+/* The same for callbacks returning void: (void) and (i) for atexit. */
+#define NCCC_THUNK_DEFINE_VOID(prefix, i, params, body_args) \
+  static void prefix##_thunk_##i params { prefix##_thunk_body body_args; }
+/* Thunk i as an entry of the pool's table. */
+#define NCCC_THUNK_ENTRY(prefix, i) ((nccc_thunk_fn)prefix##_thunk_##i)
+
+/* ---- forward wrappers --------------------------------------------------- */
+
+/* Zeroes the n_out out slots of a refused call (out may be NULL when
+** n_out is 0). */
+#define NCCC_CB_ZERO_OUT_(out, n_out)                               \
+  do {                                                              \
+    if ((size_t)(n_out) != 0)                                       \
+      memset((out), 0, sizeof(uint64_t) * (size_t)(n_out));        \
+  } while (0)
+
+/* Refuses a callback slot that is not a live closure: zeroes n_out slots
+** of out and returns from the wrapper (the last error says why). */
+#define NCCC_CB_REQUIRE(ctx, out, n_out)                          \
+  do {                                                            \
+    if (nccc_closure_check(ctx) != NCCC_OK) {                     \
+      NCCC_CB_ZERO_OUT_(out, n_out);                              \
+      return;                                                     \
+    }                                                             \
+  } while (0)
+
+/* The same for a [nullable] callback: a NULL context is let through
+** (pass NCCC_CB_FN's NULL function pointer to C). */
+#define NCCC_CB_REQUIRE_OR_NULL(ctx, out, n_out)                  \
+  do {                                                            \
+    if ((ctx) != NULL) NCCC_CB_REQUIRE(ctx, out, n_out);          \
+  } while (0)
+
+/* The function pointer to give C: the backward wrapper, or NULL when the
+** context is NULL (a [nullable] callback left out). */
+#define NCCC_CB_FN(ctx, back) ((ctx) != NULL ? (back) : NULL)
+
+/*
+** For a callback without a context parameter: binds ctx's member to a
+** thunk of pool and assigns it, cast to fn_type (the callback's pointer
+** type), to fn_var; on failure zeroes n_out slots of out and returns
+** from the wrapper.
+*/
+#define NCCC_CB_THUNK(pool, ctx, member, fn_type, fn_var, out, n_out)     \
+  do {                                                                  \
+    nccc_thunk_fn nccc_t_;                                              \
+    if (nccc_thunk_bind((pool), (ctx), (member), &nccc_t_) != NCCC_OK) { \
+      NCCC_CB_ZERO_OUT_(out, n_out);                                    \
+      return;                                                           \
+    }                                                                   \
+    (fn_var) = (fn_type)nccc_t_;                                        \
+  } while (0)
+
+/* After the C call: releases a CALL-scoped closure (nothing otherwise). */
+#define NCCC_CB_END_CALL(ctx) nccc_closure_end_call(ctx)
+
+/* The destroy notify to give C for a [scope=notified] callback. */
+#define NCCC_CB_DESTROY nccc_closure_destroy_notify
+
+#endif
