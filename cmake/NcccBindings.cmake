@@ -12,6 +12,10 @@
 # LANGS: targets of the generator (default: c; the only one so far).
 # OUTPUT_DIR: where the files go (default: ${CMAKE_CURRENT_BINARY_DIR}/nccc/<target>).
 # MODULE: the IDL's module name; read from its "module NAME" line if absent.
+#   Required when the IDL is made at build time: the OUTPUT of an
+#   add_custom_command in the same directory, which cannot be read at
+#   configure time (the generation then runs after that command, and
+#   again whenever it changes the IDL).
 #
 # Works in the nccc source tree (this file in <root>/cmake) and from an
 # installed package (this file next to ncccConfig.cmake, somewhere under
@@ -60,8 +64,14 @@ function(nccc_add_bindings target idl)
     endif()
   endforeach()
   get_filename_component(idl "${idl}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-  if(NOT EXISTS "${idl}")
-    message(FATAL_ERROR "nccc_add_bindings: ${idl} does not exist")
+  # Without MODULE the IDL is read now; with it, it may be made at build
+  # time by a custom command (whose OUTPUT it must then be).
+  if(NOT B_MODULE AND NOT EXISTS "${idl}")
+    message(FATAL_ERROR "nccc_add_bindings: ${idl} does not exist (an IDL "
+                        "made at build time needs MODULE <name>)")
+  endif()
+  if(B_MODULE AND NOT B_MODULE MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "nccc_add_bindings: MODULE '${B_MODULE}' is not a C identifier")
   endif()
   get_filename_component(idl_dir "${idl}" DIRECTORY)
 

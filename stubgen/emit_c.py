@@ -7,10 +7,21 @@ against the headers, one wrapper per function, the const registry, the
 layout table, the constants table and the module with its register
 function. Every size, offset, alignment and constant value is a C
 expression for the compiler to evaluate; the generator computes none.
+A packed function's wrapper is one call of nccc_packed_forward
+(nccc/packed.h) with its name and packed signature.
+
+A struct or union a wrapper writes to out[] goes through the static
+helpers of its type, shared by all wrappers: put_T zeroes the record's
+slots and calls copy_T, which copies each field at its offsetof (nested
+records through their own copy_T), so padding bytes are 0 in the slots
+whatever the C object held there; a union's copy_T copies the bytes of
+its largest member. Slots to C (arguments, [inout] values in) stay one
+memcpy: padding in a C object is never read.
 """
 
 from stubgen import __version__
-from stubgen.ctype import ASSUMED_SIZES, Pointer, Scalar, Void
+from stubgen.ctype import ASSUMED_SIZES, Array, Pointer, Record, Scalar, \
+    Void
 from stubgen.model import ConstantDecl, EnumDecl, Function, OpaqueDecl, \
     Prototype, RecordDecl, TypedefDecl
 from stubgen.source import Sections, Source
@@ -142,11 +153,76 @@ def from_c(t, value):
     raise AssertionError("from_c of %s" % t.spell())
 
 
+def _held_record(fld):
+    """The RecordDecl a field holds by value (itself or as the elements
+    of an array), or None."""
+    r = fld.type.resolved()
+    if isinstance(r, Array):
+        r = r.innermost()
+    if isinstance(r, Record) and r.decl.fields is not None:
+        return r.decl
+    return None
+
+
+def _volatile(t):
+    """Whether t, or the element type of the array t, is volatile: a
+    pointer to it needs an explicit cast to become const void *."""
+    r = t.resolved()
+    while isinstance(r, Array):
+        if "volatile" in r.quals:
+            return True
+        r = r.elem.resolved()
+    return "volatile" in r.quals
+
+
 class _Emitter:
     def __init__(self, module, idl_name):
         self.m = module
         self.idl = idl_name
         self.p = "nccc_%s_" % module.name
+        self.plan_records()
+
+    def plan_records(self):
+        """The record helpers, computed once: put_order, the records some
+        wrapper writes to out[] (first use first), each with a put_T;
+        copy_order, those and every record they hold by value, each with
+        a copy_T, a record after the ones it holds. Helper names avoid
+        every wrapper name."""
+        taken = set()
+        for f in self.m.functions:
+            taken.add(f.name)
+            taken.add(f.name + "_fn")
+        tops = []
+        for f in self.m.functions:
+            for s in f.out_slots:
+                if s.record is not None:
+                    d = s.record.resolved().decl
+                    if d not in tops:
+                        tops.append(d)
+        order = []
+
+        def visit(d):
+            if d in order:
+                return
+            if d.kind == "struct":
+                for fld in d.fields:
+                    held = _held_record(fld)
+                    if held is not None:
+                        visit(held)
+            order.append(d)
+
+        for d in tops:
+            visit(d)
+
+        def name(base):
+            while base in taken:
+                base += "_"
+            taken.add(base)
+            return self.p + base
+
+        self.copy_order, self.put_order = order, tops
+        self.copy_names = {d: name("copy_" + d.name) for d in order}
+        self.put_names = {d: name("put_" + d.name) for d in tops}
 
     def run(self):
         base = self.m.name + "_nccc"
@@ -201,14 +277,16 @@ class _Emitter:
 
     # ---- M_nccc.c
     def source(self):
-        sec = Sections(["prelude", "decls", "checks", "wrappers",
-                        "registry", "layouts", "constants", "module"])
+        sec = Sections(["prelude", "decls", "checks", "records",
+                        "wrappers", "registry", "layouts", "constants",
+                        "module"])
         self.prelude(sec["prelude"])
         if self.m.has_includes:
             self.header_checks(sec["decls"])
         else:
             self.declarations(sec["decls"])
         self.checks(sec["checks"])
+        self.record_helpers(sec["records"])
         self.wrappers(sec["wrappers"])
         self.registry(sec["registry"])
         self.layouts(sec["layouts"])
@@ -237,6 +315,8 @@ class _Emitter:
                 src.line("#include " + header)
         src.blank()
         src.line('#include "%s_nccc.h"' % m.name)
+        if m.uses_tvm:
+            src.line("#include <nccc/packed.h>")
         if m.uses_errno:
             src.line("#include <nccc/shim_errno.h>")
         if any(f.function_pointer for f in m.functions):
@@ -291,7 +371,8 @@ class _Emitter:
             elif isinstance(it, Prototype):
                 src.line("extern %s;" % it.type.spell(it.name))
             elif isinstance(it, Function):
-                if not it.function_pointer and it.variadic_of is None:
+                if not it.function_pointer and it.variadic_of is None \
+                        and it.packed is None:
                     src.line("extern %s;" % it.c_type.spell(it.c_name))
 
     def record_body(self, src, head, tail, decl):
@@ -328,7 +409,8 @@ class _Emitter:
             elif isinstance(it, Prototype):
                 src.line("%s;" % it.type.spell("(%s)" % it.name))
             elif isinstance(it, Function):
-                if it.function_pointer or it.macro or it.variadic_of:
+                if it.function_pointer or it.macro or it.variadic_of or \
+                        it.packed is not None:
                     continue
                 src.line("%s;" % it.c_type.spell("(%s)" % it.c_name))
 
@@ -368,6 +450,11 @@ class _Emitter:
                     conds.append(("(%s)(%s) == (%s)(%s)"
                                   % (t, it.name, t, it.value),
                                   "constant %s" % it.name))
+        packed = m.packed_functions
+        if packed:
+            most = max(len(f.packed.codes) for f in packed)
+            conds.append(("%d <= NCCC_PACKED_MAX_ARGS" % most,
+                          "the most arguments of a packed function"))
         if not conds:
             return
         src.line("/* ---- compile-time checks: a false one is an array of "
@@ -375,6 +462,70 @@ class _Emitter:
         with src.block("struct %schecks {" % self.p, "};"):
             for i, (cond, why) in enumerate(conds):
                 src.line("char c%d[(%s) ? 1 : -1]; /* %s */" % (i, cond, why))
+
+    # -- records into out[]
+    def record_helpers(self, src):
+        if not self.put_order:
+            return
+        src.line("/* ---- records into out[]: zeroed slots, then every field "
+                 "at its offset, so")
+        src.line("** padding bytes are 0; a union: the bytes of its largest "
+                 "member (docs/ABI.md) */")
+        for d in self.copy_order:
+            src.blank()
+            self.copy_helper(src, d)
+        for d in self.put_order:
+            src.blank()
+            self.put_helper(src, d)
+
+    def copy_helper(self, src, d):
+        """copy_T(b, v): the fields of *v into b[0 .. sizeof *v), which
+        are 0; the padding is not written."""
+        b, v, c = self.local("b"), self.local("v"), d.c_name
+        head = "static void %s(unsigned char *%s, const %s *%s) {" % (
+            self.copy_names[d], b, c, v)
+        with src.block(head, "}"):
+            if d.kind == "union":
+                # the active member is unknown: the largest one's bytes
+                n = self.local("n")
+                src.line("size_t %s = sizeof %s->%s;"
+                         % (n, v, d.fields[0].name))
+                for fld in d.fields[1:]:
+                    src.line("if (%s < sizeof %s->%s) %s = sizeof %s->%s;"
+                             % (n, v, fld.name, n, v, fld.name))
+                src.line("memcpy(%s, %s, %s);" % (b, v, n))
+                return
+            for fld in d.fields:
+                at = "%s + offsetof(%s, %s)" % (b, c, fld.name)
+                member = "%s->%s" % (v, fld.name)
+                held = _held_record(fld)
+                vol = _volatile(fld.type)
+                if held is None:
+                    ptr = ("(const void *)&%s" if vol else "&%s") % member
+                    src.line("memcpy(%s, %s, sizeof %s);" % (at, ptr, member))
+                elif isinstance(fld.type.resolved(), Array):
+                    i, e = self.local("i"), "sizeof(%s)" % held.c_name
+                    with src.block("for (size_t %s = 0; %s < sizeof %s / %s; "
+                                   "%s++) {" % (i, i, member, e, i), "}"):
+                        src.line("%s(%s + %s * %s," % (self.copy_names[held],
+                                                      at, i, e))
+                        src.line("    (const %s *)((const unsigned char *)&%s "
+                                 "+ %s * %s));" % (held.c_name, member, i, e))
+                else:
+                    ptr = ("(const %s *)&%%s" % held.c_name if vol
+                           else "&%s") % member
+                    src.line("%s(%s, %s);" % (self.copy_names[held], at, ptr))
+
+    def put_helper(self, src, d):
+        """put_T(slots, v): *v into its NCCC_SLOTS(sizeof) slots."""
+        s, v = self.local("slots"), self.local("v")
+        head = "static void %s(uint64_t *%s, const %s *%s) {" % (
+            self.put_names[d], s, d.c_name, v)
+        with src.block(head, "}"):
+            src.line("memset(%s, 0, NCCC_SLOTS(sizeof *%s) * sizeof *%s);"
+                     % (s, v, s))
+            src.line("%s((unsigned char *)%s, %s);"
+                     % (self.copy_names[d], s, v))
 
     # -- wrappers
     def wrappers(self, src):
@@ -393,7 +544,24 @@ class _Emitter:
             name += "_"
         return name
 
+    def packed_wrapper(self, src, f):
+        v_in, v_out = self.local("in"), self.local("out")
+        ins = " ".join(s.name or "?" for s in f.in_slots) or "-"
+        outs = " ".join(s.name or "?" for s in f.out_slots)
+        src.line("/* %s: packed, %s; in %s; out %s */"
+                 % (f.name, f.packed.where.replace("_", " "), ins, outs))
+        head = "void %s%s(const uint64_t *%s, uint64_t *%s) {" % (
+            self.p, f.name, v_in, v_out)
+        where = "NCCC_PACKED_" + f.packed.where.upper()
+        sig = signature_literal(f.packed.codes,
+                                [f.packed.ret] if f.packed.ret else [])
+        with src.block(head, "}"):
+            src.line("nccc_packed_forward(%s, %s, %s, %s, %s);"
+                     % (c_string(f.packed.name), where, sig, v_in, v_out))
+
     def wrapper(self, src, f):
+        if f.packed is not None:
+            return self.packed_wrapper(src, f)
         p = self.p
         v_in, v_out, v_r = self.local("in"), self.local("out"), \
             self.local("r")
@@ -476,8 +644,9 @@ class _Emitter:
                 var = v_r if s.role == "return" else \
                     self.local("o%d" % s.param.index)
                 if s.record is not None:
-                    src.line("nccc_slots_from_bytes(%s, &%s, sizeof %s);"
-                             % (_ptr(v_out, s.index), var, var))
+                    src.line("%s(%s, &%s);" % (
+                        self.put_names[s.record.resolved().decl],
+                        _ptr(v_out, s.index), var))
                 else:
                     src.line("%s[%s] = %s;" % (v_out, slot_index(s.index),
                                                from_c(s.type, var)))

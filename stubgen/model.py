@@ -10,7 +10,8 @@ model. What they need is computed here once:
   Module.constants  the constants table: enumerators and named constants
   Module.functions  the registry, in IDL order, each with
                     in_slots / out_slots (Slot: role, type, code, index),
-                    n_in / n_out and the signature
+                    n_in / n_out and the signature; a packed function
+                    (`packed "NAME" prototype;`) also has .packed
 
 Slot positions can depend on sizeof (a struct by value takes
 NCCC_SLOTS(sizeof) slots), so a position is a SlotIndex: a fixed number
@@ -273,6 +274,7 @@ class Function:
         self.macro = False
         self.variadic_of = None     # C name of the variadic function called
         self.prototype = None       # its Prototype, when the IDL has one
+        self.packed = None          # Packed, for a packed declaration
         self.in_slots = []
         self.out_slots = []
         self.n_in = SlotIndex()
@@ -311,6 +313,28 @@ class Prototype:
         self.type = type_
 
 
+class Packed:
+    """What a packed declaration adds to its Function. name: the function's
+    name in TVM's registry; where: "global" (TVMFuncGetGlobal), "module"
+    (TVMModGetFunction on the module handle in in[0]) or "system_lib";
+    codes / ret: the packed signature (nccc/packed.h), one code per
+    argument and the result's code or None."""
+
+    def __init__(self, name, where, codes, ret):
+        self.name = name
+        self.where = where
+        self.codes = codes
+        self.ret = ret
+
+    def signature(self, data_model="LP64"):
+        """The packed signature for one data model, like
+        Function.signature."""
+        def letter(c):
+            return TARGET_CODES[c][data_model] if c in TARGET_CODES else c
+        return "".join(letter(c) for c in self.codes) + ":" + \
+            (letter(self.ret) if self.ret else "")
+
+
 class Module:
     def __init__(self, name, pos):
         self.name = name
@@ -325,12 +349,17 @@ class Module:
         self.used_scalars = set()   # scalar names whose size is assumed
         self.uses_errno = False
         self.uses_ssize_t = False
+        self.uses_tvm = False       # packed functions or TVM's types
         self.identifiers = set()    # every C identifier the IDL declares
         self.qualified_returns = False  # a return type has qualifiers
 
     @property
     def has_includes(self):
         return bool(self.includes)
+
+    @property
+    def packed_functions(self):
+        return [f for f in self.functions if f.packed is not None]
 
     def function(self, name):
         for f in self.functions:
@@ -345,6 +374,51 @@ class Module:
         raise KeyError(name)
 
 
+# ---- TVM's types ----------------------------------------------------------
+# Predefined, like size_t; the generated C takes them from <nccc/packed.h>.
+# In a packed declaration the two handle typedefs and pointers to the two
+# structs have packed codes of their own (nccc/packed.h).
+
+def _tvm_types():
+    out = {}
+    for name in ("TVMModuleHandle", "TVMFunctionHandle"):
+        out[name] = Typedef(TypedefDecl(None, name, Pointer(Void())))
+    for name in ("TVMByteArray", "DLTensor"):
+        out[name] = Opaque(OpaqueDecl(None, name))
+    return out
+
+
+TVM_TYPES = _tvm_types()
+_TVM_HANDLE_CODES = {"TVMModuleHandle": "m", "TVMFunctionHandle": "k"}
+_TVM_POINTEE_CODES = {"TVMByteArray": "y", "DLTensor": "t"}
+
+
+def _tvm_name(t):
+    """The name of the TVM type t is, looking through the IDL's own
+    typedefs, or None."""
+    while isinstance(t, (Typedef, Opaque)):
+        name = t.decl.name
+        if name in TVM_TYPES and t.decl is TVM_TYPES[name].decl:
+            return name
+        if isinstance(t, Opaque):
+            return None
+        t = t.decl.type
+    return None
+
+
+def tvm_code(t):
+    """The packed code of a TVM type: m or k for TVMModuleHandle and
+    TVMFunctionHandle, y or t for a pointer to TVMByteArray or DLTensor;
+    None for every other type."""
+    name = _tvm_name(t)
+    if name in _TVM_HANDLE_CODES:
+        return _TVM_HANDLE_CODES[name]
+    r = t.resolved()
+    if isinstance(r, Pointer):
+        return _TVM_POINTEE_CODES.get(_tvm_name(r.target))
+    return None
+
+
 # ---- annotations --------------------------------------------------------
 
 # name -> how its value is written: "bool" (flag, or =true/false),
@@ -355,6 +429,7 @@ _ANN_FORMS = {
     "nonnull": "bool", "length": "name", "size": "size", "owned": "name",
     "errno": "bool", "function_pointer": "bool", "macro": "bool",
     "rename": "name", "variadic": "name",
+    "module": "bool", "system_lib": "bool",
 }
 _RESERVED = ("callback", "context", "scope", "destroy", "closure",
              "thunks", "pool")
@@ -363,6 +438,7 @@ _VALUE_ANNS = ("string", "zero_terminated", "nullable", "nonnull", "length",
 _FUNCTION_ANNS = ("errno", "function_pointer", "macro", "rename",
                   "variadic")
 _DEFAULTABLE = ("errno", "function_pointer")
+_PACKED_ANNS = ("module", "system_lib")
 _FIELD_ANNS = ("string", "zero_terminated", "nullable", "nonnull",
                "length", "size")
 
@@ -512,11 +588,127 @@ class _Checker:
                 d.annotations, _DEFAULTABLE, "a default statement").items():
             self.defaults[name] = value
 
+    # ---- packed functions
     def _item_PackedDecl(self, d):
         if d.keyword[0] != "packed":
-            raise IdlError(d.pos, "expected a declaration")
-        raise IdlError(d.pos, "packed function declarations are not "
-                       "supported yet")
+            raise IdlError(d.keyword[1], 'expected "packed" before the name '
+                           'of a packed function')
+        if d.name == "":
+            raise IdlError(d.pos, "the name of a packed function is empty")
+        if "\0" in d.name:
+            raise IdlError(d.pos, "the name of a packed function contains "
+                           "a NUL character")
+        if len(d.name.encode("utf-8")) > 255:
+            raise IdlError(d.pos, "the name of a packed function is longer "
+                           "than 255 bytes")
+        self.m.uses_tvm = True
+        base = self._base(d.specifiers, "function")
+        fd = d.declarator
+        outer, node = [], fd
+        while node is not None and not isinstance(node, S.DName):
+            outer.append(node)
+            node = node.inner
+        if node is None:
+            raise IdlError(d.specifiers.pos, "a packed function needs a "
+                           "name for its wrapper")
+        name, pos = node.name, node.pos
+        fnode = None
+        for n in outer:
+            if isinstance(n, S.DFunction):
+                fnode = n
+        if fnode is None or fnode.inner is not node:
+            self._declarator(base, fd, "file")
+            raise IdlError(pos, "'%s' is a pointer to a function; a packed "
+                           "function is declared with a prototype" % name)
+        ret = self._declarator_prefix(base, fd, fnode)
+        r = ret.resolved()
+        if isinstance(r, (FuncType, Array)):
+            raise IdlError(pos, "a function cannot return %s"
+                           % ("a function" if isinstance(r, FuncType)
+                              else "an array"))
+        if fnode.variadic:
+            raise IdlError(pos, "packed function '%s' cannot be variadic"
+                           % name)
+        anns = _annotation_values(d.annotations, _PACKED_ANNS + _VALUE_ANNS,
+                                  "a packed function")
+        where = "global"
+        for k in _PACKED_ANNS:
+            if k in anns and anns[k][0]:
+                if where != "global":
+                    raise IdlError(anns[k][1], "conflicting annotations "
+                                   "'%s' and '%s'" % (where, k))
+                where = k
+        self._check_name(name, pos)
+        if name in self.registry:
+            raise IdlError(pos, "function '%s' is already in the registry "
+                           "(at %s)" % (name, self.registry[name]))
+        self.registry[name] = pos
+        params = self._function_params(fnode, name)
+        for p in params:
+            if p.direction != "in":
+                raise IdlError(p.anns[p.direction][1], "[%s] is not allowed "
+                               "on a parameter of a packed function: its "
+                               "one result is the return value"
+                               % p.direction)
+        f = Function(pos, name, name, ret, params)
+        self._check_value_type(ret, "the return value of '%s'" % name, pos,
+                               allow_void=True)
+        f.ret_info = self._value_info(anns, ret, "the return value")
+        f.ret_anns = anns
+        self._check_lengths(f, anns, f.ret_info, None)
+        for p in params:
+            self._check_lengths(f, p.anns, p.info, p)
+        codes = [self._packed_code(p.type, p.info, "parameter %s of packed "
+                                   "function '%s'" % (p.label, name), p.pos)
+                 for p in params]
+        ret_code = None
+        if not isinstance(r, Void):
+            ret_code = self._packed_code(ret, f.ret_info, "the return value "
+                                         "of packed function '%s'" % name,
+                                         pos)
+        f.packed = Packed(d.name, where, codes, ret_code)
+        self._packed_slots(f)
+        self.m.functions.append(f)
+        self.m.items.append(f)
+
+    def _packed_code(self, t, info, what, pos):
+        code = tvm_code(t)
+        if code is not None:
+            return code
+        r = t.resolved()
+        if isinstance(r, Scalar):
+            return r.code
+        if isinstance(r, Enum):
+            return "i"
+        if isinstance(r, Pointer) and r.kind == "pointer":
+            return "s" if info.string else "p"
+        raise IdlError(pos, "%s has type %s, which has no TVM type code"
+                       % (what, _type_label(t)))
+
+    def _packed_slots(self, f):
+        """in[]: the module handle ([module]), then one slot per argument;
+        out[]: the status (TVM's error code as int), then the result."""
+        idx = SlotIndex()
+        ins = []
+        if f.packed.where == "module":
+            ins.append(Slot("module", "module", None,
+                            TVM_TYPES["TVMModuleHandle"], "p", idx, None))
+            idx = idx.plus(None)
+        for p in f.params:
+            s = Slot("arg", p.name, p, p.type, self._code(p.type, p.info),
+                     idx, p.info)
+            p.in_slot = s
+            ins.append(s)
+            idx = idx.plus(None)
+        f.in_slots, f.n_in = ins, idx
+        outs = [Slot("status", "status", None, SCALARS["int"], "i",
+                     SlotIndex(), None)]
+        idx = SlotIndex(1)
+        if f.packed.ret is not None:
+            outs.append(Slot("return", "return", None, f.ret,
+                             self._code(f.ret, f.ret_info), idx, f.ret_info))
+            idx = idx.plus(None)
+        f.out_slots, f.n_out = outs, idx
 
     # ---- names
     def _check_name(self, name, pos):
@@ -525,7 +717,7 @@ class _Checker:
 
     def _declare(self, name, pos):
         self._check_name(name, pos)
-        if name in PREDEFINED:
+        if name in PREDEFINED or name in TVM_TYPES:
             raise IdlError(pos, "'%s' is a predefined type" % name)
         if name in self.ordinary:
             raise IdlError(pos, "'%s' is already declared (at %s)"
@@ -624,6 +816,9 @@ class _Checker:
     def _type_name(self, b):
         if b.name in self.typedefs:
             return self.typedefs[b.name]
+        if b.name in TVM_TYPES:
+            self.m.uses_tvm = True
+            return TVM_TYPES[b.name]
         if b.name in SCALARS and b.name in PREDEFINED:
             if b.name == "ssize_t":
                 self.m.uses_ssize_t = True
@@ -1246,6 +1441,8 @@ class _Checker:
     def _resolve_owned(self):
         names = {}
         for f in self.m.functions:
+            if f.packed is not None:
+                continue   # a destructor is a C function
             names.setdefault(f.name, f)
             if not f.function_pointer:
                 names.setdefault(f.c_name, f)

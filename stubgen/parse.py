@@ -144,6 +144,16 @@ SYNTAX_ERRORS = [
     ('expected annotations after "default"', [
         "module m; default errno;", "module m; default ;",
     ]),
+    ('a packed function needs a prototype after its name, as in '
+     'packed "tvm.add" int64_t add(int64_t a, int64_t b);', [
+         'module m; packed "x";', 'module m; packed "x" [errno];',
+         'module m; packed "x" "y";',
+     ]),
+    ('a packed function is declared with a prototype, as in '
+     'packed "tvm.add" int64_t add(int64_t a, int64_t b);', [
+         'module m; packed "x" int f;', 'module m; packed "x" int *f;',
+         'module m; packed "x" int f[2];',
+     ]),
 ]
 
 # How the fallback message names tokens.
@@ -333,8 +343,8 @@ class _ToSyntax(Transformer):
     def packed_decl(self, ch):
         # the name must be "packed": model.check says so
         return S.PackedDecl(_pos(ch[1]), _unquote(str(ch[1])),
-                            _flatten_annotations(ch[2:]),
-                            (str(ch[0]), _pos(ch[0])))
+                            (str(ch[0]), _pos(ch[0])), ch[2], ch[3],
+                            _flatten_annotations(ch[4:]))
 
     def opaque_typedef(self, ch):
         return S.OpaqueTypedef(_pos(ch[1]), str(ch[1]))

@@ -33,7 +33,10 @@ def _node(name, fields):
 ModuleDecl = _node("ModuleDecl", "name annotations keyword")
 Directive = _node("Directive", "text")
 DefaultDecl = _node("DefaultDecl", "annotations")
-PackedDecl = _node("PackedDecl", "name annotations keyword")
+# keyword: (word, pos) of the word before the string, which must be
+# "packed"; name: the string's value; pos: the string's position
+PackedDecl = _node("PackedDecl",
+                   "name keyword specifiers declarator annotations")
 OpaqueTypedef = _node("OpaqueTypedef", "name")
 # declarators: list of (declarator, annotations)
 Typedef = _node("Typedef", "specifiers declarators")

@@ -7,9 +7,12 @@
 ** handle with nccc_call and with nccc_call_checked), and calls the same C
 ** function with libffi's ffi_call on arguments converted from the same
 ** slots. The result slots must be bit-identical (for structs and unions:
-** every byte that belongs to a field). The slot conversions here are
-** written from the ABI document, not taken from nccc/slot.h, so a fault
-** in either shows up as a disagreement.
+** every byte that belongs to a field), and every other byte of a record
+** result must be 0: its padding and the rest of its last slot
+** (docs/ABI.md, "Slots"; no union of the corpus has a member with padding
+** of its own, so its only such bytes lie past every member). The slot
+** conversions here are written from the ABI document, not taken from
+** nccc/slot.h, so a fault in either shows up as a disagreement.
 */
 #include <check.h>
 #include <inttypes.h>
@@ -313,8 +316,8 @@ static ffi_cif fo_cifs[FO_N_CASES];
 static ffi_type *fo_atypes[FO_N_CASES][FO_MAX_PARAMS];
 static nccc_handle fo_handles[FO_N_CASES];
 
-/* Statistics of record results: padding bytes are no field's value, so
-** they are compared only for the report. */
+/* Statistics of record results for the report: padding bytes checked
+** (each must be 0), and how many were not. */
 static unsigned long fo_pad_bytes, fo_pad_nonzero, fo_calls;
 
 static size_t slots_of(int type) {
@@ -369,7 +372,10 @@ static int agree(const fo_case *c, const char *how, const char *set,
           if (got[i] != exp[i]) why = "record field bytes differ";
         } else {
           fo_pad_bytes++;
-          if (got[i] != 0) fo_pad_nonzero++;
+          if (got[i] != 0) {
+            fo_pad_nonzero++;
+            why = "record padding byte not zero";
+          }
         }
       }
     } else if (out[0] != want[0]) {
@@ -640,8 +646,9 @@ int main(void) {
   sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
   failed = srunner_ntests_failed(sr);
-  /* Padding bytes of record results belong to no field, so they are
-  ** counted, not compared (in fork mode the counts stay in the children). */
+  /* Padding bytes of record results belong to no field: each one must be
+  ** 0, and they are counted too (in fork mode the counts stay in the
+  ** children). */
   if (fo_calls > 0) printf("ffi oracle: %d functions, %lu wrapper calls compared with ffi_call; "
          "record padding bytes returned: %lu, non-zero: %lu\n",
          FO_N_CASES, fo_calls, fo_pad_bytes, fo_pad_nonzero);

@@ -108,3 +108,91 @@ target_link_libraries(prog PRIVATE tour_nccc m)
     assert "nccc-stubgen tour" in r.stdout
     assert "void nccc_tour_plus(" in (build / "nccc" / "tour_nccc" /
                                       "tour_nccc.c").read_text()
+
+
+_BUILD_TIME_PROJECT = """
+cmake_minimum_required(VERSION 3.16)
+project(user C)
+set(CMAKE_C_FLAGS "${CMAKE_C_FLAGS} %(flags)s")
+set(CMAKE_EXE_LINKER_FLAGS "${CMAKE_EXE_LINKER_FLAGS} %(flags)s")
+add_library(nccc::runtime INTERFACE IMPORTED)
+set_target_properties(nccc::runtime PROPERTIES
+  INTERFACE_INCLUDE_DIRECTORIES "%(include)s"
+  INTERFACE_LINK_LIBRARIES "%(lib)s;-pthread")
+include("%(bindings)s")
+# the IDL is made at build time, from a template of the source tree
+set(idl "${CMAKE_CURRENT_BINARY_DIR}/made/tour.idl")
+add_custom_command(
+  OUTPUT "${idl}"
+  COMMAND "${CMAKE_COMMAND}" -E copy "${CMAKE_CURRENT_SOURCE_DIR}/tour.idl.in"
+          "${idl}"
+  DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/tour.idl.in"
+  COMMENT "making tour.idl"
+  VERBATIM)
+nccc_add_bindings(tour_nccc "${idl}" %(module)s)
+add_executable(prog "%(main)s" "%(impl)s")
+target_link_libraries(prog PRIVATE tour_nccc m)
+"""
+
+
+def _build_time_project(tmp_path, runtime_lib, module):
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    shutil.copy2(EXAMPLES / "tour.idl", proj / "tour.idl.in")
+    (proj / "CMakeLists.txt").write_text(_BUILD_TIME_PROJECT % {
+        "flags": " ".join(extra_cflags()),
+        "include": "%s;%s" % (RUNTIME_INCLUDE, SHIMS_INCLUDE),
+        "lib": runtime_lib,
+        "bindings": ROOT / "cmake" / "NcccBindings.cmake",
+        "module": module,
+        "main": C_DIR / "tour_main.c", "impl": C_DIR / "tour_impl.c"})
+    build = tmp_path / "build"
+    env = dict(os.environ, CC=cc()[0])
+    r = subprocess.run([CMAKE, "-S", str(proj), "-B", str(build)],
+                       capture_output=True, text=True, env=env)
+    return proj, build, r
+
+
+def test_add_bindings_with_an_idl_made_at_build_time(tmp_path, runtime_lib):
+    proj, build, r = _build_time_project(tmp_path, runtime_lib,
+                                         "MODULE tour")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert not (build / "made" / "tour.idl").exists()
+    r = subprocess.run([CMAKE, "--build", str(build)], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    # the IDL is made first, then the wrappers from it
+    assert r.stdout.index("making tour.idl") < \
+        r.stdout.index("nccc-stubgen tour")
+    run = subprocess.run([str(build / "prog")], capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stdout
+    assert run.stdout.endswith(" failed: 0\n")
+    # a change of the template makes the IDL, then the wrappers, again
+    template = proj / "tour.idl.in"
+    text = template.read_text()
+    assert "int64_t add(int64_t a, int64_t b);" in text
+    template.write_text(text.replace(
+        "int64_t add(int64_t a, int64_t b);",
+        "int64_t add(int64_t a, int64_t b) [rename=plus];"))
+    r = subprocess.run([CMAKE, "--build", str(build)], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "making tour.idl" in r.stdout and "nccc-stubgen tour" in r.stdout
+    assert "void nccc_tour_plus(" in (build / "nccc" / "tour_nccc" /
+                                      "tour_nccc.c").read_text()
+    # nothing changed: nothing is made
+    r = subprocess.run([CMAKE, "--build", str(build)], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "making tour.idl" not in r.stdout
+    assert "nccc-stubgen" not in r.stdout
+
+
+def test_add_bindings_with_an_idl_made_at_build_time_needs_module(
+        tmp_path, runtime_lib):
+    _, _, r = _build_time_project(tmp_path, runtime_lib, "")
+    assert r.returncode != 0
+    # (CMake wraps the message at spaces)
+    assert "made/tour.idl does not exist (an IDL made at build time needs " \
+        "MODULE <name>)" in " ".join(r.stderr.split())

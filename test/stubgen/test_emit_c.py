@@ -79,11 +79,107 @@ def test_inout_scalar_and_records_travel_as_bytes():
     assert "nccc_slots_to_bytes(&o0, in, sizeof o0);" in w
     assert ("nccc_slots_to_bytes(&a2, in + 1 + NCCC_SLOTS(sizeof(struct p)), "
             "sizeof a2);") in w
-    assert "nccc_slots_from_bytes(out, &r, sizeof r);" in w
-    assert ("nccc_slots_from_bytes(out + NCCC_SLOTS(sizeof(struct p)), &o0, "
-            "sizeof o0);") in w
+    assert "nccc_m_put_p(out, &r);" in w
+    assert "nccc_m_put_p(out + NCCC_SLOTS(sizeof(struct p)), &o0);" in w
     assert ("out[NCCC_SLOTS(sizeof(struct p)) + NCCC_SLOTS(sizeof(struct p))]"
             " = nccc_slot_from_i16(o1);") in w
+
+
+PADDED = (M + "struct in2 { char a; int b; };\n"
+          "union u { char c; short s[3]; struct in2 i; };\n"
+          "struct rec { char k; struct in2 one; struct in2 two[2][2]; "
+          "union u un; volatile int vi; volatile struct in2 vin; };\n"
+          "typedef struct { char x; long y; } anon_t;\n"
+          "struct rec get_rec(void);\n"
+          "void fill([out] struct rec *a, [inout] anon_t *b, "
+          "[out] struct rec *c);\n"
+          "union u get_u(int put_rec);\n"
+          "int put_rec(int x);\n"
+          "int64_t take(struct in2 v, anon_t w);\n")
+
+
+def test_records_into_out_go_through_one_helper_per_type():
+    src = c_of(PADDED)
+    # a copy helper per record written to out[] or held by one, a put
+    # helper per record written to out[]; each defined once
+    for name in ("copy_in2", "copy_u", "copy_rec", "copy_anon_t",
+                 "put_rec_", "put_anon_t", "put_u"):
+        assert src.count("static void nccc_m_%s(" % name) == 1, name
+    assert "put_in2" not in src       # only ever an argument or a field
+    # the wrappers call them; the helper of rec avoids the wrapper put_rec
+    assert "  nccc_m_put_rec_(out, &r);\n" in wrapper(PADDED, "get_rec")
+    w = wrapper(PADDED, "fill")
+    assert "  nccc_m_put_rec_(out, &o0);\n" in w
+    assert "  nccc_m_put_anon_t(out + NCCC_SLOTS(sizeof(struct rec)), " \
+        "&o1);\n" in w
+    assert "nccc_m_put_rec_(out + NCCC_SLOTS(sizeof(struct rec)) + " \
+        "NCCC_SLOTS(sizeof(anon_t)), &o2);" in w
+    assert "nccc_slots_from_bytes" not in src
+    # [inout] in and by-value arguments: one memcpy, padding is don't-care
+    assert "nccc_slots_to_bytes(&o1, in, sizeof o1);" in w
+    assert "nccc_slots_to_bytes(&a0, in, sizeof a0);" in wrapper(PADDED,
+                                                                 "take")
+    # helpers come before the wrappers, a record after the ones it holds
+    assert src.index("nccc_m_copy_in2(") < src.index("nccc_m_copy_u(") \
+        < src.index("nccc_m_copy_rec(") < src.index("nccc_m_put_rec_(") \
+        < src.index("void nccc_m_get_rec(")
+
+
+def test_record_helpers_copy_fields_at_their_offsets():
+    src = c_of(PADDED)
+    assert (
+        "static void nccc_m_put_rec_(uint64_t *slots, const struct rec *v) {\n"
+        "  memset(slots, 0, NCCC_SLOTS(sizeof *v) * sizeof *slots);\n"
+        "  nccc_m_copy_rec((unsigned char *)slots, v);\n"
+        "}\n") in src
+    assert (
+        "static void nccc_m_copy_rec(unsigned char *b, const struct rec *v) {\n"
+        "  memcpy(b + offsetof(struct rec, k), &v->k, sizeof v->k);\n"
+        "  nccc_m_copy_in2(b + offsetof(struct rec, one), &v->one);\n"
+        "  for (size_t i = 0; i < sizeof v->two / sizeof(struct in2); i++) {\n"
+        "    nccc_m_copy_in2(b + offsetof(struct rec, two) + i * "
+        "sizeof(struct in2),\n"
+        "        (const struct in2 *)((const unsigned char *)&v->two + i * "
+        "sizeof(struct in2)));\n"
+        "  }\n"
+        "  nccc_m_copy_u(b + offsetof(struct rec, un), &v->un);\n"
+        "  memcpy(b + offsetof(struct rec, vi), (const void *)&v->vi, "
+        "sizeof v->vi);\n"
+        "  nccc_m_copy_in2(b + offsetof(struct rec, vin), "
+        "(const struct in2 *)&v->vin);\n"
+        "}\n") in src
+    # a union: the bytes of its largest member, the rest stays 0
+    assert (
+        "static void nccc_m_copy_u(unsigned char *b, const union u *v) {\n"
+        "  size_t n = sizeof v->c;\n"
+        "  if (n < sizeof v->s) n = sizeof v->s;\n"
+        "  if (n < sizeof v->i) n = sizeof v->i;\n"
+        "  memcpy(b, v, n);\n"
+        "}\n") in src
+    assert "offsetof(anon_t, y)" in src
+
+
+def test_record_helper_locals_never_shadow_idl_names():
+    src = c_of(M + "struct s { char c; int b; };\nconst int v = 1;\n"
+               "const int b = 2;\nstruct s f(void);")
+    assert "static void nccc_m_copy_s(unsigned char *b_, const struct s *v_)" \
+        in src
+    assert "memcpy(b_ + offsetof(struct s, b), &v_->b, sizeof v_->b);" in src
+
+
+def test_no_record_helpers_without_records_in_out():
+    src = c_of(M + "struct p { char c; double d; };\n"
+               "int64_t f(struct p a, [inout] int *n);\nint g(int x);")
+    assert "records into out[]" not in src
+    assert "nccc_m_put_" not in src and "nccc_m_copy_" not in src
+
+
+@pytest.mark.parametrize("std", ["c99", "c11"])
+def test_record_helpers_compile_warning_free(tmp_path, std):
+    write_outputs(PADDED, tmp_path)
+    r = compile_c([tmp_path / "m_nccc.c"], tmp_path / "m.o", "-pedantic",
+                  std=std)
+    assert r.returncode == 0, r.stderr
 
 
 def test_function_pointer_wrapper_calls_through_in0():
@@ -311,6 +407,22 @@ def test_libc_through_the_runtime(tmp_path, runtime_lib):
                          [C_DIR / "cmini_main.c"], runtime_lib)
     assert run.returncode == 0, run.stdout + run.stderr
     assert re.fullmatch(r"checks: \d+ failed: 0\n", run.stdout), run.stdout
+
+
+def test_record_padding_is_zero_in_out_slots(tmp_path, runtime_lib):
+    # padding_impl.c leaves 0xAA in the padding of every record it returns
+    # or fills; padding_main.c checks each padding byte in out[] is 0
+    idl = IDL_DIR / "padding.idl"
+    write_outputs(idl.read_text(), tmp_path, idl.name)
+    exe = tmp_path / "prog"
+    r = compile_c([tmp_path / "padding_nccc.c", C_DIR / "padding_main.c",
+                   C_DIR / "padding_impl.c"], exe, "-I", str(tmp_path),
+                  "-I", str(C_DIR), link=True, libs=[runtime_lib])
+    assert r.returncode == 0, r.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert re.fullmatch(r"checks: \d+ failed: 0\n", run.stdout), run.stdout
+    assert int(run.stdout.split()[1]) >= 14
 
 
 def test_extra_cflags_are_passed_on():

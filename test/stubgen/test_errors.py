@@ -166,8 +166,6 @@ CASES = [
      "#include and #define are allowed"),
     (M + "#include stdio.h", 2, 1,
      'expected #include <file> or #include "file"'),
-    (M + 'packed "runtime.SystemLib";', 2, 8,
-     "packed function declarations are not supported yet"),
     (M + "typedef int (*cmp)(const void *, const void *) [context=ctx];",
      2, 49,
      "annotations on typedefs are reserved for callbacks, which are not "
@@ -175,6 +173,50 @@ CASES = [
     (M + "typedef int (*cmp)([context] void *ctx);", 2, 21,
      "annotations on the parameters of a function pointer are reserved for "
      "callbacks, which are not supported yet"),
+    # ---- packed functions
+    (M + 'packed "runtime.SystemLib";', 2, 27,
+     'a packed function needs a prototype after its name, as in packed '
+     '"tvm.add" int64_t add(int64_t a, int64_t b);'),
+    (M + 'packed "x" int f;', 2, 17,
+     'a packed function is declared with a prototype, as in packed '
+     '"tvm.add" int64_t add(int64_t a, int64_t b);'),
+    (M + 'pakced "x" int f(void);', 2, 1,
+     'expected "packed" before the name of a packed function'),
+    (M + 'packed "" int f(void);', 2, 8,
+     "the name of a packed function is empty"),
+    (M + 'packed "a\\0b" int f(void);', 2, 8,
+     "the name of a packed function contains a NUL character"),
+    (M + 'packed "x" int f(int a, ...);', 2, 16,
+     "packed function 'f' cannot be variadic"),
+    (M + 'packed "x" int (*f)(void);', 2, 18, "'f' is a pointer to a "
+     "function; a packed function is declared with a prototype"),
+    (M + 'packed "x" int f(void) [errno];', 2, 25,
+     "'errno' is not allowed on a packed function"),
+    (M + 'packed "x" int f(void) [rename=g];', 2, 25,
+     "'rename' is not allowed on a packed function"),
+    (M + 'packed "x" int f(void) [module=3];', 2, 25,
+     "'module' takes no value, or =true or =false"),
+    (M + 'packed "x" int f(void) [module, system_lib];', 2, 33,
+     "conflicting annotations 'module' and 'system_lib'"),
+    (M + "int f(void) [system_lib];", 2, 14,
+     "'system_lib' is not allowed on a function"),
+    (M + 'packed "x" void f([out] int *p);', 2, 20,
+     "[out] is not allowed on a parameter of a packed function: its one "
+     "result is the return value"),
+    (M + 'struct s { int x; };\npacked "x" void f(struct s v);', 3, 28,
+     "parameter 'v' of packed function 'f' has type 'struct s', which has "
+     "no TVM type code"),
+    (M + 'packed "x" void f(int (*cb)(int));', 2, 25,
+     "parameter 'cb' of packed function 'f' has type 'int (*)(int)', which "
+     "has no TVM type code"),
+    (M + 'struct s { int x; };\npacked "x" struct s f(void);', 3, 21,
+     "the return value of packed function 'f' has type 'struct s', which "
+     "has no TVM type code"),
+    (M + 'packed "x" DLTensor f(void);', 2, 21, "the return value of 'f' has "
+     "opaque type 'DLTensor'; it cannot be passed by value"),
+    (M + 'int f(void);\npacked "x" int f(void);', 3, 16,
+     "function 'f' is already in the registry (at 2:5)"),
+    (M + "typedef ... DLTensor;", 2, 13, "'DLTensor' is a predefined type"),
 ]
 
 

@@ -123,8 +123,21 @@ def test_module_and_packed_are_not_reserved_words():
     (d,) = items("module m; int f(int module, int packed);")
     assert [p.declarator.name for p in d.declarator.params] == ["module",
                                                               "packed"]
-    (p,) = items('module m; packed "runtime.SystemLib";')
+    (p,) = items('module m; packed "runtime.SystemLib" '
+                 'TVMModuleHandle lib(void);')
     assert isinstance(p, S.PackedDecl) and p.name == "runtime.SystemLib"
+    assert p.keyword[0] == "packed"
+
+
+def test_packed_declaration():
+    (p,) = items('module m; packed "a\\tb" int64_t add(int64_t x, int y) '
+                 '[module];')
+    assert p.name == "a\tb"
+    assert p.pos.column == 18 and p.keyword[1].column == 11
+    assert isinstance(p.declarator, S.DFunction)
+    assert p.declarator.inner.name == "add"
+    assert [q.declarator.name for q in p.declarator.params] == ["x", "y"]
+    assert [a.name for a in p.annotations] == ["module"]
 
 
 def test_typedef_forms():
