@@ -1,31 +1,41 @@
 #!/usr/bin/env bash
-# Builds the runtime core for a Cortex-M3 (arm-none-eabi-gcc -Os), links a
-# small program against it with newlib, checks that nothing pulls in
-# malloc/free or a thread library, and prints the core's section sizes.
+# Builds runtime sources for a Cortex-M3 (arm-none-eabi-gcc -mthumb -Os,
+# -Wall -Wextra -Werror), links one program against them with newlib,
+# checks that neither malloc/free, a thread library nor the printf family
+# is pulled in, and prints the section sizes of the objects whose file
+# names match SIZE_REGEX, with their total.
+#
+# usage: build_cortex_m3.sh ROOT OUT PROGRAM.c SIZE_REGEX SOURCE...
+#   ROOT        the repository root; PROGRAM.c and SOURCEs are relative to it
+#   OUT         a scratch directory
+#   SIZE_REGEX  grep -E pattern on object base names (".*" for all)
 set -euo pipefail
-src="$1"      # repository root
-out="$2"      # scratch directory
-shift 2
-core=("$@")   # core source files, relative to the repository root
+root=$1 out=$2 program=$3 size_regex=$4
+shift 4
 cc=arm-none-eabi-gcc
 flags=(-std=c11 -mcpu=cortex-m3 -mthumb -Os -Wall -Wextra -Werror
-       -ffunction-sections -fdata-sections -I"$src/nccc_runtime/include")
+       -ffunction-sections -fdata-sections
+       -I"$root/nccc_runtime/include" -I"$root/nccc_runtime/include/nccc/tvm-compat")
 mkdir -p "$out"
-objs=()
-for f in "${core[@]}"; do
+objs=() sized=()
+for f in "$@"; do
   o="$out/$(basename "${f%.c}").o"
-  "$cc" "${flags[@]}" -c "$src/$f" -o "$o"
+  "$cc" "${flags[@]}" -c "$root/$f" -o "$o"
   objs+=("$o")
+  if basename "$o" | grep -Eq "$size_regex"; then sized+=("$o"); fi
 done
-rm -f "$out/libnccc_core.a"
-arm-none-eabi-ar rcs "$out/libnccc_core.a" "${objs[@]}"
+rm -f "$out/libnccc_runtime.a"
+arm-none-eabi-ar rcs "$out/libnccc_runtime.a" "${objs[@]}"
+elf="$out/$(basename "${program%.c}").elf"
 "$cc" "${flags[@]}" --specs=nosys.specs -Wl,--gc-sections \
-  "$src/test/baremetal/baremetal_main.c" "$out/libnccc_core.a" -o "$out/demo.elf"
-if arm-none-eabi-nm "$out/demo.elf" | grep -E ' (malloc|free|_malloc_r|pthread_[a-z_]+)$'; then
-  echo "FAIL: the bare-metal core pulls in the symbols above" >&2
+  "$root/$program" "$out/libnccc_runtime.a" -o "$elf" 2>"$out/link.log" \
+  || { cat "$out/link.log"; exit 1; }
+if arm-none-eabi-nm "$elf" |
+   grep -E ' (malloc|free|_malloc_r|_free_r|pthread_[a-z_]+|_?v?s?n?printf|_vfprintf_r|_svfprintf_r)$'; then
+  echo "FAIL: $program pulls in the symbols above on bare metal" >&2
   exit 1
 fi
-echo "nccc runtime core for cortex-m3 (-Os), per object and total:"
-arm-none-eabi-size -t "${objs[@]}"
-echo "linked demo (core + newlib startup, --gc-sections):"
-arm-none-eabi-size "$out/demo.elf"
+echo "objects matching '$size_regex' for cortex-m3 (-Os), and their total:"
+arm-none-eabi-size -t "${sized[@]}"
+echo "linked $program (runtime + newlib startup, --gc-sections):"
+arm-none-eabi-size "$elf"
