@@ -75,6 +75,23 @@ static NOINLINE void add_wrapper(uint64_t n) {
   sink_u = out[0];
 }
 
+/* The wrapper as one would write it by hand, for comparison with the
+** generated one: the same work, so the same count is expected. */
+static NOINLINE void hand_add(const uint64_t *in, uint64_t *out) {
+  out[0] = (uint64_t)bench_add((int64_t)in[0], (int64_t)in[1]);
+}
+
+static NOINLINE void add_hand(uint64_t n) {
+  uint64_t in[2], out[1] = {1};
+  uint64_t i;
+  for (i = 0; i < n; i++) {
+    in[0] = out[0];
+    in[1] = i;
+    hand_add(in, out);
+  }
+  sink_u = out[0];
+}
+
 static NOINLINE void add_handle(uint64_t n) {
   uint64_t in[2], out[1] = {1};
   uint64_t i;
@@ -289,6 +306,7 @@ static const struct {
   {"add.loop", add_loop},       {"add.direct", add_direct},
   {"add.wrapper", add_wrapper}, {"add.handle", add_handle},
   {"add.checked", add_checked}, {"add.ffi", add_ffi},
+  {"add.hand", add_hand},
   {"mix6.loop", mix6_loop},       {"mix6.direct", mix6_direct},
   {"mix6.wrapper", mix6_wrapper}, {"mix6.handle", mix6_handle},
   {"mix6.checked", mix6_checked}, {"mix6.ffi", mix6_ffi},

@@ -65,5 +65,11 @@ for fn in add mix6 vec3; do
            f, l, d, w, h, c, x, w / d, h / d, w / x
   }'
 done
+ir_hand=$(per_call add.hand)
+ir_gen=$(per_call add.wrapper)
+awk -v h="$ir_hand" -v g="$ir_gen" 'BEGIN {
+  printf "\nadd: hand-written wrapper %.2f, generated wrapper %.2f (generated/hand %.2f)\n",
+         h, g, g / h
+}'
 echo
 echo "targets: wrapper/direct <= 2, handle/direct <= 3, wrapper/ffi_call <= 0.20"
