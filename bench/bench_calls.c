@@ -12,6 +12,14 @@
 **   handle   the wrapper through the registry: nccc_call(handle, ...)
 **   checked  nccc_call_checked(handle, in, n_in, out, n_out)
 **   ffi      libffi's ffi_call on a prepared cif
+** and the callback variants, cb.WAY: one call of a C loop that calls
+** back N times (bench_fold), the callback adding its two arguments:
+**   direct   a C function as the callback
+**   back     the generated forward wrapper: C calls the generated
+**            backward wrapper, which calls a C dispatcher (a host's one
+**            nccc function) through a closure
+**   thunk    the same for a callback without a context (a thunk pool)
+**   ffi      a libffi closure (made at run time) as the callback
 **
 ** Every loop feeds each call's result into the next call's arguments,
 ** so no call can be hoisted or dropped, and stores the final value in a
@@ -297,6 +305,75 @@ static NOINLINE void vec3_ffi(uint64_t n) {
   sink_d = r.x + r.y + r.z;
 }
 
+/* ---- callbacks: acc = fn(acc, i) in a C loop ------------------------------- */
+
+static int64_t c_step(int64_t acc, int64_t i, void *ctx) {
+  (void)ctx;
+  return acc + i;
+}
+
+static NOINLINE void cb_direct(uint64_t n) {
+  sink_u = (uint64_t)bench_fold((int64_t)n, c_step, NULL);
+}
+
+/* A host's side in C: one dispatcher for every callback, procedures in a
+** table indexed by the environment word. */
+typedef void (*host_proc)(const uint64_t *args, uint64_t *results);
+static void proc_step(const uint64_t *args, uint64_t *results) {
+  results[0] = args[0] + args[1];
+}
+static host_proc host_table[1] = {proc_step};
+static void host_dispatch(const uint64_t *in, uint64_t *out) {
+  if (out != NULL) host_table[in[0]](in + 1, out);
+}
+
+static void *claim_forever(void) {
+  void *ctx = NULL;
+  if (nccc_closure_claim(host_dispatch, 0, NCCC_SCOPE_FOREVER, &ctx) != NCCC_OK) {
+    fprintf(stderr, "nccc_bench_calls: closure_claim: %s\n", nccc_last_error());
+    exit(1);
+  }
+  return ctx;
+}
+
+static NOINLINE void cb_back(uint64_t n) {
+  uint64_t in[2], out[1];
+  in[0] = n;
+  in[1] = nccc_slot_from_ptr(claim_forever());
+  nccc_bench_fold(in, out);
+  sink_u = out[0];
+}
+
+static NOINLINE void cb_thunk(uint64_t n) {
+  uint64_t in[2], out[1];
+  in[0] = n;
+  in[1] = nccc_slot_from_ptr(claim_forever());
+  nccc_bench_fold_nc(in, out);
+  sink_u = out[0];
+}
+
+static void ffi_step(ffi_cif *cif, void *ret, void **args, void *user) {
+  (void)cif;
+  (void)user;
+  *(int64_t *)ret = *(const int64_t *)args[0] + *(const int64_t *)args[1];
+}
+
+static NOINLINE void cb_ffi(uint64_t n) {
+  static ffi_cif cif;
+  static ffi_type *args[3] = {&ffi_type_sint64, &ffi_type_sint64, &ffi_type_pointer};
+  void *code = NULL;
+  ffi_closure *cl = ffi_closure_alloc(sizeof(ffi_closure), &code);
+  if (cl == NULL ||
+      ffi_prep_cif(&cif, FFI_DEFAULT_ABI, 3, &ffi_type_sint64, args) != FFI_OK ||
+      ffi_prep_closure_loc(cl, &cif, ffi_step, NULL, code) != FFI_OK) {
+    fprintf(stderr, "nccc_bench_calls: libffi closure failed\n");
+    exit(1);
+  }
+  sink_u = (uint64_t)bench_fold((int64_t)n,
+                                (int64_t (*)(int64_t, int64_t, void *))code, NULL);
+  ffi_closure_free(cl);
+}
+
 /* ---- driver ---------------------------------------------------------------- */
 
 static const struct {
@@ -313,6 +390,8 @@ static const struct {
   {"vec3.loop", vec3_loop},       {"vec3.direct", vec3_direct},
   {"vec3.wrapper", vec3_wrapper}, {"vec3.handle", vec3_handle},
   {"vec3.checked", vec3_checked}, {"vec3.ffi", vec3_ffi},
+  {"cb.direct", cb_direct}, {"cb.back", cb_back},
+  {"cb.thunk", cb_thunk},   {"cb.ffi", cb_ffi},
 };
 
 static void setup(void) {
@@ -370,6 +449,12 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], variants[i].name) == 0) {
       setup();
       variants[i].run((uint64_t)n);
+      /* a callback variant that did not call back would measure nothing */
+      if (strncmp(argv[1], "cb.", 3) == 0 && sink_u != (uint64_t)(n * (n - (n > 0)) / 2)) {
+        fprintf(stderr, "nccc_bench_calls: %s computed %llu\n", argv[1],
+                (unsigned long long)sink_u);
+        return 1;
+      }
       return 0;
     }
   }

@@ -73,3 +73,15 @@ awk -v h="$ir_hand" -v g="$ir_gen" 'BEGIN {
 }'
 echo
 echo "targets: wrapper/direct <= 2, handle/direct <= 3, wrapper/ffi_call <= 0.20"
+echo
+echo "callbacks: instructions per callback of a C loop (bench_fold), loop included"
+printf '%-6s %8s %8s %8s %8s   %9s %9s\n' \
+  '' direct backward thunk ffi_clos back/dir back/ffi
+for way in direct back thunk ffi; do
+  eval "cb_$way=\$(per_call cb.$way)"
+done
+# shellcheck disable=SC2154 # set by the eval above
+awk -v d="$cb_direct" -v b="$cb_back" -v t="$cb_thunk" -v x="$cb_ffi" 'BEGIN {
+  printf "%-6s %8.2f %8.2f %8.2f %8.2f   %9.2f %9.2f\n",
+         "fold", d, b, t, x, b / d, b / x
+}'

@@ -18,3 +18,17 @@ bench_vec3 bench_vec3_scale(bench_vec3 v, double k) {
   r.z = v.z * k;
   return r;
 }
+
+/* The callback benchmarks: a library loop that calls back n times. */
+int64_t bench_fold(int64_t n, int64_t (*fn)(int64_t, int64_t, void *),
+                   void *ctx) {
+  int64_t acc = 0, i;
+  for (i = 0; i < n; i++) acc = fn(acc, i, ctx);
+  return acc;
+}
+
+int64_t bench_fold_nc(int64_t n, int64_t (*fn)(int64_t, int64_t)) {
+  int64_t acc = 0, i;
+  for (i = 0; i < n; i++) acc = fn(acc, i);
+  return acc;
+}

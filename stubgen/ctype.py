@@ -254,10 +254,17 @@ class Opaque(Type):
 
 
 def _spell(t, name):
+    if isinstance(t, Typedef) and getattr(t.decl, "spell_through", False):
+        # a callback typedef: a name of the IDL only, spelled out
+        return _spell(t.decl.type.qualified(t.quals), name)
     if isinstance(t, Pointer):
         q = _quals_text(t.quals)
         inner = "*" + (q + " " if q and name else q) + name
-        if isinstance(t.target, (Array, FuncType)):
+        target = t.target
+        while isinstance(target, Typedef) and \
+                getattr(target.decl, "spell_through", False):
+            target = target.decl.type
+        if isinstance(target, (Array, FuncType)):
             inner = "(" + inner + ")"
         return _spell(t.target, inner)
     if isinstance(t, Array):

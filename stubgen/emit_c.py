@@ -10,6 +10,18 @@ expression for the compiler to evaluate; the generator computes none.
 A packed function's wrapper is one call of nccc_packed_forward
 (nccc/packed.h) with its name and packed signature.
 
+Callbacks (docs/CALLBACKS.md): per callback type some function takes, a
+static backward wrapper per member index it is used as (the type's own C
+signature; it packs the arguments into slots and calls the closure's
+target through nccc/shim_callback.h), or for a type without a context a
+pool of [thunks=N] static thunks. A forward wrapper takes a closure
+context in the slot of the context parameter (or of a thunk-pool
+callback), refuses a stale one before C sees it, passes C the backward
+wrapper (or a bound thunk) and the context, and releases CALL-scoped
+closures after the call. A wrapper with the trace or fault shim is a
+static body and a public wrapper around it (NCCC_SITE_WRAP); the
+releases follow NCCC_SITE_WRAP, so a faulted call releases too.
+
 A struct or union a wrapper writes to out[] goes through the static
 helpers of its type, shared by all wrappers: put_T zeroes the record's
 slots and calls copy_T, which copies each field at its offsetof (nested
@@ -20,8 +32,8 @@ memcpy: padding in a C object is never read.
 """
 
 from stubgen import __version__
-from stubgen.ctype import ASSUMED_SIZES, Array, Pointer, Record, Scalar, \
-    Void
+from stubgen.ctype import ASSUMED_SIZES, SCALARS, Array, FuncType, \
+    Pointer, Record, Scalar, Void
 from stubgen.model import ConstantDecl, EnumDecl, Function, OpaqueDecl, \
     Prototype, RecordDecl, TypedefDecl
 from stubgen.source import Sections, Source
@@ -181,6 +193,7 @@ class _Emitter:
         self.idl = idl_name
         self.p = "nccc_%s_" % module.name
         self.plan_records()
+        self.plan_callbacks()
 
     def plan_records(self):
         """The record helpers, computed once: put_order, the records some
@@ -223,6 +236,55 @@ class _Emitter:
         self.copy_order, self.put_order = order, tops
         self.copy_names = {d: name("copy_" + d.name) for d in order}
         self.put_names = {d: name("put_" + d.name) for d in tops}
+        self.taken = taken
+
+    def plan_callbacks(self):
+        """Names of the static bodies of trace/fault wrappers and of the
+        callback helpers, none of them a wrapper's or a record helper's:
+        body_names[f]; cb_names[cb] = {"back": [name per member],
+        "thunk", "body", "fns", "pool", "ptr", "accessor"} (a base name
+        gets a trailing _ until every derived name is free)."""
+        taken = self.taken
+        for f in self.m.functions:
+            taken.add(f.name + "_body")
+        self.body_names = {}
+        for f in self.m.functions:
+            if f.shims and f.packed is None:
+                base = f.name + "_body"
+                while base in (g.name for g in self.m.functions):
+                    base += "_"
+                taken.add(base)
+                self.body_names[f] = self.p + base
+        self.cb_names = {}
+        self.callbacks = [cb for cb in self.m.callbacks if cb.used]
+        for cb in self.callbacks:
+            base = cb.name
+            while True:
+                names = self._cb_derived(cb, base)
+                if not any(n in taken for n in names.values()
+                           if isinstance(n, str)) and \
+                        not any(n in taken for n in names["back"]):
+                    break
+                base += "_"
+            for n in names.values():
+                if isinstance(n, str):
+                    taken.add(n)
+            taken.update(names["back"])
+            self.cb_names[cb] = {k: (self.p + v if isinstance(v, str)
+                                     else [self.p + b for b in v])
+                                 for k, v in names.items()}
+
+    @staticmethod
+    def _cb_derived(cb, base):
+        members = sorted(cb.members) if cb.context is not None else []
+        return {
+            "back": [base + ("_back" if k == 0 else "_back%d" % k)
+                     for k in members],
+            "thunk": base + "_thunk_", "body": base + "_thunk_body",
+            "fns": base + "_thunk_fns", "pool": base + "_pool",
+            "slots": base + "_pool_slots", "ptr": base + "_t",
+            "accessor": base + "_thunk_pool",
+        }
 
     def run(self):
         base = self.m.name + "_nccc"
@@ -265,6 +327,15 @@ class _Emitter:
         for f in m.functions:
             src.line("void %s%s(const uint64_t *in, uint64_t *out);"
                      % (p, f.name))
+        pools = [cb for cb in self.callbacks if cb.thunks is not None]
+        if pools:
+            src.blank()
+            src.line("/* The thunk pools of callbacks without a context "
+                     "(nccc/closure.h). */")
+            src.line("struct nccc_thunk_pool;")
+        for cb in pools:
+            src.line("const struct nccc_thunk_pool *%s(void);"
+                     % self.cb_names[cb]["accessor"])
         src.blank()
         src.lines("""
             #ifdef __cplusplus
@@ -278,8 +349,8 @@ class _Emitter:
     # ---- M_nccc.c
     def source(self):
         sec = Sections(["prelude", "decls", "checks", "records",
-                        "wrappers", "registry", "layouts", "constants",
-                        "module"])
+                        "callbacks", "wrappers", "registry", "layouts",
+                        "constants", "module"])
         self.prelude(sec["prelude"])
         if self.m.has_includes:
             self.header_checks(sec["decls"])
@@ -287,6 +358,7 @@ class _Emitter:
             self.declarations(sec["decls"])
         self.checks(sec["checks"])
         self.record_helpers(sec["records"])
+        self.callback_helpers(sec["callbacks"])
         self.wrappers(sec["wrappers"])
         self.registry(sec["registry"])
         self.layouts(sec["layouts"])
@@ -321,6 +393,10 @@ class _Emitter:
             src.line("#include <nccc/shim_errno.h>")
         if any(f.function_pointer for f in m.functions):
             src.line("#include <nccc/shim_function_pointer.h>")
+        if self.callbacks:
+            src.line("#include <nccc/shim_callback.h>")
+        if m.uses_sites:
+            src.line("#include <nccc/shim_site.h>")
         if m.qualified_returns:
             src.blank()
             src.line("/* The IDL has qualified return types, as C allows; "
@@ -351,6 +427,8 @@ class _Emitter:
                     self.enum_body(src, head, "};", it)
             elif isinstance(it, TypedefDecl):
                 d = it.defines
+                if it.callback is not None:
+                    continue    # spelled out wherever it is used
                 if d is not None and d.tag is None and \
                         d.typedef_name == it.name:
                     src.blank()
@@ -403,6 +481,8 @@ class _Emitter:
                 if d is not None and d.tag is None and \
                         d.typedef_name == it.name:
                     continue
+                if it.callback is not None:
+                    continue    # a name of the IDL only
                 var = "%stypedef_%s" % (p, it.name)
                 src.line("extern %s *%s;" % (it.name, var))
                 src.line("extern %s;" % Pointer(it.type).spell(var))
@@ -527,6 +607,122 @@ class _Emitter:
             src.line("%s((unsigned char *)%s, %s);"
                      % (self.copy_names[d], s, v))
 
+    # -- callbacks: backward wrappers and thunk pools
+    def callback_helpers(self, src):
+        if not self.callbacks:
+            return
+        src.line("/* ---- callbacks: C calls the host through the closure "
+                 "of its context; in[0] =")
+        src.line("** env, in[1..] = the arguments, out[] = return value, "
+                 "[out]/[inout] values,")
+        src.line("** errno (docs/CALLBACKS.md) */")
+        for cb in self.callbacks:
+            if cb.context is not None:
+                for k, name in zip(sorted(cb.members),
+                                   self.cb_names[cb]["back"]):
+                    src.blank()
+                    self.backward_wrapper(src, cb, k, name)
+            else:
+                src.blank()
+                self.thunk_pool(src, cb)
+
+    @staticmethod
+    def _cb_param_names(cb, avoid=()):
+        """C names for the callback's parameters in its backward wrapper:
+        the IDL's, or aN when unnamed or taken by a local."""
+        locals_ = {"f", "in", "out"} | set(avoid)
+        names = []
+        for i, p in enumerate(cb.params):
+            n = p.name
+            if n is None or n in locals_ or n in names:
+                n = "a%d" % i
+                while n in locals_ or n in names or \
+                        n in (q.name for q in cb.params):
+                    n += "_"
+            names.append(n)
+        return names
+
+    def _cb_comment(self, cb, what):
+        ins = " ".join(sl.name or "?" for sl in cb.in_slots) or "-"
+        outs = " ".join(sl.name or "?" for sl in cb.out_slots) or "-"
+        return "/* %s%s: in %s; out %s */" % (cb.name, what, ins, outs)
+
+    def _cb_body(self, src, cb, names, begin):
+        """The body shared by backward wrappers and thunk bodies."""
+        n_in = 1 + len(cb.in_slots)
+        n_out = max(1, len(cb.out_slots))
+        src.line("nccc_cb_frame f;")
+        src.line("uint64_t in[%d], out[%d] = {0};" % (n_in, n_out))
+        with src.block("if (%s) {" % begin, "}"):
+            for sl in cb.in_slots:
+                n = names[sl.param.index]
+                if sl.role == "inout":
+                    src.line("in[%d] = %s != NULL ? %s : 0;" % (
+                        sl.index.fixed, n, from_c(sl.type, "*" + n)))
+                else:
+                    src.line("in[%d] = %s;" % (sl.index.fixed,
+                                              from_c(sl.type, n)))
+            src.line("nccc_cb_call(&f, in, out);")
+            for sl in cb.out_slots:
+                if sl.role == "errno":
+                    src.line("NCCC_CB_SET_ERRNO(out[%d]);" % sl.index.fixed)
+                elif sl.role in ("out", "inout"):
+                    n = names[sl.param.index]
+                    src.line("if (%s != NULL) *%s = %s;" % (
+                        n, n, to_c(sl.type, "out[%d]" % sl.index.fixed)))
+        if not isinstance(cb.ret.resolved(), Void):
+            src.line("return %s;" % to_c(cb.ret, "out[0]"))
+
+    def backward_wrapper(self, src, cb, member, name):
+        names = self._cb_param_names(cb)
+        ft = FuncType(cb.ret, [(n, p.type) for n, p in zip(names,
+                                                            cb.params)],
+                      False)
+        what = " (member %d of its context)" % member if member else ""
+        src.line(self._cb_comment(cb, what))
+        ctx = names[cb.context.index]
+        if cb.context_from is not None:
+            ctx = "(void *)%s(%s)" % (cb.context_from, ctx)
+        elif cb.context.type.unqualified().spell() != "void *":
+            ctx = "(void *)" + ctx
+        with src.block("static %s {" % ft.spell(name), "}"):
+            self._cb_body(src, cb, names, "nccc_cb_begin(&f, %s, %d)"
+                          % (ctx, member))
+
+    def thunk_pool(self, src, cb):
+        n = self.cb_names[cb]
+        idx = "i"
+        while idx in (q.name for q in cb.params):
+            idx += "_"
+        names = self._cb_param_names(cb, avoid=(idx,))
+        params = [(nm, p.type) for nm, p in zip(names, cb.params)]
+        ft = FuncType(cb.ret, params, False)
+        body_ft = FuncType(cb.ret, [(idx, SCALARS["unsigned int"])] + params,
+                           False)
+        ret = "" if isinstance(cb.ret.resolved(), Void) else "return "
+        src.line(self._cb_comment(cb, " [thunks=%d]" % cb.thunks))
+        src.line("typedef %s;" % FuncType(cb.ret, [(None, p.type) for p in
+                                                   cb.params], False)
+                 .spell("(*%s)" % n["ptr"]))
+        src.line("static %s;" % body_ft.spell(n["body"]))
+        for i in range(cb.thunks):
+            call = "%s(%s)" % (n["body"], ", ".join([str(i)] + names))
+            src.line("static %s { %s%s; }" % (ft.spell("%s%d" % (n["thunk"],
+                                                                 i)),
+                                               ret, call))
+        with src.block("static const nccc_thunk_fn %s[%d] = {"
+                       % (n["fns"], cb.thunks), "};"):
+            for i in range(cb.thunks):
+                src.line("(nccc_thunk_fn)%s%d," % (n["thunk"], i))
+        src.line("NCCC_THUNK_POOL(%s, %s, %d, %s);" % (
+            n["pool"], c_string(cb.name), cb.thunks, n["fns"]))
+        with src.block("static %s {" % body_ft.spell(n["body"]), "}"):
+            self._cb_body(src, cb, names, "nccc_cb_begin_thunk(&f, &%s, %s)"
+                          % (n["pool"], idx))
+        with src.block("const struct nccc_thunk_pool *%s(void) {"
+                       % n["accessor"], "}"):
+            src.line("return &%s;" % n["pool"])
+
     # -- wrappers
     def wrappers(self, src):
         if not self.m.functions:
@@ -563,20 +759,97 @@ class _Emitter:
         if f.packed is not None:
             return self.packed_wrapper(src, f)
         p = self.p
+        v_in, v_out = self.local("in"), self.local("out")
+        if not f.shims:
+            self.wrapper_body(src, f, "void %s%s" % (p, f.name), True)
+            return
+        # the call-site shims: a static body, then the public wrapper
+        body = self.body_names[f]
+        self.wrapper_body(src, f, "static void " + body, False)
+        flags = ["NCCC_SITE_" + k.upper() for k in ("trace", "fault")
+                 if getattr(f, k)]
+        if f.errno:
+            flags.append("NCCC_SITE_ERRNO")
+        head = "void %s%s(const uint64_t *%s, uint64_t *%s) {" % (
+            p, f.name, v_in, v_out)
+        with src.block(head, "}"):
+            src.line("NCCC_SITE_WRAP(&%smodule, %d, %s, %s, %s, %s, %s);" % (
+                p, f.index, " | ".join(flags), body, v_in, v_out,
+                slot_index(f.n_out)))
+            for sl in f.closure_slots:
+                src.line("NCCC_CB_END_CALL(nccc_slot_to_ptr(%s[%s]));"
+                         % (v_in, slot_index(sl.index)))
+
+    def _slot_label(self, sl):
+        if sl.role == "closure" and sl.param.carries:
+            return "%s(%s)" % (sl.name or "?", ",".join(
+                c.name or "?" for c in sl.callbacks))
+        return sl.name or "?"
+
+    def wrapper_body(self, src, f, head_start, end_calls):
+        """The wrapper without call-site shims, as head_start(in, out);
+        end_calls: it releases CALL-scoped closures itself."""
+        p = self.p
         v_in, v_out, v_r = self.local("in"), self.local("out"), \
             self.local("r")
-        ins = " ".join(s.name or "?" for s in f.in_slots) or "-"
+        ins = " ".join(self._slot_label(s) for s in f.in_slots) or "-"
         outs = " ".join(s.name or "?" for s in f.out_slots) or "-"
-        src.line("/* %s: in %s; out %s */" % (f.name, ins, outs))
+        shims = "; shims %s" % " ".join(f.shims) if f.shims else ""
+        src.line("/* %s: in %s; out %s%s */" % (f.name, ins, outs, shims))
         callee = f.c_name
         if f.function_pointer:
             fn_t = "%s%s_fn" % (p, f.name)
             src.line("typedef %s;" % f.c_type.spell("(*%s)" % fn_t))
             callee = "NCCC_FP_TARGET(%s, %s[0])" % (fn_t, v_in)
         decls, pre, args = [], [], []
+        n_out = slot_index(f.n_out)
+        # closure contexts: refused before C sees them when stale
+        ctx_var = {}
+        for sl in f.closure_slots:
+            var = self.local("c%d" % sl.param.index)
+            ctx_var[sl.param] = var
+            decls.append("void *%s = nccc_slot_to_ptr(%s[%s]);"
+                         % (var, v_in, slot_index(sl.index)))
+            cbp = sl.callbacks[0]
+            nullable = bool(cbp.info.nullable)
+            if cbp.callback.context is not None:
+                pre.append("NCCC_CB_REQUIRE%s(%s, %s, %s);" % (
+                    "_OR_NULL" if nullable else "", var, v_out, n_out))
+            else:
+                names = self.cb_names[cbp.callback]
+                fvar = self.local("t%d" % sl.param.index)
+                decls.append("%s %s%s;" % (names["ptr"], fvar,
+                                           " = NULL" if nullable else ""))
+                bind = "NCCC_CB_THUNK(&%s, %s, 0, %s, %s, %s, %s);" % (
+                    names["pool"], var, names["ptr"], fvar, v_out, n_out)
+                pre.append(("if (%s != NULL) " % var if nullable else "")
+                           + bind)
         # arguments of a variadic call need their exact types
         cast = f.variadic_of is not None
         for prm in f.params:
+            if prm.callback is not None:
+                cb = prm.callback
+                if cb.context is None:
+                    args.append(self.local("t%d" % prm.index))
+                    continue
+                names = self.cb_names[cb]
+                back = names["back"][sorted(cb.members).index(prm.member)]
+                if prm.info.nullable:
+                    back = "NCCC_CB_FN(%s, %s)" % (ctx_var[prm.context], back)
+                args.append(back)
+                continue
+            if prm.carries:
+                var = ctx_var[prm]
+                if prm.type.unqualified().spell() != "void *":
+                    var = "(%s)%s" % (prm.type.unqualified().spell(), var)
+                args.append(var)
+                continue
+            if prm.destroys is not None:
+                d = "NCCC_CB_DESTROY"
+                if prm.destroys.carries[0].info.nullable:
+                    d = "NCCC_CB_FN(%s, %s)" % (ctx_var[prm.destroys], d)
+                args.append(d)
+                continue
             if prm.direction == "in":
                 s = prm.in_slot
                 if s.record is not None:
@@ -607,16 +880,16 @@ class _Emitter:
             args.append("&" + var)
         call = "%s(%s)" % (callee, ", ".join(args))
         returns = not isinstance(f.ret.resolved(), Void)
-        head = "void %s%s(const uint64_t *%s, uint64_t *%s) {" % (
-            p, f.name, v_in, v_out)
+        head = "%s(const uint64_t *%s, uint64_t *%s) {" % (
+            head_start, v_in, v_out)
         with src.block(head, "}"):
             if not f.in_slots:
                 src.line("(void)%s;" % v_in)
-            if not f.out_slots:
+            if not f.out_slots and not f.closure_slots:
                 src.line("(void)%s;" % v_out)
             if f.function_pointer:
                 src.line("NCCC_FP_REQUIRE(%s[0], %s, %s);"
-                         % (v_in, v_out, slot_index(f.n_out)))
+                         % (v_in, v_out, n_out))
             simple = not decls and not f.errno and len(f.out_slots) <= 1 \
                 and (not returns or f.out_slots[0].record is None)
             if simple:
@@ -650,6 +923,9 @@ class _Emitter:
                 else:
                     src.line("%s[%s] = %s;" % (v_out, slot_index(s.index),
                                                from_c(s.type, var)))
+            if end_calls:
+                for sl in f.closure_slots:
+                    src.line("NCCC_CB_END_CALL(%s);" % ctx_var[sl.param])
 
     # -- tables
     def registry(self, src):

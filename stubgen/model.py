@@ -12,6 +12,9 @@ model. What they need is computed here once:
                     in_slots / out_slots (Slot: role, type, code, index),
                     n_in / n_out and the signature; a packed function
                     (`packed "NAME" prototype;`) also has .packed
+  Module.callbacks  the callback types (typedefs with a [context]
+                    parameter or [thunks=N]), each with its slots as
+                    its backward wrapper packs them for the dispatcher
 
 Slot positions can depend on sizeof (a struct by value takes
 NCCC_SLOTS(sizeof) slots), so a position is a SlotIndex: a fixed number
@@ -119,6 +122,10 @@ class TypedefDecl:
         self.type = type_
         # the record or enum defined in the same declaration, if any
         self.defines = None
+        # the CallbackType of a callback typedef, else None; the generated
+        # C never uses such a name (it spells the type out)
+        self.callback = None
+        self.spell_through = False
 
 
 class OpaqueDecl:
@@ -232,6 +239,7 @@ class Slot:
         self.info = info
         self.record = type_ if type_ is not None and \
             type_.kind in ("struct", "union") else None
+        self.callbacks = []
 
     def __repr__(self):
         return "Slot(%s %s %s @%r)" % (self.role, self.name, self.code,
@@ -249,6 +257,19 @@ class Param:
         self.in_slot = None
         self.out_slot = None
         self.anns = {}              # annotation name -> (value, pos)
+        # callbacks (docs/IDL.md, "Callbacks"): on a callback parameter,
+        # its CallbackType, scope, context parameter (None for a thunk
+        # type), member index in that context's group and destroy-notify
+        # parameter; on a context parameter, the callbacks it carries; on
+        # a destroy notify, the context parameter it releases
+        self.callback = None
+        self.scope = None
+        self.context = None
+        self.member = 0
+        self.destroy = None
+        self.carries = []
+        self.destroys = None
+        self.is_context = False     # the [context] parameter of a callback
 
     @property
     def label(self):
@@ -272,6 +293,9 @@ class Function:
         self.errno = False
         self.function_pointer = False
         self.macro = False
+        self.trace = False          # trace shim (NCCC_SITE_WRAP)
+        self.fault = False          # fault injection shim
+        self.index = 0              # position in the module's registry
         self.variadic_of = None     # C name of the variadic function called
         self.prototype = None       # its Prototype, when the IDL has one
         self.packed = None          # Packed, for a packed declaration
@@ -301,6 +325,67 @@ class Function:
         """The C function type the wrapper calls."""
         return FuncType(self.ret, [(p.name, p.type) for p in self.params],
                         False)
+
+    @property
+    def closure_slots(self):
+        """The in slots holding closure contexts."""
+        return [s for s in self.in_slots if s.role == "closure"]
+
+    @property
+    def shims(self):
+        """The call-site shims of the wrapper: "trace", "fault"."""
+        return [k for k in ("trace", "fault") if getattr(self, k)]
+
+
+SCOPES = ("call", "async", "notified", "forever")
+
+# Thunks a pool may have (each is a generated function).
+MAX_THUNKS = 4096
+
+
+class CallbackType:
+    """A callback typedef: a function (pointer) type with a [context]
+    parameter, or without one and with a pool of [thunks=N]. Its
+    backward wrapper calls the closure's target with in[0] = the
+    environment word, then in_slots (indices from 1; the context
+    parameter takes none), and reads out_slots (return value, [out] and
+    [inout] values, errno for [errno]) like a forward wrapper's.
+    members: the member indices some function uses it as (a backward
+    wrapper per member); used: a function takes it."""
+
+    def __init__(self, pos, name, decl, ftype, params):
+        self.pos = pos
+        self.name = name
+        self.decl = decl            # the TypedefDecl
+        self.ftype = ftype          # its FuncType
+        self.ret = ftype.ret
+        self.ret_info = ValueInfo()
+        self.params = params        # Param, in C order (context included)
+        self.context = None         # the [context] Param, or None
+        # [context=FN] on a parameter: the context is FN(that parameter),
+        # which still takes its slot; the C name of FN, else None
+        self.context_from = None
+        self.context_from_pos = None
+        self.thunks = None          # pool size when it has no context
+        self.errno = False
+        self.in_slots = []
+        self.out_slots = []
+        self.n_in = SlotIndex()     # slots after env
+        self.n_out = SlotIndex()
+        self.members = set()
+        self.used = False
+
+    @property
+    def sig_in(self):
+        return [s.code for s in self.in_slots]
+
+    @property
+    def sig_out(self):
+        return [s.code for s in self.out_slots]
+
+    def signature(self, data_model="LP64"):
+        """The dispatcher's view, after in[0] (the environment word)."""
+        return Function.signature(self, data_model)
 
 
 class Prototype:
@@ -345,9 +430,11 @@ class Module:
         self.layouts = []
         self.constants = []
         self.functions = []
+        self.callbacks = []
         self.prototypes = []
         self.used_scalars = set()   # scalar names whose size is assumed
         self.uses_errno = False
+        self.uses_callbacks = False  # a function takes a callback
         self.uses_ssize_t = False
         self.uses_tvm = False       # packed functions or TVM's types
         self.identifiers = set()    # every C identifier the IDL declares
@@ -356,6 +443,17 @@ class Module:
     @property
     def has_includes(self):
         return bool(self.includes)
+
+    @property
+    def uses_sites(self):
+        """Some wrapper has the trace or fault shim."""
+        return any(f.trace or f.fault for f in self.functions)
+
+    def callback(self, name):
+        for c in self.callbacks:
+            if c.name == name:
+                return c
+        raise KeyError(name)
 
     @property
     def packed_functions(self):
@@ -422,7 +520,9 @@ def tvm_code(t):
 # ---- annotations --------------------------------------------------------
 
 # name -> how its value is written: "bool" (flag, or =true/false),
-# "name" (=NAME or (NAME)), "size" (=N or =CONSTANT), "dir" (flag only)
+# "name" (=NAME or (NAME)), "size" (=N or =CONSTANT), "dir" (flag only),
+# "count" (=N, a positive integer), "context" (a flag in a callback
+# typedef, =NAME or (NAME, ...) on a function's parameter)
 _ANN_FORMS = {
     "in": "dir", "out": "dir", "inout": "dir",
     "string": "bool", "zero_terminated": "bool", "nullable": "bool",
@@ -430,17 +530,24 @@ _ANN_FORMS = {
     "errno": "bool", "function_pointer": "bool", "macro": "bool",
     "rename": "name", "variadic": "name",
     "module": "bool", "system_lib": "bool",
+    "trace": "bool", "fault": "bool",
+    "context": "context", "scope": "name", "destroy": "name",
+    "thunks": "count",
 }
-_RESERVED = ("callback", "context", "scope", "destroy", "closure",
-             "thunks", "pool")
 _VALUE_ANNS = ("string", "zero_terminated", "nullable", "nonnull", "length",
                "size", "owned")
 _FUNCTION_ANNS = ("errno", "function_pointer", "macro", "rename",
-                  "variadic")
-_DEFAULTABLE = ("errno", "function_pointer")
+                  "variadic", "trace", "fault")
+_DEFAULTABLE = ("errno", "function_pointer", "trace", "fault")
 _PACKED_ANNS = ("module", "system_lib")
 _FIELD_ANNS = ("string", "zero_terminated", "nullable", "nonnull",
                "length", "size")
+_PARAM_ANNS = ("in", "out", "inout") + _VALUE_ANNS + ("context", "scope",
+                                                     "destroy")
+_CB_PARAM_ANNS = ("in", "out", "inout", "context", "string",
+                  "zero_terminated", "nullable", "nonnull", "length", "size")
+_CB_TYPEDEF_ANNS = ("thunks", "errno", "string", "zero_terminated",
+                    "nullable", "nonnull", "size")
 
 
 def _annotation_values(anns, allowed, where):
@@ -448,9 +555,6 @@ def _annotation_values(anns, allowed, where):
     {name: (value, pos)}; flag-like values are True/False."""
     out = {}
     for a in anns:
-        if a.name in _RESERVED:
-            raise IdlError(a.pos, "annotation '%s' is reserved for "
-                           "callbacks, which are not supported yet" % a.name)
         form = _ANN_FORMS.get(a.name)
         if form is None:
             raise IdlError(a.pos, "unknown annotation '%s'" % a.name)
@@ -459,11 +563,43 @@ def _annotation_values(anns, allowed, where):
                            % (a.name, where))
         if a.name in out:
             raise IdlError(a.pos, "duplicate annotation '%s'" % a.name)
-        out[a.name] = (_annotation_value(a, form), a.pos)
+        out[a.name] = (_annotation_value(a, form, where), a.pos)
     return out
 
 
-def _annotation_value(a, form):
+def _annotation_value(a, form, where=""):
+    if form == "context":
+        if where == "a callback parameter":
+            # [context]: this parameter is the context; [context=FN]: the
+            # context is FN(this parameter)
+            if a.kind == "flag":
+                return True
+            v = a.values[0]
+            if a.kind != "value" or v.kind != "name":
+                raise IdlError(a.pos, "'context' in a callback typedef is a "
+                               "flag, or names the function that gets the "
+                               "context from the parameter, as in "
+                               "[context=NAME]")
+            return (v.value, v.pos)
+        if a.kind == "flag":
+            raise IdlError(a.pos, "'context' needs the callbacks whose "
+                           "context the parameter carries, as in "
+                           "[context=NAME] or [context(NAME, NAME)]")
+        names = []
+        for v in a.values:
+            if v.kind != "name":
+                raise IdlError(v.pos, "'context' needs parameter names, "
+                               "not %s" % v.text)
+            names.append((v.value, v.pos))
+        return names
+    if form == "count":
+        v = a.values[0] if a.kind == "value" and len(a.values) == 1 \
+            else None
+        if v is None or v.kind != "int" or not 1 <= v.value <= MAX_THUNKS:
+            raise IdlError(a.pos, "'%s' needs the pool size, an integer "
+                           "from 1 to %d, as in [%s=4]"
+                           % (a.name, MAX_THUNKS, a.name))
+        return v.value
     if form == "dir":
         if a.kind != "flag":
             raise IdlError(a.pos, "'%s' takes no value" % a.name)
@@ -538,7 +674,10 @@ class _Checker:
         self.layout_names = {}
         self.consts = set()    # constant and enumerator names
         self.prototypes = {}
-        self.defaults = {"errno": False, "function_pointer": False}
+        self.defaults = {"errno": False, "function_pointer": False,
+                         "trace": False, "fault": False}
+        self._cb_fnode = None  # the parameter list of a callback typedef
+        self._cb_params = None
 
     # ---- driver
     def run(self):
@@ -558,6 +697,7 @@ class _Checker:
                 continue
             getattr(self, "_item_" + type(item).__name__)(item)
         self._resolve_owned()
+        self._resolve_context_accessors()
         self.m.identifiers = set(self.ordinary) | set(
             f.c_name for f in self.m.functions)
         return self.m
@@ -650,6 +790,10 @@ class _Checker:
                                "on a parameter of a packed function: its "
                                "one result is the return value"
                                % p.direction)
+            for k in ("context", "scope", "destroy"):
+                if k in p.anns:
+                    raise IdlError(p.anns[k][1], "'%s' is not allowed on a "
+                                   "parameter of a packed function" % k)
         f = Function(pos, name, name, ret, params)
         self._check_value_type(ret, "the return value of '%s'" % name, pos,
                                allow_void=True)
@@ -668,6 +812,7 @@ class _Checker:
                                          pos)
         f.packed = Packed(d.name, where, codes, ret_code)
         self._packed_slots(f)
+        f.index = len(self.m.functions)
         self.m.functions.append(f)
         self.m.items.append(f)
 
@@ -1017,13 +1162,16 @@ class _Checker:
         """The FuncType of a parameter list that is not the one of a
         declared function (pointers to functions, typedefs)."""
         params = []
-        for p in d.params:
-            if p.annotations:
-                raise IdlError(p.annotations[0].pos, "annotations on the "
-                               "parameters of a function pointer are "
-                               "reserved for callbacks, which are not "
-                               "supported yet")
-        for p, t, name, pos in self._param_types(d):
+        if d is not self._cb_fnode:
+            for p in d.params:
+                if p.annotations:
+                    raise IdlError(p.annotations[0].pos, "annotations on "
+                                   "the parameters of a function pointer "
+                                   "belong in a callback typedef")
+        syntax = self._param_types(d)
+        if d is self._cb_fnode:
+            self._cb_params = syntax
+        for p, t, name, pos in syntax:
             params.append((name, t))
         return FuncType(ret, params, d.variadic)
 
@@ -1073,11 +1221,19 @@ class _Checker:
         if isinstance(b, (S.RecordDef, S.EnumDef)):
             defined = base.resolved().decl
         for decl_node, anns in d.declarators:
-            if anns:
-                raise IdlError(anns[0].pos, "annotations on typedefs are "
-                               "reserved for callbacks, which are not "
-                               "supported yet")
-            t, name, pos = self._declarator(base, decl_node, "typedef")
+            fnode = _callback_fnode(decl_node)
+            annotated = bool(anns) or (fnode is not None and any(
+                p.annotations for p in fnode.params))
+            if anns and fnode is None:
+                raise IdlError(anns[0].pos, "annotations on a typedef make "
+                               "it a callback type, which needs a function "
+                               "or function pointer type")
+            self._cb_fnode = fnode if annotated else None
+            self._cb_params = None
+            try:
+                t, name, pos = self._declarator(base, decl_node, "typedef")
+            finally:
+                self._cb_fnode = None
             if name is None:
                 raise IdlError(d.pos, "a typedef needs a name")
             if isinstance(t.resolved(), Array) and t.resolved().size is None:
@@ -1095,6 +1251,8 @@ class _Checker:
                                          defined, pos)
             self.typedefs[name] = Typedef(td)
             self.m.items.append(td)
+            if annotated:
+                self._callback_type(td, fnode, anns)
         if defined is not None and defined.tag is None and \
                 defined.typedef_name is None:
             raise IdlError(b.pos, "an anonymous %s needs a typedef name "
@@ -1190,7 +1348,7 @@ class _Checker:
         anns = _annotation_values(d.annotations,
                                   _FUNCTION_ANNS + _VALUE_ANNS, "a function")
         flags = dict(self.defaults, macro=False)
-        for k in ("errno", "function_pointer", "macro"):
+        for k in ("errno", "function_pointer", "macro", "trace", "fault"):
             if k in anns:
                 flags[k] = anns[k][0]
         reg_name = anns["rename"][0] if "rename" in anns else name
@@ -1233,6 +1391,8 @@ class _Checker:
         f.errno = flags["errno"]
         f.function_pointer = flags["function_pointer"]
         f.macro = flags["macro"]
+        f.trace = flags["trace"]
+        f.fault = flags["fault"]
         if "variadic" in anns:
             f.variadic_of = c_name
         self._check_value_type(ret, "the return value of '%s'" % name, pos,
@@ -1244,7 +1404,9 @@ class _Checker:
             self._check_lengths(f, p.anns, p.info, p)
         if "variadic" in anns:
             self._instantiation(f, anns["variadic"][1])
+        self._callbacks(f)
         self._slots(f)
+        f.index = len(self.m.functions)
         self.m.functions.append(f)
         self.m.items.append(f)
         if f.errno:
@@ -1305,41 +1467,10 @@ class _Checker:
     def _function_params(self, fnode, fname):
         params = []
         for i, (p, t, name, pos) in enumerate(self._param_types(fnode)):
-            anns = _annotation_values(p.annotations,
-                                      ("in", "out", "inout") + _VALUE_ANNS,
+            anns = _annotation_values(p.annotations, _PARAM_ANNS,
                                       "a parameter")
-            dirs = [k for k in ("in", "out", "inout") if k in anns]
-            if len(dirs) > 1:
-                raise IdlError(anns[dirs[1]][1], "conflicting annotations "
-                               "'%s' and '%s'" % (dirs[0], dirs[1]))
-            direction = dirs[0] if dirs else "in"
             label = "'%s'" % name if name else "parameter %d" % (i + 1)
-            value_t = t
-            if direction != "in":
-                apos = anns[direction][1]
-                r = t.resolved()
-                if not isinstance(r, Pointer):
-                    raise IdlError(apos, "[%s] parameter %s is not a pointer"
-                                   % (direction, label))
-                target = r.target.resolved()
-                if target.is_const:
-                    raise IdlError(apos, "[%s] parameter %s points to const"
-                                   % (direction, label))
-                if isinstance(target, Void):
-                    raise IdlError(apos, "[%s] parameter %s points to void"
-                                   % (direction, label))
-                if isinstance(target, FuncType):
-                    raise IdlError(apos, "[%s] parameter %s points to a "
-                                   "function" % (direction, label))
-                if isinstance(target, Array):
-                    raise IdlError(apos, "[%s] parameter %s points to an "
-                                   "array" % (direction, label))
-                if target.kind == "opaque":
-                    raise IdlError(apos, "[%s] parameter %s points to an "
-                                   "opaque type" % (direction, label))
-                value_t = r.target
-            else:
-                self._check_value_type(t, "parameter %s" % label, pos)
+            direction, value_t = self._direction(anns, t, label, pos)
             if "owned" in anns and direction == "in":
                 raise IdlError(anns["owned"][1], "[owned] applies to return "
                                "values and [out]/[inout] parameters")
@@ -1354,6 +1485,253 @@ class _Checker:
             self._use(value_t.resolved())
             params.append(param)
         return params
+
+    def _direction(self, anns, t, label, pos):
+        """(direction, value type) of a parameter from its in / out /
+        inout annotation; the value of [out]/[inout] is the pointee."""
+        dirs = [k for k in ("in", "out", "inout") if k in anns]
+        if len(dirs) > 1:
+            raise IdlError(anns[dirs[1]][1], "conflicting annotations "
+                           "'%s' and '%s'" % (dirs[0], dirs[1]))
+        direction = dirs[0] if dirs else "in"
+        value_t = t
+        if direction != "in":
+            apos = anns[direction][1]
+            r = t.resolved()
+            if not isinstance(r, Pointer):
+                raise IdlError(apos, "[%s] parameter %s is not a pointer"
+                               % (direction, label))
+            target = r.target.resolved()
+            if target.is_const:
+                raise IdlError(apos, "[%s] parameter %s points to const"
+                               % (direction, label))
+            if isinstance(target, Void):
+                raise IdlError(apos, "[%s] parameter %s points to void"
+                               % (direction, label))
+            if isinstance(target, FuncType):
+                raise IdlError(apos, "[%s] parameter %s points to a "
+                               "function" % (direction, label))
+            if isinstance(target, Array):
+                raise IdlError(apos, "[%s] parameter %s points to an "
+                               "array" % (direction, label))
+            if target.kind == "opaque":
+                raise IdlError(apos, "[%s] parameter %s points to an "
+                               "opaque type" % (direction, label))
+            value_t = r.target
+        else:
+            self._check_value_type(t, "parameter %s" % label, pos)
+        return direction, value_t
+
+    # ---- callbacks
+    def _callback_type(self, td, fnode, anns):
+        """The CallbackType of an annotated typedef of a function (pointer)
+        type; its parameters' syntax is in self._cb_params."""
+        name = td.name
+        t = td.type.resolved()
+        ftype = t.target.resolved() if isinstance(t, Pointer) else t
+        if not isinstance(ftype, FuncType) or self._cb_params is None:
+            raise IdlError(td.pos, "callback type '%s' needs a function or "
+                           "function pointer type" % name)
+        tanns = _annotation_values(anns, _CB_TYPEDEF_ANNS,
+                                   "a callback typedef")
+        if fnode.variadic:
+            raise IdlError(td.pos, "callback type '%s' cannot be variadic"
+                           % name)
+        params = []
+        cb = CallbackType(td.pos, name, td, ftype, params)
+        for i, (p, pt, pname, ppos) in enumerate(self._cb_params):
+            panns = _annotation_values(p.annotations, _CB_PARAM_ANNS,
+                                       "a callback parameter")
+            label = "'%s'" % pname if pname else "parameter %d" % (i + 1)
+            direction, value_t = self._direction(panns, pt, label, ppos)
+            if value_t.kind in ("struct", "union"):
+                raise IdlError(ppos, "parameter %s of callback type '%s' is "
+                               "a %s by value, which callbacks do not take"
+                               % (label, name, value_t.kind))
+            param = Param(ppos, i, pname, pt, direction, None)
+            param.anns = panns
+            param.info = self._value_info(panns, value_t, "parameter %s"
+                                          % label)
+            if "context" in panns:
+                cval, cpos = panns["context"]
+                if cb.context is not None:
+                    raise IdlError(cpos, "callback type '%s' has two "
+                                   "[context] parameters (%s and %s)"
+                                   % (name, cb.context.label, label))
+                r = pt.resolved()
+                if direction != "in" or not isinstance(r, Pointer) or \
+                        r.kind != "pointer":
+                    raise IdlError(cpos, "[context] parameter %s of "
+                                   "callback type '%s' is not a data "
+                                   "pointer" % (label, name))
+                cb.context = param
+                if cval is True:
+                    param.is_context = True
+                else:
+                    self._check_name(cval[0], cval[1])
+                    cb.context_from, cb.context_from_pos = cval
+            self._use(value_t.resolved())
+            params.append(param)
+        self._check_value_type(cb.ret, "the return value of callback type "
+                               "'%s'" % name, td.pos, allow_void=True)
+        if cb.ret.kind in ("struct", "union"):
+            raise IdlError(td.pos, "callback type '%s' returns a %s by "
+                           "value, which callbacks do not do"
+                           % (name, cb.ret.kind))
+        cb.ret_info = self._value_info(tanns, cb.ret, "the return value")
+        for prm in params:
+            self._check_lengths(cb, prm.anns, prm.info, prm)
+        if "thunks" in tanns:
+            if cb.context is not None:
+                raise IdlError(tanns["thunks"][1], "callback type '%s' has a "
+                               "[context] parameter; [thunks] is for "
+                               "callbacks without one" % name)
+            cb.thunks = tanns["thunks"][0]
+        elif cb.context is None:
+            raise IdlError(td.pos, "callback type '%s' needs a [context] "
+                           "parameter or a pool of thunks ([thunks=N] after "
+                           "its parameter list)" % name)
+        cb.errno = bool(tanns.get("errno", (False,))[0])
+        self._callback_slots(cb)
+        td.callback = cb
+        td.spell_through = True
+        self.m.callbacks.append(cb)
+
+    def _callback_slots(self, cb):
+        idx = SlotIndex(1)          # in[0] is the environment word
+        ins = []
+        for p in cb.params:
+            if p.is_context or p.direction == "out":
+                continue
+            t = p.type if p.direction == "in" else p.pointee
+            s = Slot("arg" if p.direction == "in" else "inout", p.name, p,
+                     t, self._code(t, p.info), idx, p.info)
+            p.in_slot = s
+            ins.append(s)
+            idx = idx.plus(None)
+        cb.in_slots, cb.n_in = ins, SlotIndex(idx.fixed - 1)
+        idx = SlotIndex()
+        outs = []
+        if not isinstance(cb.ret.resolved(), Void):
+            outs.append(Slot("return", "return", None, cb.ret,
+                             self._code(cb.ret, cb.ret_info), idx,
+                             cb.ret_info))
+            idx = idx.plus(None)
+        for p in cb.params:
+            if p.direction == "in":
+                continue
+            s = Slot(p.direction, p.name, p, p.pointee,
+                     self._code(p.pointee, p.info), idx, p.info)
+            p.out_slot = s
+            outs.append(s)
+            idx = idx.plus(None)
+        if cb.errno:
+            outs.append(Slot("errno", "errno", None, SCALARS["int"], "e",
+                             idx, None))
+            idx = idx.plus(None)
+        cb.out_slots, cb.n_out = outs, idx
+
+    def _callbacks(self, f):
+        """Links a function's callback parameters with the parameters
+        that carry their contexts and their destroy notifies."""
+        by_name = {p.name: p for p in f.params if p.name}
+        cbs = []
+        for p in f.params:
+            cb = _callback_of(p.type) if p.direction == "in" else None
+            if cb is None:
+                if "scope" in p.anns:
+                    raise IdlError(p.anns["scope"][1], "[scope] needs a "
+                                   "parameter of a callback type, but %s is "
+                                   "%s" % (p.label, _type_label(p.type)))
+                continue
+            scope = "call"
+            if "scope" in p.anns:
+                scope, spos = p.anns["scope"]
+                if scope not in SCOPES:
+                    raise IdlError(spos, "'scope' must be call, async, "
+                                   "notified or forever, not '%s'" % scope)
+            p.callback, p.scope = cb, scope
+            cb.used = True
+            cbs.append(p)
+        for p in f.params:
+            if "context" not in p.anns:
+                continue
+            names, apos = p.anns["context"]
+            r = p.type.resolved()
+            if p.direction != "in" or not isinstance(r, Pointer) or \
+                    r.kind != "pointer":
+                raise IdlError(apos, "[context] parameter %s is not a data "
+                               "pointer" % p.label)
+            for n, npos in names:
+                target = by_name.get(n)
+                if target is None or target.callback is None:
+                    raise IdlError(npos, "[context] names '%s', which is not "
+                                   "a callback parameter of '%s'"
+                                   % (n, f.name))
+                if target.callback.context is None:
+                    raise IdlError(npos, "[context] names '%s', whose type "
+                                   "'%s' has no context parameter (it has a "
+                                   "pool of thunks)"
+                                   % (n, target.callback.name))
+                if target.context is not None:
+                    raise IdlError(npos, "callback '%s' already has its "
+                                   "context in %s" % (n, target.context.label))
+                target.context = p
+                p.carries.append(target)
+            p.carries.sort(key=lambda c: c.index)
+            first = p.carries[0]
+            for c in p.carries[1:]:
+                if c.scope != first.scope:
+                    raise IdlError(apos, "callbacks '%s' and '%s' share "
+                                   "context %s but have different scopes"
+                                   % (first.name, c.name, p.label))
+                if bool(c.info.nullable) != bool(first.info.nullable):
+                    raise IdlError(apos, "callbacks '%s' and '%s' share "
+                                   "context %s; both or neither must be "
+                                   "[nullable]" % (first.name, c.name,
+                                                   p.label))
+            for k, c in enumerate(p.carries):
+                c.member = k
+                c.callback.members.add(k)
+        for p in cbs:
+            if p.callback.context is not None and p.context is None:
+                raise IdlError(p.pos, "callback %s needs the parameter that "
+                               "carries its context: mark it [context=%s]"
+                               % (p.label, p.name or "NAME"))
+        for p in f.params:
+            if "destroy" not in p.anns:
+                continue
+            n, apos = p.anns["destroy"]
+            if not _is_destroy_notify(p.type) or p.direction != "in":
+                raise IdlError(apos, "[destroy] parameter %s must have type "
+                               "'void (*)(void *)', not %s"
+                               % (p.label, _type_label(p.type)))
+            target = by_name.get(n)
+            if target is None or target.callback is None:
+                raise IdlError(apos, "[destroy] names '%s', which is not a "
+                               "callback parameter of '%s'" % (n, f.name))
+            if target.context is None:
+                raise IdlError(apos, "[destroy] names '%s', whose type '%s' "
+                               "has no context to pass to a destroy notify"
+                               % (n, target.callback.name))
+            if target.scope != "notified":
+                raise IdlError(apos, "[destroy] names '%s', whose scope is "
+                               "%s; a destroy notify needs [scope=notified]"
+                               % (n, target.scope))
+            ctx = target.context
+            if ctx.carries[0].destroy is not None:
+                raise IdlError(apos, "context %s already has a destroy "
+                               "notify (%s)" % (ctx.label,
+                                                ctx.carries[0].destroy.label))
+            p.destroys = ctx
+            for c in ctx.carries:
+                c.destroy = p
+        for p in cbs:
+            if p.scope == "notified" and p.destroy is None:
+                raise IdlError(p.anns["scope"][1], "callback %s has "
+                               "[scope=notified] but no destroy notify: mark "
+                               "the parameter that takes one [destroy=%s]"
+                               % (p.label, p.name or "NAME"))
 
     def _check_value_type(self, t, what, pos, allow_void=False):
         r = t.resolved()
@@ -1438,6 +1816,31 @@ class _Checker:
             raise IdlError(pos, "[length] parameter '%s' is not an integer"
                            % info.length)
 
+    def _resolve_context_accessors(self):
+        """[context=FN] in a callback typedef: FN is a function of the
+        module (by C name) that takes one pointer and returns the data
+        pointer the library keeps (sqlite3_user_data)."""
+        by_c = {}
+        for f in self.m.functions:
+            if f.packed is None and not f.function_pointer and \
+                    f.variadic_of is None:
+                by_c.setdefault(f.c_name, f)
+        for cb in self.m.callbacks:
+            if cb.context_from is None:
+                continue
+            f = by_c.get(cb.context_from)
+            if f is None:
+                raise IdlError(cb.context_from_pos, "[context] names '%s', "
+                               "which is not a function of module '%s'"
+                               % (cb.context_from, self.m.name))
+            r = f.ret.resolved()
+            if len(f.params) != 1 or \
+                    not isinstance(f.params[0].type.resolved(), Pointer) or \
+                    not isinstance(r, Pointer) or r.kind != "pointer":
+                raise IdlError(cb.context_from_pos, "context accessor '%s' "
+                               "must take one pointer and return a data "
+                               "pointer" % cb.context_from)
+
     def _resolve_owned(self):
         names = {}
         for f in self.m.functions:
@@ -1483,7 +1886,17 @@ class _Checker:
             ins.append(Slot("target", "target", None, fp, "F", idx, None))
             idx = idx.plus(None)
         for p in f.params:
-            if p.direction == "out":
+            if p.direction == "out" or p.destroys is not None:
+                continue
+            if p.callback is not None and p.callback.context is not None:
+                continue    # its context parameter's slot carries it
+            if p.carries or p.callback is not None:
+                s = Slot("closure", p.name, p, p.type, "c", idx, p.info)
+                s.callbacks = list(p.carries) if p.carries else [p]
+                p.in_slot = s
+                ins.append(s)
+                idx = idx.plus(None)
+                self.m.uses_callbacks = True
                 continue
             t = p.type if p.direction == "in" else p.pointee
             s = Slot("arg" if p.direction == "in" else "inout",
@@ -1521,6 +1934,58 @@ class _Checker:
             self.m.used_scalars.add(r.name)
         elif isinstance(r, Enum):
             self.m.used_scalars.add("int")
+
+
+def _callback_of(t):
+    """The CallbackType a parameter of type t takes — t names a callback
+    typedef of a function pointer type, or points to one of a function
+    type — or None."""
+    u = t
+    while isinstance(u, Typedef):
+        if u.decl.callback is not None:
+            ok = isinstance(u.decl.type.resolved(), Pointer)
+            return u.decl.callback if ok else None
+        u = u.decl.type
+    r = t.resolved()
+    if isinstance(r, Pointer):
+        u = r.target
+        while isinstance(u, Typedef):
+            if u.decl.callback is not None:
+                ok = isinstance(u.decl.type.resolved(), FuncType)
+                return u.decl.callback if ok else None
+            u = u.decl.type
+    return None
+
+
+def _is_destroy_notify(t):
+    """t is a pointer to a function void (void *) (a GDestroyNotify)."""
+    r = t.resolved()
+    if not isinstance(r, Pointer) or r.kind != "funcptr":
+        return False
+    ft = r.target.resolved()
+    if not isinstance(ft.ret.resolved(), Void) or ft.variadic or \
+            len(ft.params) != 1:
+        return False
+    pr = ft.params[0][1].resolved()
+    return isinstance(pr, Pointer) and isinstance(pr.target.resolved(), Void) \
+        and not pr.target.resolved().quals
+
+
+def _callback_fnode(d):
+    """The parameter list of the function (pointer) type a typedef
+    declarator declares — "NAME(...)" or "(*NAME)(...)" — or None."""
+    chain = []
+    while d is not None and not isinstance(d, S.DName):
+        chain.append(d)
+        d = d.inner
+    if d is None:
+        return None
+    inner = list(reversed(chain))   # from the name outward
+    if inner and isinstance(inner[0], S.DPointer):
+        inner = inner[1:]
+    if inner and isinstance(inner[0], S.DFunction):
+        return inner[0]
+    return None
 
 
 def _declares_function(d):

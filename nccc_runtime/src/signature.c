@@ -11,6 +11,7 @@ static const char *count_side(const char *p, char stop, uint16_t *out) {
     switch (*p) {
       case '?': case 'b': case 'B': case 'h': case 'H': case 'i': case 'I':
       case 'l': case 'L': case 'f': case 'd': case 'p': case 's': case 'F':
+      case 'c': /* a closure context (docs/CALLBACKS.md) */
         n++;
         break;
       case 'e':

@@ -15,7 +15,7 @@
 #include <nccc/nccc.h>
 
 #include "cbt_lib.h"
-#include "cbt_nccc.h"
+#include "cbt_fixture.h"
 #include "host.h"
 
 #define S(p) nccc_slot_from_ptr(p)

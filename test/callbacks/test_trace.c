@@ -13,7 +13,7 @@
 #include <nccc/nccc.h>
 
 #include "cbt_lib.h"
-#include "cbt_nccc.h"
+#include "cbt_fixture.h"
 
 #define SENTINEL 0x5a5a5a5a5a5a5a5au
 

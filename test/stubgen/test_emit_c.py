@@ -288,7 +288,8 @@ def test_output_is_stable():
 
 # ---- the C compiler -------------------------------------------------------
 
-IDLS = [EXAMPLES / "tour.idl", IDL_DIR / "corners.idl", IDL_DIR / "cmini.idl"]
+IDLS = [EXAMPLES / "tour.idl", IDL_DIR / "corners.idl", IDL_DIR / "cmini.idl",
+        IDL_DIR / "cbk.idl"]
 
 
 @pytest.mark.parametrize("std", ["c99", "c11"])
@@ -300,7 +301,10 @@ def test_compiles_warning_free(tmp_path, std, idl):
     assert r.returncode == 0, r.stderr
 
 
-@pytest.mark.parametrize("idl", IDLS[:2], ids=[p.stem for p in IDLS[:2]])
+DECL_IDLS = IDLS[:2] + IDLS[3:]
+
+
+@pytest.mark.parametrize("idl", DECL_IDLS, ids=[p.stem for p in DECL_IDLS])
 def test_declarations_pass_their_own_header_checks(tmp_path, idl):
     """The declarations generated without #include, used as the header of
     the same IDL with #include, satisfy every check of include mode."""
@@ -407,6 +411,16 @@ def test_libc_through_the_runtime(tmp_path, runtime_lib):
                          [C_DIR / "cmini_main.c"], runtime_lib)
     assert run.returncode == 0, run.stdout + run.stderr
     assert re.fullmatch(r"checks: \d+ failed: 0\n", run.stdout), run.stdout
+
+
+def test_callbacks_through_the_runtime(tmp_path, runtime_lib):
+    run = _build_and_run(tmp_path, IDL_DIR / "cbk.idl",
+                         "cbk.idl", [C_DIR / "callbacks_main.c",
+                                           C_DIR / "callbacks_impl.c"],
+                         runtime_lib)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert re.fullmatch(r"checks: \d+ failed: 0\n", run.stdout), run.stdout
+    assert int(run.stdout.split()[1]) >= 90
 
 
 def test_record_padding_is_zero_in_out_slots(tmp_path, runtime_lib):

@@ -8,6 +8,8 @@ from stubgen.parse import SYNTAX_ERRORS, _parse_only, parse
 from stubgen.errors import IdlError
 
 M = "module m;\n"
+CB = "typedef int cmp_fn(const void *a, const void *b, [context] void *ctx);\n"
+TH = "typedef void tick_fn(int n) [thunks=2];\n"
 
 CASES = [
     # ---- syntax
@@ -115,8 +117,10 @@ CASES = [
      "'variadic' and 'function_pointer' cannot be combined"),
     (M + "int f(void) [macro];", 2, 14,
      "[macro] needs an #include that defines the macro"),
-    (M + "int f(void) [scope=call];", 2, 14, "annotation 'scope' is reserved "
-     "for callbacks, which are not supported yet"),
+    (M + "int f(void) [scope=call];", 2, 14,
+     "'scope' is not allowed on a function"),
+    (M + "int f(void) [trace=maybe];", 2, 14,
+     "'trace' takes no value, or =true or =false"),
     ("module m [fast];", 1, 11, "unknown annotation 'fast'"),
     (M + "default [rename=x];", 2, 10,
      "'rename' is not allowed on a default statement"),
@@ -166,13 +170,112 @@ CASES = [
      "#include and #define are allowed"),
     (M + "#include stdio.h", 2, 1,
      'expected #include <file> or #include "file"'),
+    # ---- callback types
     (M + "typedef int (*cmp)(const void *, const void *) [context=ctx];",
-     2, 49,
-     "annotations on typedefs are reserved for callbacks, which are not "
-     "supported yet"),
-    (M + "typedef int (*cmp)([context] void *ctx);", 2, 21,
-     "annotations on the parameters of a function pointer are reserved for "
-     "callbacks, which are not supported yet"),
+     2, 49, "'context' is not allowed on a callback typedef"),
+    (M + "void f(int (*cb)([context] void *ctx));", 2, 19,
+     "annotations on the parameters of a function pointer belong in a "
+     "callback typedef"),
+    (M + "typedef int (*cmp)(const void *a, const void *b) [errno];", 2, 15,
+     "callback type 'cmp' needs a [context] parameter or a pool of thunks "
+     "([thunks=N] after its parameter list)"),
+    (M + "typedef int (*cmp)([context] void *a, [context] void *b);", 2, 40,
+     "callback type 'cmp' has two [context] parameters ('a' and 'b')"),
+    (M + "typedef int (*cmp)([context] int a);", 2, 21,
+     "[context] parameter 'a' of callback type 'cmp' is not a data pointer"),
+    (M + "typedef int (*cmp)([context] void *a) [thunks=2];", 2, 40,
+     "callback type 'cmp' has a [context] parameter; [thunks] is for "
+     "callbacks without one"),
+    (M + "typedef int (*cmp)(int a) [thunks=0];", 2, 28,
+     "'thunks' needs the pool size, an integer from 1 to 4096, as in "
+     "[thunks=4]"),
+    (M + "typedef int (*cmp)(int a) [thunks];", 2, 28,
+     "'thunks' needs the pool size, an integer from 1 to 4096, as in "
+     "[thunks=4]"),
+    (M + "typedef int (*cmp)(int a) [thunks=5000];", 2, 28,
+     "'thunks' needs the pool size, an integer from 1 to 4096, as in "
+     "[thunks=4]"),
+    (M + "typedef int (*cmp)(int a, ...) [thunks=2];", 2, 15,
+     "callback type 'cmp' cannot be variadic"),
+    (M + "struct s { int x; };\n"
+     "typedef int (*cmp)(struct s v, [context] void *c);", 3, 29,
+     "parameter 'v' of callback type 'cmp' is a struct by value, which "
+     "callbacks do not take"),
+    (M + "struct s { int x; };\ntypedef struct s (*cmp)([context] void *c);",
+     3, 20, "callback type 'cmp' returns a struct by value, which callbacks "
+     "do not do"),
+    (M + "typedef int (*cmp)([context=x] void *c);", 2, 29,
+     "[context] names 'x', which is not a function of module 'm'"),
+    (M + "typedef int (*cmp)([context=3] void *c);", 2, 21,
+     "'context' in a callback typedef is a flag, or names the function that "
+     "gets the context from the parameter, as in [context=NAME]"),
+    (M + "typedef int (*cmp)([context=ud] void *c);\nint ud(void *c);", 2,
+     29, "context accessor 'ud' must take one pointer and return a data "
+     "pointer"),
+    (M + "typedef int (*cmp)([owned(free)] char *s, [context] void *c);", 2,
+     21, "'owned' is not allowed on a callback parameter"),
+    (M + "typedef int (*cmp)(int a) [rename=x, thunks=2];", 2, 28,
+     "'rename' is not allowed on a callback typedef"),
+    (M + "typedef int (*cmp[2])(int a) [thunks=2];", 2, 31,
+     "annotations on a typedef make it a callback type, which needs a "
+     "function or function pointer type"),
+    (M + "default [thunks=2];", 2, 10,
+     "'thunks' is not allowed on a default statement"),
+    # ---- callback parameters
+    (M + "void f([scope=call] int x);", 2, 9,
+     "[scope] needs a parameter of a callback type, but 'x' is 'int'"),
+    (M + CB + "void f([scope=sometimes] cmp_fn *cb, [context=cb] void *d);", 3,
+     9, "'scope' must be call, async, notified or forever, not 'sometimes'"),
+    (M + CB + "void f(cmp_fn *cb, [context] void *d);", 3, 21,
+     "'context' needs the callbacks whose context the parameter carries, "
+     "as in [context=NAME] or [context(NAME, NAME)]"),
+    (M + CB + "void f(cmp_fn *cb, [context=cb] int d);", 3, 21,
+     "[context] parameter 'd' is not a data pointer"),
+    (M + CB + "void f(cmp_fn *cb, [context=nope] void *d);", 3, 29,
+     "[context] names 'nope', which is not a callback parameter of 'f'"),
+    (M + TH + "void f(tick_fn *cb, [context=cb] void *d);", 3, 30,
+     "[context] names 'cb', whose type 'tick_fn' has no context parameter "
+     "(it has a pool of thunks)"),
+    (M + CB + "void f(cmp_fn *cb, [context=cb] void *d, [context=cb] void *e);",
+     3, 51, "callback 'cb' already has its context in 'd'"),
+    (M + CB + "void f(cmp_fn *cb, [context(cb, cb)] void *d);", 3, 33,
+     "callback 'cb' already has its context in 'd'"),
+    (M + CB + "void f([scope=async] cmp_fn *a, cmp_fn *b, "
+     "[context(a, b)] void *d);", 3, 45,
+     "callbacks 'a' and 'b' share context 'd' but have different scopes"),
+    (M + CB + "void f([nullable] cmp_fn *a, cmp_fn *b, "
+     "[context(a, b)] void *d);", 3, 42, "callbacks 'a' and 'b' share "
+     "context 'd'; both or neither must be [nullable]"),
+    (M + CB + "void f(int x, cmp_fn *cb);", 3, 23,
+     "callback 'cb' needs the parameter that carries its context: mark it "
+     "[context=cb]"),
+    (M + CB + "void f(cmp_fn *cb, [context=cb] void *d, "
+     "[destroy=cb] void (*done)(int));", 3, 43,
+     "[destroy] parameter 'done' must have type 'void (*)(void *)', not "
+     "'void (*)(int)'"),
+    (M + CB + "void f(cmp_fn *cb, [context=cb] const void *d, "
+     "[destroy=cb] void (*done)(const void *));", 3, 49,
+     "[destroy] parameter 'done' must have type 'void (*)(void *)', not "
+     "'void (*)(const void *)'"),
+    (M + CB + "void f(cmp_fn *cb, [context=cb] void *d, "
+     "[destroy=x] void (*done)(void *));", 3, 43,
+     "[destroy] names 'x', which is not a callback parameter of 'f'"),
+    (M + TH + "void f([scope=notified] tick_fn *cb, "
+     "[destroy=cb] void (*done)(void *));", 3, 39,
+     "[destroy] names 'cb', whose type 'tick_fn' has no context to pass to "
+     "a destroy notify"),
+    (M + CB + "void f(cmp_fn *cb, [context=cb] void *d, "
+     "[destroy=cb] void (*done)(void *));", 3, 43,
+     "[destroy] names 'cb', whose scope is call; a destroy notify needs "
+     "[scope=notified]"),
+    (M + CB + "void f([scope=notified] cmp_fn *cb, [context=cb] void *d, "
+     "[destroy=cb] void (*x)(void *), [destroy=cb] void (*y)(void *));", 3,
+     92, "context 'd' already has a destroy notify ('x')"),
+    (M + CB + "void f([scope=notified] cmp_fn *cb, [context=cb] void *d);", 3,
+     9, "callback 'cb' has [scope=notified] but no destroy notify: mark the "
+     "parameter that takes one [destroy=cb]"),
+    (M + CB + 'packed "x" int f([context=cb] void *d);', 3, 19,
+     "'context' is not allowed on a parameter of a packed function"),
     # ---- packed functions
     (M + 'packed "runtime.SystemLib";', 2, 27,
      'a packed function needs a prototype after its name, as in packed '

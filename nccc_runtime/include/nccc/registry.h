@@ -16,6 +16,8 @@
 **   i I  int32 / uint32     l L  int64 / uint64    f  float   d  double
 **   p  data pointer         s  NUL-terminated string (const char *)
 **   F  function pointer     e  errno value (int, OUT only)
+**   c  closure context: a context from closure_claim (docs/CALLBACKS.md),
+**      passed for a callback parameter; 0 for a [nullable] one left out
 **   {name}    struct or union by value: NCCC_SLOTS(sizeof) slots, its
 **             layout in the module's type table
 **   {name:N}  the same with its slot count N spelled out (needed when the
