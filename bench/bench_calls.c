@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <nccc/ffi_forward.h>
 #include <nccc/nccc.h>
 
 #include "bench_nccc.h"
@@ -96,6 +97,21 @@ static NOINLINE void add_hand(uint64_t n) {
     in[0] = out[0];
     in[1] = i;
     hand_add(in, out);
+  }
+  sink_u = out[0];
+}
+
+/* libnccc_ffi's dynamic forwarder for the same function: an nccc_fn made
+** at run time from a pointer and "ll:l", calling through ffi_call. */
+static nccc_fn fwd_add, fwd_mix6;
+
+static NOINLINE void add_forward(uint64_t n) {
+  uint64_t in[2], out[1] = {1};
+  uint64_t i;
+  for (i = 0; i < n; i++) {
+    in[0] = out[0];
+    in[1] = i;
+    fwd_add(in, out);
   }
   sink_u = out[0];
 }
@@ -170,6 +186,22 @@ static NOINLINE void mix6_wrapper(uint64_t n) {
     in[1] = out[0];
     in[2] = i;
     nccc_bench_mix6(in, out);
+  }
+  sink_d = nccc_slot_to_double(out[0]);
+}
+
+static NOINLINE void mix6_forward(uint64_t n) {
+  uint64_t in[6], out[1];
+  uint64_t i;
+  in[0] = nccc_slot_from_i32(v_a);
+  in[3] = nccc_slot_from_float(v_d);
+  in[4] = nccc_slot_from_u8(v_e);
+  in[5] = nccc_slot_from_double(v_f);
+  out[0] = nccc_slot_from_double(0.5);
+  for (i = 0; i < n; i++) {
+    in[1] = out[0];
+    in[2] = i;
+    fwd_mix6(in, out);
   }
   sink_d = nccc_slot_to_double(out[0]);
 }
@@ -383,7 +415,8 @@ static const struct {
   {"add.loop", add_loop},       {"add.direct", add_direct},
   {"add.wrapper", add_wrapper}, {"add.handle", add_handle},
   {"add.checked", add_checked}, {"add.ffi", add_ffi},
-  {"add.hand", add_hand},
+  {"add.hand", add_hand},       {"add.forward", add_forward},
+  {"mix6.forward", mix6_forward},
   {"mix6.loop", mix6_loop},       {"mix6.direct", mix6_direct},
   {"mix6.wrapper", mix6_wrapper}, {"mix6.handle", mix6_handle},
   {"mix6.checked", mix6_checked}, {"mix6.ffi", mix6_ffi},
@@ -422,6 +455,12 @@ static void setup(void) {
       ffi_prep_cif(&cif_vec3, FFI_DEFAULT_ABI, 2, &vec3_type, args_vec3) != FFI_OK ||
       vec3_type.size != sizeof(bench_vec3)) {
     fprintf(stderr, "nccc_bench_calls: ffi_prep_cif failed\n");
+    exit(1);
+  }
+  if (nccc_ffi_create((nccc_ffi_target)bench_add, "ll:l", &fwd_add) != NCCC_OK ||
+      nccc_ffi_create((nccc_ffi_target)bench_mix6, "idlfBd:d", &fwd_mix6) !=
+          NCCC_OK) {
+    fprintf(stderr, "nccc_bench_calls: forwarder: %s\n", nccc_last_error());
     exit(1);
   }
 }

@@ -72,6 +72,16 @@ awk -v h="$ir_hand" -v g="$ir_gen" 'BEGIN {
          h, g, g / h
 }'
 echo
+echo "the dynamic forwarder (libnccc_ffi: an nccc_fn made at run time from a"
+echo "pointer and a signature, calling through ffi_call) against the wrapper:"
+printf '%-6s %8s %8s   %9s\n' function wrapper forward fwd/wrap
+for fn in add mix6; do
+  w=$(per_call "$fn.wrapper")
+  f=$(per_call "$fn.forward")
+  awk -v n="$fn" -v w="$w" -v f="$f" \
+    'BEGIN { printf "%-6s %8.2f %8.2f   %9.2f\n", n, w, f, f / w }'
+done
+echo
 echo "targets: wrapper/direct <= 2, handle/direct <= 3, wrapper/ffi_call <= 0.20"
 echo
 echo "callbacks: instructions per callback of a C loop (bench_fold), loop included"
