@@ -7,6 +7,8 @@ packages=(
   python3 python3-lark python3-pytest
   zlib1g-dev libsqlite3-dev valgrind
   gcc-arm-none-eabi libnewlib-arm-none-eabi
+  lua5.4 liblua5.4-dev luajit libluajit-5.1-dev
+  guile-3.0 guile-3.0-dev chezscheme racket
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,1017 @@
+#!r6rs
+;;; nccc/core.sls — the portable Scheme side of nccc (docs/SCHEME.md).
+;;;
+;;; Imports only (rnrs) and (nccc compat); each implementation picks its
+;;; own compat file by file extension (compat.scm for Guile,
+;;; compat.chezscheme.sls for Chez, compat.mzscheme.sls for Racket), so
+;;; this file has no cond-expand and no implementation names. The compat
+;;; library supplies exactly:
+;;;   (compat-load path)             a loaded shared library
+;;;   (compat-symbol lib name)       a function's address, or #f
+;;;   (compat-call fn in out)        calls the nccc_fn at address fn with
+;;;                                  two slot bytevectors (8 bytes a slot,
+;;;                                  native-endian), kept in place meanwhile
+;;;   (compat-dispatcher handler)    the address of the one C-callable
+;;;                                  void f(const uint64_t *, uint64_t *)
+;;;                                  of the process, made on first request;
+;;;                                  it calls (handler in-address out-address)
+;;;   compat-implementation          a symbol, for messages
+;;; Everything else — the built-ins, signatures, conversions, strings,
+;;; callbacks — is here, on top of the root and the slot ABI (docs/ABI.md).
+;;;
+;;; Values: integers are exact (unsigned never wrap, everything is range
+;;; checked going in), floats travel by their bits, strings are copied
+;;; into C memory with the alloc/write built-ins and freed after the call,
+;;; [out] values and errno come back as extra values. Collections come
+;;; back as vectors, which Racket code reads like R6RS code does.
+(library (nccc core)
+  (export
+   ;; runtime
+   nccc-load nccc-runtime? nccc-runtime-path nccc-symbol nccc-version
+   nccc-last-error nccc-implementation
+   ;; functions and calls
+   nccc-lookup nccc-function-at nccc-function? nccc-function-name
+   nccc-function-signature nccc-function-address nccc-function-handle
+   nccc-call nccc-call* nccc-procedure nccc-primitive-call
+   ;; registry: listing, constants, layouts
+   nccc-modules nccc-functions nccc-constant nccc-constants nccc-layout
+   nccc-layout? nccc-layout-name nccc-layout-size nccc-layout-align
+   nccc-layout-kind nccc-layout-fields nccc-layout-field
+   nccc-field? nccc-field-name nccc-field-code nccc-field-offset
+   nccc-field-size nccc-field-count
+   nccc-make-struct nccc-struct-ref nccc-struct-set!
+   ;; memory
+   nccc-alloc nccc-free nccc-peek nccc-poke nccc-read nccc-write
+   nccc-string-at nccc-string->c
+   ;; callbacks
+   nccc-callback nccc-callback-group nccc-callback? nccc-callback-context
+   nccc-callback-live? nccc-release nccc-closure-stats nccc-callbacks-held
+   ;; errors
+   &nccc nccc-error? nccc-error-status)
+  (import (rnrs) (nccc compat))
+
+  ;; ---- errors --------------------------------------------------------
+
+  ;; status: the runtime's nccc_status for failures it reported, #f for
+  ;; misuse found on this side (wrong count, type or range, unknown name).
+  (define-condition-type &nccc &error make-nccc-condition nccc-error?
+    (status nccc-error-status))
+
+  (define (fail who status message . irritants)
+    (raise (condition (make-nccc-condition status) (make-who-condition who)
+                      (make-message-condition message)
+                      (make-irritants-condition irritants))))
+
+  (define (misuse who message . irritants)
+    (apply fail who #f message irritants))
+
+  (define nccc-implementation compat-implementation)
+
+  ;; ---- slots ----------------------------------------------------------
+
+  (define two^64 (expt 2 64))
+  (define u64-max (- two^64 1))
+
+  ;; A slot buffer of n slots (never empty: C gets a valid address).
+  (define (make-slots n) (make-bytevector (* 8 (max n 1)) 0))
+  (define (slot-ref bv i) (bytevector-u64-native-ref bv (* 8 i)))
+  (define (slot-set! bv i v) (bytevector-u64-native-set! bv (* 8 i) v))
+  (define (slots-of nbytes) (div (+ nbytes 7) 8))
+
+  (define (exact-int? v) (and (integer? v) (exact? v)))
+
+  ;; Integer codes: code, signed?, bits, least and greatest value.
+  (define (int-spec code signed bits)
+    (list code signed bits
+          (if signed (- (expt 2 (- bits 1))) 0)
+          (- (expt 2 (if signed (- bits 1) bits)) 1)))
+  (define int-specs
+    (list (int-spec #\b #t 8) (int-spec #\B #f 8) (int-spec #\h #t 16)
+          (int-spec #\H #f 16) (int-spec #\i #t 32) (int-spec #\I #f 32)
+          (int-spec #\l #t 64) (int-spec #\L #f 64) (int-spec #\e #t 32)))
+
+  ;; The low bits of slot s as the code's integer (the ABI takes the low
+  ;; bits when narrowing).
+  (define (slot->int spec s)
+    (let* ([bits (caddr spec)] [m (bitwise-bit-field s 0 bits)])
+      (if (and (cadr spec) (bitwise-bit-set? m (- bits 1)))
+          (- m (expt 2 bits))
+          m)))
+
+  (define (int->slot v) (if (< v 0) (+ v two^64) v))
+
+  ;; Floats by bits: no arithmetic touches a NaN, so payloads and -0.0
+  ;; survive.
+  (define (double->slot x)
+    (let ([b (make-bytevector 8)])
+      (bytevector-ieee-double-native-set! b 0 x)
+      (bytevector-u64-native-ref b 0)))
+  (define (slot->double s)
+    (let ([b (make-bytevector 8)])
+      (bytevector-u64-native-set! b 0 s)
+      (bytevector-ieee-double-native-ref b 0)))
+  (define (nan-slot? s)
+    (and (= (bitwise-bit-field s 52 63) #x7ff) (not (= 0 (bitwise-bit-field s 0 52)))))
+  ;; What C's nccc_slot_from_float(nccc_slot_to_float(s)) gives: rounded
+  ;; to float; a NaN keeps its sign and top 23 fraction bits by bits.
+  (define (float->slot x)
+    (let ([s (double->slot x)])
+      (if (nan-slot? s)
+          (let ([frac (bitwise-bit-field s 29 52)])
+            (bitwise-ior (bitwise-and s (expt 2 63)) #x7ff0000000000000
+                         (bitwise-arithmetic-shift-left
+                          (if (= frac 0) #x400000 frac) 29)))
+          (let ([b (make-bytevector 4)])
+            (bytevector-ieee-single-native-set! b 0 x)
+            (double->slot (bytevector-ieee-single-native-ref b 0))))))
+
+  ;; ---- signatures ------------------------------------------------------
+
+  ;; A parsed signature side is a list of items: a character (one slot),
+  ;; an sref (a struct by value) or the symbol rest ('*').
+  (define-record-type sref (fields name slots size layout))
+
+  (define scalar-codes (string->list "?bBhHiIlLfdpsF"))
+
+  ;; -> (values in-items out-items); raises on a malformed string.
+  (define (parse-signature who sig)
+    (define n (string-length sig))
+    (define (bad why) (misuse who (string-append "bad signature: " why) sig))
+    (let loop ([i 0] [side 'in] [in '()] [out '()])
+      (define (add item)
+        (if (eq? side 'in)
+            (values (cons item in) out)
+            (values in (cons item out))))
+      (define (items) (if (eq? side 'in) in out))
+      (cond
+       [(= i n)
+        (when (eq? side 'in) (bad "no ':'"))
+        (values (reverse in) (reverse out))]
+       [else
+        (let ([c (string-ref sig i)])
+          (when (and (pair? (items)) (eq? (car (items)) 'rest) (not (char=? c #\:)))
+            (bad "'*' is not the last code of its side"))
+          (cond
+           [(char=? c #\:)
+            (unless (eq? side 'in) (bad "more than one ':'"))
+            (loop (+ i 1) 'out in out)]
+           [(char=? c #\{)
+            (let find ([j (+ i 1)])
+              (cond
+               [(= j n) (bad "'{' without '}'")]
+               [(char=? (string-ref sig j) #\})
+                (let-values ([(name slots) (parse-struct-code (substring sig (+ i 1) j) bad)])
+                  (let-values ([(in out) (add (make-sref name slots #f #f))])
+                    (loop (+ j 1) side in out)))]
+               [else (find (+ j 1))]))]
+           [(char=? c #\*)
+            (let-values ([(in out) (add 'rest)]) (loop (+ i 1) side in out))]
+           [(or (memv c scalar-codes) (and (char=? c #\e) (eq? side 'out)))
+            (let-values ([(in out) (add c)]) (loop (+ i 1) side in out))]
+           [else (bad (string-append "unknown code '" (string c) "'"))]))])))
+
+  ;; "name" or "name:N" -> (values name N-or-#f)
+  (define (parse-struct-code text bad)
+    (let loop ([k 0])
+      (cond
+       [(= k (string-length text))
+        (when (= k 0) (bad "empty struct name"))
+        (values text #f)]
+       [(char=? (string-ref text k) #\:)
+        (let ([count (string->number (substring text (+ k 1) (string-length text)))])
+          (unless (and (> k 0) count (exact-int? count) (> count 0))
+            (bad "bad struct slot count"))
+          (values (substring text 0 k) count))]
+       [else (loop (+ k 1))])))
+
+  (define (item-slots item)
+    (cond [(char? item) 1] [(sref? item) (sref-slots item)] [else 0]))
+  (define (items-slots items)
+    (fold-left (lambda (n item) (+ n (item-slots item))) 0 items))
+  (define (items-rest? items) (and (memq 'rest items) #t))
+
+  ;; ---- the runtime ----------------------------------------------------
+
+  (define-record-type (runtime make-runtime nccc-runtime?)
+    (fields lib path root builtins
+            (mutable layouts)    ; module index -> (name . vector of layouts)
+            (mutable constants)  ; module index -> (name . vector of #(name value))
+            (mutable dispatcher)))
+
+  (define (nccc-runtime-path rt) (runtime-path rt))
+
+  ;; Built-in indices and names (docs/ABI.md; fixed forever).
+  (define builtin-names
+    '#("builtin" "version" "last_error" "lookup" "function" "call"
+       "call_checked" "register" "module_count" "module_info" "module_find"
+       "module_type" "module_field" "module_constant" "alloc" "free" "peek"
+       "poke" "read" "write" "strlen" "closure_claim" "closure_claim_group"
+       "closure_release" "closure_stats"))
+  (define B-VERSION 1) (define B-LAST-ERROR 2) (define B-LOOKUP 3)
+  (define B-FUNCTION 4) (define B-REGISTER 7) (define B-MODULE-COUNT 8)
+  (define B-MODULE-INFO 9) (define B-MODULE-FIND 10) (define B-MODULE-TYPE 11)
+  (define B-MODULE-FIELD 12) (define B-MODULE-CONSTANT 13) (define B-ALLOC 14)
+  (define B-FREE 15) (define B-PEEK 16) (define B-POKE 17) (define B-READ 18)
+  (define B-WRITE 19) (define B-STRLEN 20) (define B-CLAIM 21)
+  (define B-CLAIM-GROUP 22) (define B-RELEASE 23) (define B-STATS 24)
+
+  (define NCCC-ERR-NAME-NOT-FOUND #x0100)
+
+  (define (nccc-primitive-call fn in out)
+    (unless (and (exact-int? fn) (< 0 fn two^64))
+      (misuse 'nccc-primitive-call "not a function address" fn))
+    (unless (and (bytevector? in) (bytevector? out))
+      (misuse 'nccc-primitive-call "slot buffers must be bytevectors" in out))
+    (compat-call fn in out))
+
+  ;; Calls built-in index with in-slots (a slot bytevector) and room for
+  ;; n-out results after the status; -> (values status out).
+  (define (builtin/status rt index in n-out)
+    (let ([out (make-slots (+ 1 n-out))])
+      (compat-call (vector-ref (runtime-builtins rt) index) in out)
+      (values (slot-ref out 0) out)))
+
+  (define (slots . words)
+    (let ([bv (make-slots (length words))])
+      (let loop ([k 0] [vs words])
+        (unless (null? vs)
+          (slot-set! bv k (car vs))
+          (loop (+ k 1) (cdr vs))))
+      bv))
+
+  ;; The same, raising the runtime's last error on a failed status.
+  (define (builtin rt who index n-out . in)
+    (builtin-raw rt who index (apply slots in) n-out))
+  (define (builtin-raw rt who index in n-out)
+    (let-values ([(status out) (builtin/status rt index in n-out)])
+      (unless (= status 0) (runtime-fail rt who status))
+      out))
+
+  (define (runtime-fail rt who status)
+    (let-values ([(st out) (builtin/status rt B-LAST-ERROR (make-slots 0) 2)])
+      (fail who status
+            (if (= st 0)
+                (or (string-at rt (slot-ref out 2)) "")
+                "failed (no message)"))))
+
+  ;; ---- C strings and memory ---------------------------------------------
+
+  (define (string-at rt address)
+    (if (= address 0)
+        #f
+        (let* ([n (slot-ref (builtin rt 'nccc-string-at B-STRLEN 1 address) 1)])
+          (bytes->string (read-bytes rt 'nccc-string-at address n)))))
+
+  ;; C strings need not be UTF-8: a byte that starts no valid sequence
+  ;; becomes U+FFFD on every implementation (Guile's utf8->string raises).
+  (define (bytes->string bv)
+    (guard (e (#t (decode-utf8-leniently bv))) (utf8->string bv)))
+
+  (define (decode-utf8-leniently bv)
+    (let ([n (bytevector-length bv)])
+      (let loop ([i 0] [acc '()])
+        (if (= i n)
+            (list->string (reverse acc))
+            (let* ([b (bytevector-u8-ref bv i)]
+                   [len (cond [(< b #x80) 1] [(<= #xc2 b #xdf) 2] [(<= #xe0 b #xef) 3]
+                              [(<= #xf0 b #xf4) 4] [else 0])]
+                   [cp (and (> len 0) (<= (+ i len) n) (utf8-sequence bv i len))])
+              (if cp
+                  (loop (+ i len) (cons (integer->char cp) acc))
+                  (loop (+ i 1) (cons #\xFFFD acc))))))))
+
+  ;; The code point of the len-byte sequence at i, or #f when malformed.
+  (define (utf8-sequence bv i len)
+    (let loop ([k 1]
+               [cp (bitwise-and (bytevector-u8-ref bv i)
+                                (case len [(1) #x7f] [(2) #x1f] [(3) #x0f] [else #x07]))])
+      (if (= k len)
+          (and (>= cp (case len [(1) 0] [(2) #x80] [(3) #x800] [else #x10000]))
+               (<= cp #x10ffff) (not (<= #xd800 cp #xdfff)) cp)
+          (let ([b (bytevector-u8-ref bv (+ i k))])
+            (and (= (bitwise-and b #xc0) #x80)
+                 (loop (+ k 1) (bitwise-ior (bitwise-arithmetic-shift-left cp 6)
+                                            (bitwise-and b #x3f))))))))
+
+  (define (read-bytes rt who address n)
+    (let ([out (builtin rt who B-READ (slots-of n) address n)]
+          [bv (make-bytevector n)])
+      (bytevector-copy! out 8 bv 0 n)
+      bv))
+
+  (define (write-bytes rt who address bv)
+    (let* ([n (bytevector-length bv)] [in (make-slots (+ 2 (slots-of n)))])
+      (slot-set! in 0 address)
+      (slot-set! in 1 n)
+      (bytevector-copy! bv 0 in 16 n)
+      (builtin-raw rt who B-WRITE in 0)
+      (if #f #f)))
+
+  (define (alloc rt who n) (slot-ref (builtin rt who B-ALLOC 1 n) 1))
+  (define (free rt who p) (builtin rt who B-FREE 0 p) (if #f #f))
+
+  ;; A copy of s in C memory, NUL-terminated; the caller frees it.
+  (define (string->c rt who s)
+    (let* ([bytes (string->utf8 s)] [n (bytevector-length bytes)])
+      (let scan ([k 0])
+        (when (< k n)
+          (when (= 0 (bytevector-u8-ref bytes k))
+            (misuse who "string holds a NUL character" s))
+          (scan (+ k 1))))
+      (let ([p (alloc rt who (+ n 1))] [z (make-bytevector (+ n 1) 0)])
+        (bytevector-copy! bytes 0 z 0 n)
+        (write-bytes rt who p z)
+        p)))
+
+  ;; Runs (proc c-string) with name copied into C memory for the call.
+  (define (with-c-string rt who name proc)
+    (unless (string? name) (misuse who "not a string" name))
+    (let ([p (string->c rt who name)])
+      (let ([result (guard (e (#t (free rt who p) (raise e))) (proc p))])
+        (free rt who p)
+        result)))
+
+  (define (check-rt who rt)
+    (unless (nccc-runtime? rt) (misuse who "not an nccc runtime" rt)))
+  (define (check-address who p)
+    (unless (and (exact-int? p) (<= 0 p u64-max)) (misuse who "not an address" p)))
+
+  (define (nccc-alloc rt n)
+    (check-rt 'nccc-alloc rt)
+    (unless (and (exact-int? n) (<= 0 n u64-max)) (misuse 'nccc-alloc "bad size" n))
+    (alloc rt 'nccc-alloc n))
+  (define (nccc-free rt p)
+    (check-rt 'nccc-free rt) (check-address 'nccc-free p)
+    (free rt 'nccc-free p))
+  (define (nccc-read rt p n)
+    (check-rt 'nccc-read rt) (check-address 'nccc-read p)
+    (unless (and (exact-int? n) (<= 0 n u64-max)) (misuse 'nccc-read "bad size" n))
+    (read-bytes rt 'nccc-read p n))
+  (define (nccc-write rt p bv)
+    (check-rt 'nccc-write rt) (check-address 'nccc-write p)
+    (unless (bytevector? bv) (misuse 'nccc-write "not a bytevector" bv))
+    (write-bytes rt 'nccc-write p bv))
+  (define (nccc-string-at rt p)
+    (check-rt 'nccc-string-at rt) (check-address 'nccc-string-at p)
+    (string-at rt p))
+  (define (nccc-string->c rt s)
+    (check-rt 'nccc-string->c rt)
+    (unless (string? s) (misuse 'nccc-string->c "not a string" s))
+    (string->c rt 'nccc-string->c s))
+
+  ;; peek/poke take a one-character code ("i", "d", ...).
+  (define (memory-code who code)
+    (unless (and (string? code) (= 1 (string-length code))
+                 (memv (string-ref code 0) scalar-codes))
+      (misuse who "not a scalar type code" code))
+    (string-ref code 0))
+  (define (nccc-peek rt p code)
+    (check-rt 'nccc-peek rt) (check-address 'nccc-peek p)
+    (let ([c (memory-code 'nccc-peek code)])
+      ;; "s" reads the char * stored at p and gives its string
+      (decode rt c (slot-ref (builtin rt 'nccc-peek B-PEEK 1 p (char->integer c)) 1))))
+  (define (nccc-poke rt p code value)
+    (check-rt 'nccc-poke rt) (check-address 'nccc-poke p)
+    (let ([c (memory-code 'nccc-poke code)])
+      (when (char=? c #\s) (misuse 'nccc-poke "poke a string's address with code \"p\"" code))
+      (builtin rt 'nccc-poke B-POKE 0 p (char->integer c)
+               (encode rt 'nccc-poke c value 1 (lambda (x) #f)))
+      (if #f #f)))
+
+  ;; ---- loading ------------------------------------------------------------
+
+  (define (nccc-load path)
+    (unless (string? path) (misuse 'nccc-load "not a path" path))
+    (let* ([lib (guard (e (#t (misuse 'nccc-load "cannot load the library" path)))
+                  (compat-load path))]
+           [root (compat-symbol lib "nccc_root")])
+      (unless root (misuse 'nccc-load "the library has no nccc_root" path))
+      (let* ([n (vector-length builtin-names)] [fns (make-vector n #f)])
+        ;; the root hands out each built-in by index
+        (do ([k 0 (+ k 1)]) ((= k n))
+          (let ([out (make-slots 4)])
+            (compat-call root (slots k) out)
+            (unless (= 0 (slot-ref out 0))
+              (misuse 'nccc-load "the runtime lacks a built-in" (vector-ref builtin-names k)))
+            (vector-set! fns k (cons (slot-ref out 1) (slot-ref out 2)))))
+        (let ([rt (make-runtime lib path root (vector-map car fns) '() '() #f)])
+          ;; the names prove the indices mean what this library thinks
+          (vector-for-each
+           (lambda (expected fn)
+             (let ([name (string-at rt (cdr fn))])
+               (unless (equal? name expected)
+                 (misuse 'nccc-load "built-in index mismatch" expected name))))
+           builtin-names fns)
+          (register-dispatcher rt)
+          rt))))
+
+  (define (nccc-symbol rt name)
+    (check-rt 'nccc-symbol rt)
+    (unless (string? name) (misuse 'nccc-symbol "not a string" name))
+    (compat-symbol (runtime-lib rt) name))
+
+  (define (nccc-version rt)
+    (check-rt 'nccc-version rt)
+    (let ([out (builtin rt 'nccc-version B-VERSION 2)])
+      (values (slot-ref out 1) (string-at rt (slot-ref out 2)))))
+
+  (define (nccc-last-error rt)
+    (check-rt 'nccc-last-error rt)
+    (let ([out (builtin rt 'nccc-last-error B-LAST-ERROR 2)])
+      (values (slot->int (assv #\i int-specs) (slot-ref out 1))
+              (string-at rt (slot-ref out 2)))))
+
+  ;; ---- modules, layouts, constants ---------------------------------------
+
+  (define (module-count rt)
+    (slot-ref (builtin rt 'nccc-modules B-MODULE-COUNT 1) 1))
+
+  ;; -> (values name n-functions n-types n-constants), or #f for no module
+  (define (module-info rt index)
+    (let-values ([(st out) (builtin/status rt B-MODULE-INFO (slots index) 4)])
+      (if (= st 0)
+          (values (string-at rt (slot-ref out 1)) (slot-ref out 2)
+                  (slot-ref out 3) (slot-ref out 4))
+          (values #f 0 0 0))))
+
+  ;; Module index of name, or #f.
+  (define (module-find rt who name)
+    (with-c-string rt who name
+      (lambda (p)
+        (let-values ([(st out) (builtin/status rt B-MODULE-FIND (slots p) 1)])
+          (cond [(= st 0) (slot-ref out 1)]
+                [(= st NCCC-ERR-NAME-NOT-FOUND) #f]
+                [else (runtime-fail rt who st)])))))
+
+  (define (nccc-modules rt)
+    (check-rt 'nccc-modules rt)
+    (let ([n (module-count rt)])
+      (let loop ([k 0] [acc '()])
+        (if (= k (- n 1))   ; the last position is the global registry
+            (list->vector (reverse acc))
+            (let-values ([(name . _) (module-info rt k)])
+              (loop (+ k 1) (if name (cons name acc) acc)))))))
+
+  ;; "module.rest" -> (values module-index rest), raising for no module.
+  (define (split-qualified rt who qualified)
+    (unless (string? qualified) (misuse who "not a string" qualified))
+    (let loop ([k 0])
+      (cond
+       [(= k (string-length qualified))
+        (misuse who "expected \"module.name\"" qualified)]
+       [(char=? (string-ref qualified k) #\.)
+        (let ([m (module-find rt who (substring qualified 0 k))])
+          (unless m (misuse who "no such module" (substring qualified 0 k)))
+          (values m (substring qualified (+ k 1) (string-length qualified))))]
+       [else (loop (+ k 1))])))
+
+  (define-record-type (layout make-layout nccc-layout?)
+    (fields (immutable name nccc-layout-name) (immutable size nccc-layout-size)
+            (immutable align nccc-layout-align) (immutable kind nccc-layout-kind)
+            (immutable fields nccc-layout-fields) module))
+  (define-record-type (field make-field nccc-field?)
+    (fields (immutable name nccc-field-name) (immutable code nccc-field-code)
+            (immutable offset nccc-field-offset) (immutable size nccc-field-size)
+            (immutable count nccc-field-count)))
+
+  ;; Cached per module index, checked against the module's name (an index
+  ;; can hold another module after a removal).
+  (define (cached rt get set index name load)
+    (let ([hit (assv index (get rt))])
+      (if (and hit (equal? (cadr hit) name))
+          (cddr hit)
+          (let ([v (load)])
+            (set rt (cons (cons index (cons name v)) (get rt)))
+            v))))
+
+  (define (module-layouts rt m)
+    (let-values ([(name n-fns n-types n-consts) (module-info rt m)])
+      (if (not name)
+          '#()
+          (cached rt runtime-layouts runtime-layouts-set! m name
+                  (lambda ()
+                    (let ([v (make-vector n-types)])
+                      (do ([t 0 (+ t 1)]) ((= t n-types) v)
+                        (vector-set! v t (load-layout rt m t)))))))))
+
+  (define (load-layout rt m t)
+    (let* ([out (builtin rt 'nccc-layout B-MODULE-TYPE 5 m t)]
+           [n (slot-ref out 5)] [fields (make-vector n)])
+      (do ([f 0 (+ f 1)]) ((= f n))
+        (let ([o (builtin rt 'nccc-layout B-MODULE-FIELD 5 m t f)])
+          (vector-set! fields f
+                       (make-field (string-at rt (slot-ref o 1)) (string-at rt (slot-ref o 2))
+                                   (slot-ref o 3) (slot-ref o 4) (slot-ref o 5)))))
+      (make-layout (string-at rt (slot-ref out 1)) (slot-ref out 2) (slot-ref out 3)
+                   (case (slot-ref out 4) [(1) 'struct] [(2) 'union] [else 'opaque])
+                   fields m)))
+
+  (define (find-layout-in rt m name)
+    (let ([v (module-layouts rt m)])
+      (let loop ([k 0])
+        (cond [(= k (vector-length v)) #f]
+              [(string=? (nccc-layout-name (vector-ref v k)) name) (vector-ref v k)]
+              [else (loop (+ k 1))]))))
+
+  (define (nccc-layout rt qualified)
+    (check-rt 'nccc-layout rt)
+    (let-values ([(m name) (split-qualified rt 'nccc-layout qualified)])
+      (or (find-layout-in rt m name)
+          (misuse 'nccc-layout "no such type" qualified))))
+
+  (define (nccc-layout-field layout name)
+    (unless (nccc-layout? layout) (misuse 'nccc-layout-field "not a layout" layout))
+    (let ([v (nccc-layout-fields layout)])
+      (let loop ([k 0])
+        (cond [(= k (vector-length v))
+               (misuse 'nccc-layout-field "no such field" (nccc-layout-name layout) name)]
+              [(equal? (nccc-field-name (vector-ref v k)) name) (vector-ref v k)]
+              [else (loop (+ k 1))]))))
+
+  (define (module-constants rt m)
+    (let-values ([(name n-fns n-types n-consts) (module-info rt m)])
+      (if (not name)
+          '#()
+          (cached rt runtime-constants runtime-constants-set! m name
+                  (lambda ()
+                    (let ([v (make-vector n-consts)])
+                      (do ([c 0 (+ c 1)]) ((= c n-consts) v)
+                        (let* ([o (builtin rt 'nccc-constant B-MODULE-CONSTANT 3 m c)]
+                               [code (string-at rt (slot-ref o 2))])
+                          (vector-set! v c (vector (string-at rt (slot-ref o 1))
+                                                   (decode-constant rt code (slot-ref o 3))))))))))))
+
+  (define (decode-constant rt code slot)
+    (let-values ([(items _) (parse-signature 'nccc-constant (string-append code ":"))])
+      (if (and (= 1 (length items)) (char? (car items)))
+          (decode rt (car items) slot)
+          slot)))
+
+  (define (nccc-constants rt module)
+    (check-rt 'nccc-constants rt)
+    (let ([m (module-find rt 'nccc-constants module)])
+      (unless m (misuse 'nccc-constants "no such module" module))
+      (vector-map (lambda (e) (vector (vector-ref e 0) (vector-ref e 1)))
+                  (module-constants rt m))))
+
+  (define (nccc-constant rt qualified)
+    (check-rt 'nccc-constant rt)
+    (let-values ([(m name) (split-qualified rt 'nccc-constant qualified)])
+      (let ([v (module-constants rt m)])
+        (let loop ([k 0])
+          (cond [(= k (vector-length v)) (misuse 'nccc-constant "no such constant" qualified)]
+                [(string=? (vector-ref (vector-ref v k) 0) name) (vector-ref (vector-ref v k) 1)]
+                [else (loop (+ k 1))])))))
+
+  ;; Struct codes get their size from the layout table of module m (the
+  ;; function's own), else of any module, else from an explicit :N.
+  (define (resolve-items rt who items m)
+    (map (lambda (item)
+           (if (not (sref? item))
+               item
+               (let* ([name (sref-name item)]
+                      [layout (or (and m (find-layout-in rt m name))
+                                  (let loop ([k 0] [n (- (module-count rt) 1)])
+                                    (and (< k n)
+                                         (or (find-layout-in rt k name) (loop (+ k 1) n)))))])
+                 (cond
+                  [(and layout (memq (nccc-layout-kind layout) '(struct union)))
+                   (let ([slots (slots-of (nccc-layout-size layout))])
+                     (when (and (sref-slots item) (not (= slots (sref-slots item))))
+                       (misuse who "struct slot count disagrees with its layout" name))
+                     (make-sref name slots (nccc-layout-size layout) layout))]
+                  [(sref-slots item)
+                   (make-sref name (sref-slots item) (* 8 (sref-slots item)) #f)]
+                  [else (misuse who "no layout for struct type" name)]))))
+         items))
+
+  ;; ---- structs as bytevectors ----------------------------------------------
+
+  (define (nccc-make-struct layout)
+    (unless (nccc-layout? layout) (misuse 'nccc-make-struct "not a layout" layout))
+    (make-bytevector (nccc-layout-size layout) 0))
+
+  ;; -> (values offset element-size code) of element index of field name
+  (define (field-place who layout bv name index)
+    (unless (nccc-layout? layout) (misuse who "not a layout" layout))
+    (unless (and (bytevector? bv) (= (bytevector-length bv) (nccc-layout-size layout)))
+      (misuse who "not a bytevector of the layout's size" bv))
+    (let* ([f (nccc-layout-field layout name)]
+           [count (nccc-field-count f)]
+           [esize (div (nccc-field-size f) (max count 1))])
+      (unless (and (exact-int? index) (< -1 index count))
+        (misuse who "field index out of range" name index))
+      (values (+ (nccc-field-offset f) (* index esize)) esize (nccc-field-code f))))
+
+  (define (nccc-struct-ref layout bv name . index)
+    (let-values ([(offset size code)
+                  (field-place 'nccc-struct-ref layout bv name (if (null? index) 0 (car index)))])
+      (let ([c (string-ref code 0)] [e (native-endianness)])
+        (case c
+          [(#\f) (bytevector-ieee-single-ref bv offset e)]
+          [(#\d) (bytevector-ieee-double-ref bv offset e)]
+          [(#\?) (not (= 0 (bytevector-u8-ref bv offset)))]
+          [(#\{) (let ([sub (make-bytevector size)])
+                   (bytevector-copy! bv offset sub 0 size)
+                   sub)]
+          [(#\b #\h #\i #\l) (bytevector-sint-ref bv offset e size)]
+          [else (bytevector-uint-ref bv offset e size)]))))
+
+  (define (nccc-struct-set! layout bv name value . index)
+    (let-values ([(offset size code)
+                  (field-place 'nccc-struct-set! layout bv name (if (null? index) 0 (car index)))])
+      (let ([c (string-ref code 0)] [e (native-endianness)])
+        (case c
+          [(#\f #\d)
+           (unless (real? value) (misuse 'nccc-struct-set! "not a real number" name value))
+           (if (char=? c #\f)
+               (bytevector-ieee-single-set! bv offset (inexact value) e)
+               (bytevector-ieee-double-set! bv offset (inexact value) e))]
+          [(#\?)
+           (unless (boolean? value) (misuse 'nccc-struct-set! "not a boolean" name value))
+           (bytevector-u8-set! bv offset (if value 1 0))]
+          [(#\{)
+           (unless (and (bytevector? value) (= size (bytevector-length value)))
+             (misuse 'nccc-struct-set! "not a bytevector of the field's size" name value))
+           (bytevector-copy! value 0 bv offset size)]
+          [else
+           (let* ([signed (memv c '(#\b #\h #\i #\l))]
+                  [lo (if signed (- (expt 2 (- (* 8 size) 1))) 0)]
+                  [hi (- (expt 2 (if signed (- (* 8 size) 1) (* 8 size))) 1)])
+             (unless (and (exact-int? value) (<= lo value hi))
+               (misuse 'nccc-struct-set! "not an integer in the field's range" name value))
+             (if signed
+                 (bytevector-sint-set! bv offset value e size)
+                 (bytevector-uint-set! bv offset value e size)))]))))
+
+  ;; ---- conversions by type code ----------------------------------------------
+
+  ;; One value for a one-slot item; strings are allocated and recorded
+  ;; with (keep! address) so that the caller frees them.
+  (define (encode rt who c v position keep!)
+    (define (wrong what) (misuse who (string-append "argument " (number->string position)
+                                                    ": expected " what) v))
+    (case c
+      [(#\?) (if (boolean? v) (if v 1 0) (wrong "a boolean"))]
+      [(#\f) (if (real? v) (float->slot (inexact v)) (wrong "a real number"))]
+      [(#\d) (if (real? v) (double->slot (inexact v)) (wrong "a real number"))]
+      [(#\p #\F)
+       (cond [(not v) 0]
+             [(and (nccc-callback? v) (char=? c #\p)) (callback-slot who v)]
+             [(exact-int? v) (if (<= 0 v u64-max) v (wrong "an address (0..2^64-1)"))]
+             [else (wrong (if (char=? c #\p) "an address, a callback or #f" "an address or #f"))])]
+      [(#\s)
+       (cond [(not v) 0]
+             [(string? v) (let ([p (string->c rt who v)]) (keep! p) p)]
+             [else (wrong "a string or #f")])]
+      [else
+       (let ([spec (assv c int-specs)])
+         (cond [(not (exact-int? v)) (wrong "an exact integer")]
+               [(<= (cadddr spec) v (car (cddddr spec))) (int->slot v)]
+               [else (misuse who (string-append "argument " (number->string position)
+                                                ": out of range for '" (string c) "' ("
+                                                (number->string (cadddr spec)) ".."
+                                                (number->string (car (cddddr spec))) ")")
+                             v)]))]))
+
+  (define (decode rt c s)
+    (case c
+      [(#\?) (not (= s 0))]
+      [(#\f #\d) (slot->double s)]
+      [(#\p #\F) s]
+      [(#\s) (string-at rt s)]
+      [else (slot->int (assv c int-specs) s)]))
+
+  ;; Writes the arguments into in (from slot 0) by items; -> unspecified.
+  (define (encode-args rt who items args in keep!)
+    (let loop ([items items] [args args] [k 0] [position 1])
+      (cond
+       [(null? items) #t]
+       [(eq? (car items) 'rest)
+        (for-each (lambda (v i) (slot-set! in i (encode-raw who v position)))
+                  args (iota-from k (length args)))]
+       [(sref? (car items))
+        (let* ([r (car items)] [v (car args)] [size (sref-size r)])
+          (unless (and (bytevector? v)
+                       (if (sref-layout r) (= (bytevector-length v) size)
+                           (<= (bytevector-length v) size)))
+            (misuse who (string-append "argument " (number->string position)
+                                       ": expected a bytevector of "
+                                       (number->string size) " bytes for {"
+                                       (sref-name r) "}")
+                    v))
+          (bytevector-copy! v 0 in (* 8 k) (bytevector-length v))
+          (loop (cdr items) (cdr args) (+ k (sref-slots r)) (+ position 1)))]
+       [else
+        (slot-set! in k (encode rt who (car items) (car args) position keep!))
+        (loop (cdr items) (cdr args) (+ k 1) (+ position 1))])))
+
+  (define (iota-from start n)
+    (let loop ([k (- n 1)] [acc '()])
+      (if (< k 0) acc (loop (- k 1) (cons (+ start k) acc)))))
+
+  ;; A '*' slot: any integer in -2^63..2^64-1, a real number (as double
+  ;; bits) or a boolean.
+  (define (encode-raw who v position)
+    (cond [(and (exact-int? v) (<= (- (expt 2 63)) v u64-max)) (int->slot v)]
+          [(boolean? v) (if v 1 0)]
+          [(and (real? v) (inexact? v)) (double->slot v)]
+          [else (misuse who (string-append "argument " (number->string position)
+                                           ": expected a slot value") v)]))
+
+  ;; The results in out (from slot 0) by items, as a list; n-extra raw
+  ;; slots after them for a side ending in '*'.
+  (define (decode-results rt items out n-extra)
+    (let loop ([items items] [k 0] [acc '()])
+      (cond
+       [(or (null? items) (eq? (car items) 'rest))
+        (append (reverse acc) (map (lambda (i) (slot-ref out i)) (iota-from k n-extra)))]
+       [(sref? (car items))
+        (let* ([r (car items)] [bv (make-bytevector (sref-size r))])
+          (bytevector-copy! out (* 8 k) bv 0 (sref-size r))
+          (loop (cdr items) (+ k (sref-slots r)) (cons bv acc)))]
+       [else (loop (cdr items) (+ k 1) (cons (decode rt (car items) (slot-ref out k)) acc))])))
+
+  ;; ---- functions -----------------------------------------------------------------
+
+  (define-record-type (fn make-fn nccc-function?)
+    (fields rt (immutable name nccc-function-name)
+            (immutable signature nccc-function-signature)
+            (immutable address nccc-function-address)
+            (immutable handle nccc-function-handle)
+            in-items out-items n-in n-out))
+
+  (define VARIABLE #x8000)
+
+  (define (make-function rt who name address handle signature m n-in n-out)
+    (let-values ([(in out) (parse-signature who signature)])
+      (let* ([in (resolve-items rt who in m)] [out (resolve-items rt who out m)]
+             [n-in* (items-slots in)] [n-out* (items-slots out)])
+        ;; the registry's counts must agree with the parsed signature
+        (when n-in
+          (unless (and (= n-in* (bitwise-and n-in (- VARIABLE 1)))
+                       (eq? (items-rest? in) (not (= 0 (bitwise-and n-in VARIABLE))))
+                       (= n-out* (bitwise-and n-out (- VARIABLE 1)))
+                       (eq? (items-rest? out) (not (= 0 (bitwise-and n-out VARIABLE)))))
+            (misuse who "slot counts disagree with the signature" name signature)))
+        (make-fn rt name signature address handle in out n-in* n-out*))))
+
+  (define (nccc-lookup rt name)
+    (check-rt 'nccc-lookup rt)
+    (let ([handle (with-c-string rt 'nccc-lookup name
+                    (lambda (p)
+                      (let-values ([(st out) (builtin/status rt B-LOOKUP (slots p) 1)])
+                        (cond [(= st 0) (slot-ref out 1)]
+                              [(= st NCCC-ERR-NAME-NOT-FOUND)
+                               (misuse 'nccc-lookup "no such function" name)]
+                              [else (runtime-fail rt 'nccc-lookup st)]))))])
+      (function-of-handle rt 'nccc-lookup handle name)))
+
+  (define (function-of-handle rt who handle name)
+    (let ([out (builtin rt who B-FUNCTION 5 handle)])
+      (make-function rt who name (slot-ref out 1) handle (string-at rt (slot-ref out 3))
+                     (bitwise-bit-field handle 16 31) (slot-ref out 4) (slot-ref out 5))))
+
+  ;; An nccc_fn at a raw address (another symbol of a library, a function
+  ;; pointer a C function returned) with the signature the caller states.
+  (define (nccc-function-at rt address signature . name)
+    (check-rt 'nccc-function-at rt)
+    (unless (and (exact-int? address) (< 0 address two^64))
+      (misuse 'nccc-function-at "not a function address" address))
+    (unless (string? signature) (misuse 'nccc-function-at "not a signature" signature))
+    (make-function rt 'nccc-function-at (if (null? name) "<address>" (car name))
+                   address 0 signature #f #f #f))
+
+  (define (nccc-call f . args) (call f #f args))
+
+  ;; For a function whose out side ends in '*': n-extra more out slots,
+  ;; returned raw after the other results.
+  (define (nccc-call* f n-extra . args)
+    (unless (and (exact-int? n-extra) (<= 0 n-extra 4096))
+      (misuse 'nccc-call* "bad count of extra out slots" n-extra))
+    (call f n-extra args))
+
+  (define (nccc-procedure rt name)
+    (let ([f (nccc-lookup rt name)])
+      (lambda args (call f #f args))))
+
+  (define (call f n-extra args)
+    (unless (nccc-function? f) (misuse 'nccc-call "not an nccc function" f))
+    (let* ([who (string->symbol (nccc-function-name f))]
+           [rt (fn-rt f)] [in-items (fn-in-items f)]
+           [n-args (length args)]
+           [n-fixed (length (remq 'rest in-items))])
+      (unless (if (items-rest? in-items) (>= n-args n-fixed) (= n-args n-fixed))
+        (misuse who (string-append "wrong number of arguments: expected "
+                                   (if (items-rest? in-items) "at least " "")
+                                   (number->string n-fixed) ", got "
+                                   (number->string n-args))))
+      ;; a C function may write any number of slots after a '*': only the
+      ;; caller knows how many, so it must say
+      (unless (eq? (items-rest? (fn-out-items f)) (and n-extra #t))
+        (misuse who (if n-extra
+                        "nccc-call* is for functions whose results end in '*'"
+                        "results end in '*': call with nccc-call* and a slot count")))
+      (let* ([n-extra (or n-extra 0)]
+             [in (make-slots (+ (fn-n-in f) (- n-args n-fixed)))]
+             [out (make-slots (+ (fn-n-out f) n-extra))]
+             ;; C strings to free, and the callbacks among the arguments
+             [kept (filter nccc-callback? args)]
+             [called #f]
+             [cleanup
+              (lambda ()
+                (for-each (lambda (x)
+                            (cond [(not (nccc-callback? x)) (free rt who x)]
+                                  ;; only C's wrapper ends a call-scope
+                                  ;; closure, and C was not called
+                                  [(and (not called) (eq? (callback-scope x) 'call))
+                                   (nccc-release x)]))
+                          kept))])
+        (let ([results
+               (guard (e (#t (cleanup) (raise e)))
+                 (encode-args rt who in-items args in (lambda (x) (set! kept (cons x kept))))
+                 (set! called #t)
+                 (compat-call (nccc-function-address f) in out)
+                 (let ([e (take-pending!)]) (when e (raise e)))
+                 ;; results before the frees: an out string may point
+                 ;; into an argument string
+                 (decode-results rt (fn-out-items f) out n-extra))])
+          (cleanup)
+          (apply values results)))))
+
+  ;; ---- registry listing ------------------------------------------------------------
+
+  (define (handle-of m k)
+    (bitwise-ior #x80000000 (bitwise-arithmetic-shift-left m 16) #x8000 k))
+
+  (define (module-function-names rt m prefix)
+    (let-values ([(name n-fns n-types n-consts) (module-info rt m)])
+      (let loop ([k (- n-fns 1)] [acc '()])
+        (if (< k 0)
+            acc
+            (let ([out (builtin rt 'nccc-functions B-FUNCTION 5 (handle-of m k))])
+              (loop (- k 1) (cons (string-append prefix (string-at rt (slot-ref out 2))) acc)))))))
+
+  ;; Every function as "module.name" (module order, then registry order),
+  ;; the global registry's names last; or those of one module.
+  (define (nccc-functions rt . module)
+    (check-rt 'nccc-functions rt)
+    (if (pair? module)
+        (let ([m (module-find rt 'nccc-functions (car module))])
+          (unless m (misuse 'nccc-functions "no such module" (car module)))
+          (list->vector (module-function-names rt m (string-append (car module) "."))))
+        (let ([n (module-count rt)])
+          (let loop ([k 0] [acc '()])
+            (if (= k n)
+                (list->vector (apply append (reverse acc)))
+                (let-values ([(name . _) (module-info rt k)])
+                  (loop (+ k 1)
+                        (cond [(not name) acc]
+                              [(= k (- n 1)) (cons (module-function-names rt k "") acc)]
+                              [else (cons (module-function-names rt k (string-append name "."))
+                                          acc)]))))))))
+
+  ;; ---- callbacks --------------------------------------------------------------
+
+  ;; Process-wide, like the dispatcher: env word -> entry, the runtime
+  ;; the dispatcher reads slots with, and an exception a procedure raised
+  ;; inside C, raised again when the forward call returns.
+  (define entries (make-eqv-hashtable))
+  (define next-env 1)
+  (define dispatch-rt #f)
+  (define pending #f)
+
+  (define (take-pending!)
+    (let ([e pending]) (set! pending #f) e))
+
+  (define-record-type entry (fields proc in-items out-items callback))
+
+  (define-record-type (callback make-callback nccc-callback?)
+    (fields rt (immutable context nccc-callback-context) scope
+            (mutable held)))   ; members whose release notice has not come
+
+  (define (nccc-callback-live? cb)
+    (unless (nccc-callback? cb) (misuse 'nccc-callback-live? "not a callback" cb))
+    (> (callback-held cb) 0))
+
+  (define (nccc-callbacks-held) (hashtable-size entries))
+
+  (define (callback-slot who cb)
+    (unless (nccc-callback-live? cb)
+      (misuse who "the callback was released" (nccc-callback-context cb)))
+    (nccc-callback-context cb))
+
+  (define (register-dispatcher rt)
+    (let ([d (compat-dispatcher dispatch)])
+      (unless dispatch-rt (set! dispatch-rt rt))
+      (runtime-dispatcher-set! rt d)
+      ;; visible to other code and tools under one name (docs/CALLBACKS.md)
+      (with-c-string rt 'nccc-load "scheme.dispatch"
+        (lambda (name)
+          (with-c-string rt 'nccc-load "L*:*"
+            (lambda (sig) (builtin rt 'nccc-load B-REGISTER 1 name d sig 1)))))))
+
+  (define (read-slots rt address n)
+    (let ([out (builtin rt 'dispatch B-READ n address (* 8 n))] [bv (make-slots n)])
+      (bytevector-copy! out 8 bv 0 (* 8 n))
+      bv))
+
+  ;; C calls this (through the compat dispatcher) for every callback of
+  ;; every closure this library claimed. Nothing may escape into C.
+  (define (dispatch in-address out-address)
+    (guard (e (#t (unless pending (set! pending e))))
+      (let* ([rt dispatch-rt] [env (slot-ref (read-slots rt in-address 1) 0)]
+             [entry (hashtable-ref entries env #f)])
+        (cond
+         [(not entry) (misuse 'dispatch "callback for an unknown environment word" env)]
+         [(= out-address 0)   ; a release notice
+          (hashtable-delete! entries env)
+          (let ([cb (entry-callback entry)])
+            (callback-held-set! cb (- (callback-held cb) 1)))]
+         [else (run-entry rt entry in-address out-address)]))))
+
+  (define (run-entry rt entry in-address out-address)
+    (let* ([in-items (entry-in-items entry)] [out-items (entry-out-items entry)]
+           [in (read-slots rt in-address (+ 1 (items-slots in-items)))]
+           [args (cdr (decode-results rt (cons #\L in-items) in 0))]
+           [results (call-with-values (lambda () (apply (entry-proc entry) args)) list)]
+           [who 'callback])
+      (unless (null? out-items)
+        (unless (= (length results) (length out-items))
+          (misuse who (string-append "the procedure returned "
+                                     (number->string (length results)) " values, expected "
+                                     (number->string (length out-items)))
+                  (entry-proc entry)))
+        (let* ([n (items-slots out-items)] [out (make-slots n)])
+          ;; no 's' among out-items (refused when the callback was made)
+          (encode-args rt who out-items results out (lambda (p) #f))
+          (let ([bv (make-bytevector (* 8 n))])
+            (bytevector-copy! out 0 bv 0 (* 8 n))
+            (write-bytes rt who out-address bv))))))
+
+  (define scopes '((call . 1) (async . 2) (notified . 3) (forever . 4)))
+  (define NOTIFY #x100)
+
+  (define (nccc-callback rt signature scope proc)
+    (nccc-callback-group rt scope 0 signature proc))
+
+  ;; Members share one context: signature and procedure per member, in the
+  ;; order of the C function's callbacks; final is the member whose call
+  ;; ends an async group.
+  (define (nccc-callback-group rt scope final . members)
+    (define who 'nccc-callback)
+    (check-rt who rt)
+    (unless (assq scope scopes)
+      (misuse who "scope must be call, async, notified or forever" scope))
+    (let ([n (div (length members) 2)])
+      (unless (and (even? (length members)) (<= 1 n 255))
+        (misuse who "expected signature and procedure pairs" members))
+      (unless (and (exact-int? final) (< -1 final n))
+        (misuse who "final member out of range" final))
+      ;; members as (proc in-items . out-items), all checked before a claim
+      (let* ([parsed
+              (let loop ([ms members] [acc '()])
+                (if (null? ms)
+                    (reverse acc)
+                    (let ([sig (car ms)] [proc (cadr ms)])
+                      (unless (string? sig) (misuse who "not a signature" sig))
+                      (unless (procedure? proc) (misuse who "not a procedure" proc))
+                      (let-values ([(in out) (parse-signature who sig)])
+                        (when (or (items-rest? in) (items-rest? out))
+                          (misuse who "a callback signature cannot hold '*'" sig))
+                        (when (memv #\s out)
+                          (misuse who "a callback cannot return a string (use 'p')" sig))
+                        (loop (cddr ms)
+                              (cons (cons* proc (resolve-items rt who in #f)
+                                           (resolve-items rt who out #f))
+                                    acc))))))]
+             [flags (+ (cdr (assq scope scopes)) NOTIFY)]
+             [d (runtime-dispatcher rt)]
+             [words (map (lambda (m) (let ([env next-env]) (set! next-env (+ env 1)) env))
+                         parsed)])
+        (let-values ([(st out)
+                      (if (= n 1)
+                          (builtin/status rt B-CLAIM (slots d (car words) flags) 1)
+                          (builtin/status rt B-CLAIM-GROUP
+                                          (apply slots flags final n
+                                                 (apply append (map (lambda (w) (list d w)) words)))
+                                          1))])
+          (unless (= st 0) (runtime-fail rt who st))
+          ;; nothing calls the target before the claim returns
+          (let ([cb (make-callback rt (slot-ref out 1) scope n)])
+            (for-each (lambda (w m)
+                        (hashtable-set! entries w (make-entry (car m) (cadr m) (cddr m) cb)))
+                      words parsed)
+            cb)))))
+
+  ;; Releases a callback of any scope now (its notices drop the procedures).
+  (define (nccc-release cb)
+    (unless (nccc-callback? cb) (misuse 'nccc-release "not a callback" cb))
+    (when (nccc-callback-live? cb)
+      (builtin (callback-rt cb) 'nccc-release B-RELEASE 0 (nccc-callback-context cb)))
+    (if #f #f))
+
+  (define (nccc-closure-stats rt)
+    (check-rt 'nccc-closure-stats rt)
+    (let ([out (builtin rt 'nccc-closure-stats B-STATS 3)])
+      (values (slot-ref out 1) (slot-ref out 2) (slot-ref out 3)))))

@@ -1,0 +1,187 @@
+-- lua_cases.lua — checks that only make sense in Lua, run by run.lua after
+-- the shared case table: the primitive's contract, the number rules of
+-- each interpreter, error positions, coroutines, threads, collection of
+-- released callbacks. Each case raises on failure.
+return function(lib, nccc)
+  local core = nccc.core
+  local luajit = core.kind == "luajit"
+  local cases = {}
+  local function case(name, fn) cases[#cases + 1] = {name = name, fn = fn} end
+
+  local function raises(fn, words)
+    local ok, err = pcall(fn)
+    assert(not ok, "no error raised")
+    err = tostring(err)
+    if words and not err:find(words, 1, true) then
+      error(string.format("error '%s' lacks '%s'", err, words), 2)
+    end
+    return err
+  end
+
+  local function dec(v) return (tostring(v):gsub("U?LL$", "")) end
+
+  case("buffers are bounds-checked", function()
+    local b = core.buffer(2)
+    raises(function() core.get(b, 2) end, "out of range")
+    raises(function() core.set(b, -1, 0) end, "out of range")
+    raises(function() core.getbytes(b, 1, 9) end, "out of range")
+    raises(function() core.setbytes(b, 0, string.rep("x", 17)) end, "out of range")
+  end)
+
+  case("bytes into slots, the last one zero-padded", function()
+    local b = core.buffer(2)
+    core.set(b, 1, -1)
+    core.setbytes(b, 0, "abcdefghi")
+    assert(core.getbytes(b, 0, 9) == "abcdefghi")
+    assert(core.getbytes(b, 1, 8) == "i" .. string.rep("\0", 7))
+  end)
+
+  case("references counted", function()
+    local before = core.refs()
+    local env = core.ref(function() end)
+    assert(core.refs() == before + 1)
+    core.unref(env)
+    core.unref(env)
+    assert(core.refs() == before)
+  end)
+
+  case("uint64 rule", function()
+    local big = lib:call("tour.echo_u64", nccc.u64(-1))
+    assert(dec(big) == "18446744073709551615")
+    local small = lib:call("tour.echo_u64", 7)
+    assert(small == 7)
+    if luajit then
+      assert(type(big) == "cdata" and type(small) == "cdata")
+    else
+      assert(getmetatable(big) == nccc.U64, "above maxinteger: a box")
+      assert(math.type(small) == "integer", "up to maxinteger: an integer")
+      assert(big == nccc.u64("0xffffffffffffffff"))
+      assert(nccc.u64(2 ^ 63) < big and small < big and not (big < small))
+    end
+    raises(function() nccc.u64("18446744073709551616") end, "not a uint64")
+    raises(function() nccc.i64("-9223372036854775809") end, "not an int64")
+    raises(function() nccc.u64(1.5) end, "not a uint64")
+    assert(dec(nccc.i64("-0x8000000000000000")) == "-9223372036854775808")
+  end)
+
+  case("int64 values", function()
+    local v = lib:call("tour.echo_i64", -5)
+    if luajit then assert(type(v) == "cdata" and v == -5) else assert(math.type(v) == "integer" and v == -5) end
+  end)
+
+  case("double bits", function()
+    local x = nccc.bits_double(nccc.u64("0x7ff0000000000001"))
+    assert(x ~= x, "a NaN")
+    assert(dec(nccc.double_bits(lib:call("tour.echo_double", x))) == dec(nccc.u64("0x7ff0000000000001")))
+  end)
+
+  case("NaN bits from memory", function()
+    local p = lib:alloc(8)
+    lib:poke(p, "L", nccc.u64("0xffff000000000001"))
+    local x = lib:peek(p, "d")
+    assert(type(x) == "number" and x ~= x, "not a NaN number")
+    -- LuaJIT cannot hold this NaN (its type tags live there): canonical.
+    if not luajit then assert(dec(nccc.double_bits(x)) == "18446462598732840961") end
+    lib:poke(p, "L", nccc.u64("0xfff4000000000001"))
+    assert(dec(nccc.double_bits(lib:peek(p, "d"))) == "18443366373989023745")
+    lib:poke(p, "I", 4294967295) -- float NaN 0xffffffff: widened by bits
+    x = lib:peek(p, "f")
+    assert(type(x) == "number" and x ~= x, "not a NaN number")
+    lib:free(p)
+    local rec = lib:unpack("tour.number", string.rep("\255", 8))
+    assert(type(rec.d) == "number" and rec.d ~= rec.d)
+  end)
+
+  case("errors point at the caller", function()
+    local err = raises(function() lib:call("tour.add", 1) end, "expects 2 arguments")
+    assert(err:find("lua_cases.lua:%d+:"), err)
+    err = raises(function() lib:call("tour.nope") end, "unknown function")
+    assert(err:find("lua_cases.lua:%d+:"), err)
+    err = raises(function() lib:callback("i:i", 5) end, "function expected")
+    assert(err:find("lua_cases.lua:%d+:"), err)
+  end)
+
+  case("memory helpers", function()
+    local p = lib:alloc(16)
+    lib:poke(p, "d", nccc.bits_double(nccc.u64("0x8000000000000000")))
+    assert(dec(nccc.double_bits(lib:peek(p, "d"))) == "9223372036854775808")
+    lib:poke(p, "B", 255)
+    assert(lib:peek(p, "B") == 255 and lib:peek(p, "b") == -1)
+    raises(function() lib:poke(p, "B", 256) end, "out of range")
+    lib:write(p, "hi\0")
+    assert(lib:string(p) == "hi" and lib:read(p, 2) == "hi")
+    lib:free(p)
+    raises(function() lib:string(nil) end, "non-NULL pointer expected")
+    raises(function() lib:call_address(nil, ":") end, "call_address")
+  end)
+
+  case("pack and unpack", function()
+    local bytes = lib:pack("tour.point", {x = 1, y = -2})
+    assert(#bytes == 8)
+    local t = lib:unpack("tour.point", bytes)
+    assert(t.x == 1 and t.y == -2)
+    local n = lib:unpack("tour.number", lib:pack("tour.number", {bytes = {1, 2, 3, 4, 5, 6, 7, 8}}))
+    assert(#n.bytes == 8 and n.bytes[8] == 8)
+    raises(function() lib:pack("tour.point", {x = 1.5}) end, "field 'x'")
+    raises(function() lib:layout("point") end, "MODULE.NAME expected")
+  end)
+
+  case("the dispatcher is registered", function()
+    lib:callback("i:i", function(x) return x end, "forever"):release()
+    local found
+    for _, fn in ipairs(lib:functions("")) do
+      if fn.name == core.kind .. ".dispatch" then found = fn end
+    end
+    assert(found and found.signature == "L*:*", "not registered")
+  end)
+
+  case("released closures are collected", function()
+    local weak = setmetatable({}, {__mode = "v"})
+    do
+      local fn = function(a, i) return a + i end
+      weak[1] = fn
+      assert(lib:call("lfx.fold", 3, lib:callback("ii:i", fn)) == 6)
+    end
+    collectgarbage()
+    collectgarbage()
+    assert(weak[1] == nil, "the callback is still referenced")
+  end)
+
+  case("callbacks inside a coroutine", function()
+    local co = coroutine.wrap(function()
+      return lib:call("lfx.fold", 4, lib:callback("ii:i", function(a, i) return a + i end))
+    end)
+    assert(co() == 10)
+  end)
+
+  case("a callback cannot yield", function()
+    local co = coroutine.wrap(function()
+      return pcall(lib.call, lib, "lfx.fold", 2, lib:callback("ii:i", function() coroutine.yield() end))
+    end)
+    local ok, err = co()
+    assert(not ok and tostring(err):find("error in callback", 1, true), tostring(err))
+  end)
+
+  case("nested callback errors", function()
+    local refs = core.refs()
+    local inner = function() error("deep") end
+    local outer = function(a, i) return lib:call("lfx.fold", 1, lib:callback("ii:i", inner)) end
+    local err = raises(function() lib:call("lfx.fold", 1, lib:callback("ii:i", outer)) end, "deep")
+    assert(select(2, err:gsub("error in callback", "")) == 2, err)
+    assert(core.refs() == refs)
+  end)
+
+  if not luajit then
+    case("a callback from another thread is refused", function()
+      local lost, calls = core.lost(), 0
+      local f = lib:callback("i:i", function(x) calls = calls + 1 return x end, "forever")
+      lib:call("lfx.on_fire", f)
+      assert(lib:call("lfx.fire", 3) == 3)
+      assert(lib:call("lfx.fire_in_thread", 4) == 0, "ran on the other thread")
+      assert(core.lost() == lost + 1 and calls == 1)
+      assert(f:release())
+    end)
+  end
+
+  return cases
+end

@@ -1,0 +1,361 @@
+-- run.lua — runs the host case table (test/hosts/cases.json) through the
+-- Lua support library, under lua5.4 (C module) or luajit (ffi adapter).
+--   lua5.4|luajit run.lua BINDINGS_DIR CPATH_DIR FIXTURE.so CASES.json
+-- Then runs the Lua-only checks of lua_cases.lua.
+-- Prints one line per failure and the closing line "N passed, M failed";
+-- exits non-zero on any failure. The case format is described in the
+-- "about" field of the case file.
+local bindings, cpath, fixture, cases_path = ...
+local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
+package.path = bindings .. "/?.lua;" .. here .. "/?.lua;" .. package.path
+if cpath and cpath ~= "" then package.cpath = cpath .. "/?.so;" .. package.cpath end
+
+local nccc = require("nccc")
+local json = require("json")
+local fmt = string.format
+local unpack = table.unpack or unpack
+
+local f = assert(io.open(cases_path, "rb"))
+local doc = json.decode(f:read("*a"))
+f:close()
+
+local lib = nccc.open(fixture)
+assert(lib:call_address(lib:symbol(doc.fixture.open), doc.fixture.signature) == 0,
+  "fixture open failed")
+print(fmt("nccc %s host tests (%s, runtime %s)", nccc.core.kind,
+  rawget(_G, "jit") and jit.version or _VERSION, lib.version))
+
+-- Words an error message of each kind must contain.
+local ERROR_WORDS = {
+  count = "expects", type = "expected, got", range = "out of range",
+  integral = "no integer representation", unknown = "unknown", callback = "error in callback",
+  nul = "NUL byte", field = "has no field", scope = "unknown scope", released = "released"}
+
+local function is_array(t) return getmetatable(t) == json.ARRAY end
+
+-- The canonical decimal text of a 64-bit value of either host.
+local function dec64(v)
+  if type(v) == "number" then return fmt("%d", v) end
+  return (tostring(v):gsub("U?LL$", ""))
+end
+
+local case -- the running case: its saved values, closures and baselines
+
+local function resolve(spec)
+  if type(spec) ~= "table" then return spec end
+  if is_array(spec) then
+    local t = {}
+    for k = 1, #spec do t[k] = resolve(spec[k]) end
+    return t
+  end
+  if spec.i64 then return nccc.i64(spec.i64) end
+  if spec.u64 then return nccc.u64(spec.u64) end
+  if spec.f64 then return nccc.bits_double(nccc.u64(spec.f64)) end
+  if spec.null then return nccc.NULL end
+  if spec.closure then return case.closures[spec.closure] or error("no closure " .. spec.closure) end
+  if spec.saved then return case.saved[spec.saved] end
+  if spec.constant then return lib:constant(spec.constant) end
+  if spec.symbol then return lib:symbol(spec.symbol) end
+  if spec.bytes then return (spec.bytes:gsub("%x%x", function(h) return string.char(tonumber(h, 16)) end)) end
+  if spec.struct then
+    local t = {}
+    for k, v in pairs(spec.struct) do t[k] = resolve(v) end
+    return t
+  end
+  error("unknown value spec")
+end
+
+-- Does actual match spec? Returns true, or false and why.
+local function match(spec, actual)
+  local function no(what) return false, fmt("expected %s, got %s", what, tostring(actual)) end
+  local function yes(cond, what) if cond then return true end return no(what) end
+  if type(spec) == "table" and not is_array(spec) then
+    if spec.any then return true end
+    if spec.save then case.saved[spec.save] = actual return true end
+    if spec.null then return yes(actual == nil, "NULL") end
+    if spec.nonnull then return yes(actual ~= nil, "non-NULL") end
+    if spec.i64 or spec.u64 then
+      local want = dec64(spec.i64 and nccc.i64(spec.i64) or nccc.u64(spec.u64))
+      if (type(actual) ~= "number" and type(actual) ~= "cdata" and type(actual) ~= "table") then
+        return no(want)
+      end
+      return yes(dec64(actual) == want, want)
+    end
+    if spec.f64 then
+      if type(actual) ~= "number" then return no("a float") end
+      local got, want = dec64(nccc.double_bits(actual)), dec64(nccc.u64(spec.f64))
+      return yes(got == want, fmt("bits %s (got bits %s)", spec.f64, got))
+    end
+    if spec.constant then return match(lib:constant(spec.constant), actual) end
+    if spec.struct then
+      if type(actual) ~= "table" then return no("a table") end
+      for k, v in pairs(spec.struct) do
+        local ok, why = match(v, actual[k])
+        if not ok then return false, k .. ": " .. why end
+      end
+      return true
+    end
+    return false, "bad expectation"
+  elseif type(spec) == "table" then
+    if type(actual) ~= "table" then return no("a list") end
+    if #actual ~= #spec then return no(#spec .. " elements") end
+    for k = 1, #spec do
+      local ok, why = match(spec[k], actual[k])
+      if not ok then return false, fmt("[%d]: %s", k, why) end
+    end
+    return true
+  elseif type(spec) == "number" then
+    if type(actual) == "table" then return yes(dec64(actual) == fmt("%d", spec), tostring(spec)) end
+    return yes((type(actual) == "number" or type(actual) == "cdata") and actual == spec, tostring(spec))
+  end
+  return yes(actual == spec, tostring(spec))
+end
+
+local function expect_values(spec, results)
+  if #spec ~= results.n then return false, fmt("%d results expected, got %d", #spec, results.n) end
+  for k = 1, #spec do
+    local ok, why = match(spec[k], results[k])
+    if not ok then return false, fmt("result %d: %s", k, why) end
+  end
+  return true
+end
+
+-- What a callback of a case does ("do" of its step).
+local BEHAVIOURS = {
+  sum = function() return function(...)
+    local s = 0
+    for k = 1, select("#", ...) do s = s + select(k, ...) end
+    return s
+  end end,
+  double = function() return function(x) return 2 * x end end,
+  collect = function(rec) return function(...)
+    rec.collected[#rec.collected + 1] = setmetatable({...}, json.ARRAY)
+  end end,
+  error = function() return function() error("boom") end end,
+  reenter = function() return function(a, b) return lib:call("tour.add", a, b) end end,
+  bad_result = function() return function() return "x" end end}
+
+local function make_callback(spec)
+  local rec = {calls = 0, collected = {}}
+  local make = type(spec["do"]) == "string" and BEHAVIOURS[spec["do"]]
+  local body
+  if make then
+    body = make(rec)
+  elseif type(spec["do"]) == "table" and spec["do"].error_at then
+    local n = spec["do"].error_at
+    body = function(a, b)
+      if rec.calls == n then error("boom") end
+      return a + b
+    end
+  else
+    error("unknown callback behaviour")
+  end
+  return rec, function(...)
+    rec.calls = rec.calls + 1
+    return body(...)
+  end
+end
+
+-- Runs fn; checks a Lua error against step.error, or hands the results on.
+local function outcome(step, ...)
+  local r = {n = select("#", ...), ...}
+  local ok = r[1]
+  if step.error then
+    if ok then return false, "error expected, call succeeded" end
+    local msg = tostring(r[2])
+    local words = ERROR_WORDS[step.error] or error("unknown error kind " .. step.error)
+    if not msg:find(words, 1, true) then return false, fmt("error '%s' lacks '%s'", msg, words) end
+    if step.message and not msg:find(step.message, 1, true) then
+      return false, fmt("error '%s' lacks '%s'", msg, step.message)
+    end
+    return true
+  end
+  if not ok then return false, "error: " .. tostring(r[2]) end
+  return true, {n = r.n - 1, unpack(r, 2, r.n)}
+end
+
+local STEPS = {}
+
+function STEPS.call(step)
+  local args = step.args or {}
+  local vals = {}
+  for k = 1, #args do vals[k] = resolve(args[k]) end
+  local key = step.call
+  if step.handle then key = lib:lookup(key) end
+  local ok, res = outcome(step, pcall(lib.call, lib, key, unpack(vals, 1, #args)))
+  if not ok or step.error then return ok, res end
+  return expect_values(step.expect or {}, res)
+end
+
+function STEPS.constant(step)
+  local ok, res = outcome(step, pcall(lib.constant, lib, step.constant))
+  if not ok or step.error then return ok, res end
+  return match(step.expect, res[1])
+end
+
+function STEPS.layout(step)
+  local ok, res = outcome(step, pcall(lib.layout, lib, step.layout))
+  if not ok or step.error then return ok, res end
+  local layout, want = res[1], step.expect
+  for _, key in ipairs({"size", "align", "kind"}) do
+    if want[key] ~= nil and layout[key] ~= want[key] then
+      return false, fmt("%s: expected %s, got %s", key, tostring(want[key]), tostring(layout[key]))
+    end
+  end
+  for _, wf in ipairs(want.fields or {}) do
+    local fd = layout.field[wf.name]
+    if not fd then return false, "no field " .. wf.name end
+    for key, v in pairs(wf) do
+      if fd[key] ~= v then return false, fmt("field %s %s: expected %s, got %s", wf.name, key, tostring(v), tostring(fd[key])) end
+    end
+  end
+  if want.nfields and #layout.fields ~= want.nfields then
+    return false, fmt("%d fields expected, got %d", want.nfields, #layout.fields)
+  end
+  return true
+end
+
+function STEPS.modules(step)
+  local present = {}
+  for _, m in ipairs(lib:modules()) do present[m.name] = m end
+  for _, name in ipairs(step.modules) do
+    if not present[name] then return false, "module missing: " .. name end
+  end
+  return true
+end
+
+function STEPS.functions(step)
+  local ok, res = outcome(step, pcall(lib.functions, lib, step.functions))
+  if not ok or step.error then return ok, res end
+  local list, byname = res[1], {}
+  for _, fn in ipairs(list) do byname[fn.name] = fn end
+  if step.count and #list ~= step.count then return false, fmt("%d functions expected, got %d", step.count, #list) end
+  for name, sig in pairs(step.include or {}) do
+    local fn = byname[step.functions .. "." .. name]
+    if not fn then return false, "function missing: " .. name end
+    if fn.signature ~= sig then return false, fmt("%s: signature %s, expected %s", name, fn.signature, sig) end
+    if lib:lookup(fn.name) ~= fn.handle then return false, name .. ": handle differs from lookup" end
+  end
+  return true
+end
+
+function STEPS.signature(step)
+  local ok, res = outcome(step, pcall(lib.signature, lib, step.signature))
+  if not ok or step.error then return ok, res end
+  return match(step.expect, res[1])
+end
+
+function STEPS.callback(step)
+  local rec, fn = make_callback(step)
+  local ok, res = outcome(step, pcall(lib.callback, lib, step.signature, fn, step.scope))
+  if not ok or step.error then return ok, res end
+  case.closures[step.callback], case.records[step.callback] = res[1], {rec}
+  return true
+end
+
+function STEPS.group(step)
+  local members, recs = {}, {}
+  for k, m in ipairs(step.members) do
+    local rec, fn = make_callback(m)
+    members[k], recs[k] = {m.signature, fn}, rec
+  end
+  local ok, res = outcome(step, pcall(lib.callback_group, lib, step.scope, step.final, unpack(members)))
+  if not ok or step.error then return ok, res end
+  case.closures[step.group], case.records[step.group] = res[1], recs
+  return true
+end
+
+function STEPS.release(step)
+  local got = case.closures[step.release]:release()
+  if got == step.expect then return true end
+  return false, fmt("release returned %s", tostring(got))
+end
+
+function STEPS.check(step)
+  local c, recs = case.closures[step.check], case.records[step.check]
+  local rec = recs[(step.member or 0) + 1]
+  if step.live ~= nil and c.live ~= step.live then return false, "live is " .. tostring(c.live) end
+  if step.calls and rec.calls ~= step.calls then return false, fmt("%d calls, expected %d", rec.calls, step.calls) end
+  if step.collected then return match(step.collected, rec.collected) end
+  return true
+end
+
+function STEPS.counters(step)
+  local _, in_use, stale = lib:closure_stats()
+  local now = {refs = nccc.core.refs(), in_use = in_use, stale = stale}
+  for key, delta in pairs(step.counters) do
+    if now[key] - case.base[key] ~= delta then
+      return false, fmt("%s changed by %d, expected %d", key, now[key] - case.base[key], delta)
+    end
+  end
+  return true
+end
+
+function STEPS.alloc(step)
+  case.saved[step.save] = lib:alloc(step.alloc)
+  return true
+end
+
+function STEPS.free(step)
+  lib:free(resolve(step.free))
+  return true
+end
+
+function STEPS.read_string(step)
+  local ok, res = outcome(step, pcall(lib.string, lib, resolve(step.read_string)))
+  if not ok or step.error then return ok, res end
+  return match(step.expect, res[1])
+end
+
+local run_step
+STEPS["repeat"] = function(step)
+  for k = 1, step["repeat"] do
+    local ok, why = run_step(step.step)
+    if not ok then return false, fmt("round %d: %s", k, why) end
+  end
+  return true
+end
+
+-- Checked in this order: a callback step also has a "signature".
+local ORDER = {"call", "callback", "group", "constant", "layout", "modules", "functions",
+  "signature", "release", "check", "counters", "alloc", "free", "read_string", "repeat"}
+
+function run_step(step)
+  for _, key in ipairs(ORDER) do
+    if step[key] ~= nil then return STEPS[key](step) end
+  end
+  return false, "unknown step"
+end
+
+local passed, failed = 0, 0
+for _, c in ipairs(doc.cases) do
+  local _, in_use, stale = lib:closure_stats()
+  case = {saved = {}, closures = {}, records = {},
+    base = {refs = nccc.core.refs(), in_use = in_use, stale = stale}}
+  local steps = c.steps or {c}
+  local ok, why = true, nil
+  for k, step in ipairs(steps) do
+    local good, res, detail = pcall(run_step, step)
+    if not good then ok, why = false, fmt("step %d raised: %s", k, tostring(res))
+    elseif not res then ok, why = false, fmt("step %d: %s", k, tostring(detail)) end
+    if not ok then break end
+  end
+  if ok then
+    passed = passed + 1
+  else
+    failed = failed + 1
+    print(fmt("FAIL %s: %s", c.name, why))
+  end
+end
+-- Then the checks that only make sense in Lua.
+for _, c in ipairs(require("lua_cases")(lib, nccc)) do
+  local ok, why = pcall(c.fn)
+  if ok then
+    passed = passed + 1
+  else
+    failed = failed + 1
+    print(fmt("FAIL %s: %s", c.name, tostring(why)))
+  end
+end
+print(fmt("%d passed, %d failed", passed, failed))
+os.exit(failed == 0 and 0 or 1)
