@@ -131,7 +131,7 @@
   ;; an sref (a struct by value) or the symbol rest ('*').
   (define-record-type sref (fields name slots size layout))
 
-  (define scalar-codes (string->list "?bBhHiIlLfdpsF"))
+  (define scalar-codes (string->list "?bBhHiIlLfdpsFc"))
 
   ;; -> (values in-items out-items); raises on a malformed string.
   (define (parse-signature who sig)
@@ -655,11 +655,12 @@
       [(#\?) (if (boolean? v) (if v 1 0) (wrong "a boolean"))]
       [(#\f) (if (real? v) (float->slot (inexact v)) (wrong "a real number"))]
       [(#\d) (if (real? v) (double->slot (inexact v)) (wrong "a real number"))]
-      [(#\p #\F)
+      [(#\p #\F #\c)
+       ;; c: a closure context, made from a callback (docs/CALLBACKS.md)
        (cond [(not v) 0]
-             [(and (nccc-callback? v) (char=? c #\p)) (callback-slot who v)]
+             [(and (nccc-callback? v) (not (char=? c #\F))) (callback-slot who v)]
              [(exact-int? v) (if (<= 0 v u64-max) v (wrong "an address (0..2^64-1)"))]
-             [else (wrong (if (char=? c #\p) "an address, a callback or #f" "an address or #f"))])]
+             [else (wrong (if (char=? c #\F) "an address or #f" "an address, a callback or #f"))])]
       [(#\s)
        (cond [(not v) 0]
              [(string? v) (let ([p (string->c rt who v)]) (keep! p) p)]
@@ -678,7 +679,7 @@
     (case c
       [(#\?) (not (= s 0))]
       [(#\f #\d) (slot->double s)]
-      [(#\p #\F) s]
+      [(#\p #\F #\c) s]
       [(#\s) (string-at rt s)]
       [else (slot->int (assv c int-specs) s)]))
 

@@ -1,0 +1,174 @@
+-- demo.lua — zlib and SQLite from Lua 5.4 through nccc: the library
+-- built from examples/demo_lib.c holds the runtime and the wrappers
+-- generated from idl/zlib.idl and idl/sqlite3.idl; everything below goes
+-- through the support library bindings/lua/nccc.lua, by name.
+--
+--   lua5.4 demo.lua LIBRARY FILE
+--
+-- LUA_PATH must reach bindings/lua/?.lua and LUA_CPATH the nccc/core.so
+-- built for the demo (tools/demo.sh sets both). Exits 1 on any mismatch.
+
+local nccc = require("nccc")
+
+local libpath, file = arg[1], arg[2]
+if not libpath or not file then
+  io.stderr:write("usage: lua5.4 demo.lua LIBRARY FILE\n")
+  os.exit(2)
+end
+
+local failures = 0
+local function check(ok, what)
+  if not ok then
+    failures = failures + 1
+    print("  MISMATCH: " .. what)
+  end
+  return ok
+end
+
+local lib = nccc.open(libpath)
+local st = lib:call_address(lib:symbol("nccc_demo_open"), ":i")
+if st ~= 0 then error("nccc_demo_open failed with status " .. st) end
+print(string.format("nccc runtime %s, zlib %s, SQLite %s", lib.version,
+  lib:call("zlib.zlibVersion"), lib:call("sqlite3.sqlite3_libversion")))
+
+-- ---- zlib: compress a real file and back ------------------------------------
+
+local function c_copy(bytes) -- bytes in C memory (the caller frees them)
+  local p = lib:alloc(#bytes)
+  lib:write(p, bytes)
+  return p
+end
+
+local function crc32(p, n)
+  return lib:call("zlib.crc32", lib:call("zlib.crc32", 0, nil, 0), p, n)
+end
+
+print()
+print("== zlib: " .. file)
+local f = assert(io.open(file, "rb"))
+local text = f:read("a")
+f:close()
+local Z_OK = lib:constant("zlib.Z_OK")
+
+local src = c_copy(text)
+local bound = lib:call("zlib.compressBound", #text)
+local packed = lib:alloc(bound)
+local rc, packed_len = lib:call("zlib.compress2", packed, bound, src, #text,
+  lib:constant("zlib.Z_BEST_COMPRESSION"))
+check(rc == Z_OK, "compress2 returned " .. rc)
+local back = lib:alloc(#text)
+local rc2, back_len = lib:call("zlib.uncompress", back, #text, packed, packed_len)
+check(rc2 == Z_OK, "uncompress returned " .. rc2)
+
+local crc_in, crc_out = crc32(src, #text), crc32(back, back_len)
+print(string.format("  original    %6d bytes  crc32 %08x", #text, crc_in))
+print(string.format("  compressed  %6d bytes  (%.1f%% of the original)", packed_len,
+  100 * packed_len / #text))
+print(string.format("  round trip  %6d bytes  crc32 %08x", back_len, crc_out))
+check(back_len == #text, "round trip has " .. back_len .. " bytes")
+check(crc_in == crc_out, "crc32 differs")
+check(lib:read(back, back_len) == text, "round trip bytes differ")
+print("  " .. (crc_in == crc_out and back_len == #text and "match" or "MISMATCH"))
+lib:free(src)
+lib:free(packed)
+lib:free(back)
+
+-- ---- SQLite: a table, rows, a row callback and a SQL function in Lua ---------
+
+print()
+print("== SQLite (:memory:)")
+local SQLITE_OK = lib:constant("sqlite3.SQLITE_OK")
+local rc3, db = lib:call("sqlite3.sqlite3_open", ":memory:")
+if rc3 ~= SQLITE_OK then error("sqlite3_open failed: " .. rc3) end
+
+local function exec(sql, row)
+  local cb = row and lib:callback("ipp:i", row) or nil
+  local r, msg = lib:call("sqlite3.sqlite3_exec", db, sql, cb)
+  if r ~= SQLITE_OK then
+    check(false, string.format("%s: %s", sql, msg or lib:call("sqlite3.sqlite3_errmsg", db)))
+  end
+end
+
+local planets = {
+  {"Mercury", 2439.7, 0}, {"Venus", 6051.8, 0}, {"Earth", 6371.0, 1},
+  {"Mars", 3389.5, 2}, {"Jupiter", 69911.0, 95}}
+exec("CREATE TABLE planets (name TEXT, radius_km REAL, moons INTEGER)")
+local rcp, stmt = lib:call("sqlite3.sqlite3_prepare_v2", db,
+  "INSERT INTO planets VALUES (?, ?, ?)", -1)
+check(rcp == SQLITE_OK, "prepare failed")
+for _, p in ipairs(planets) do
+  local name = c_copy(p[1])
+  -- -1: SQLITE_TRANSIENT, SQLite copies the text
+  lib:call("sqlite3.sqlite3_bind_text", stmt, 1, name, #p[1], -1)
+  lib:call("sqlite3.sqlite3_bind_double", stmt, 2, p[2])
+  lib:call("sqlite3.sqlite3_bind_int64", stmt, 3, p[3])
+  check(lib:call("sqlite3.sqlite3_step", stmt) == lib:constant("sqlite3.SQLITE_DONE"),
+    "insert " .. p[1])
+  lib:call("sqlite3.sqlite3_reset", stmt)
+  lib:free(name)
+end
+lib:call("sqlite3.sqlite3_finalize", stmt)
+print(string.format("  inserted %d rows with a prepared statement", #planets))
+
+-- Row callback: one Lua table per row, from the char ** arrays SQLite gives.
+local function collector(rows)
+  return function(ncols, values, names)
+    local row = {}
+    for k = 0, ncols - 1 do
+      local v = lib:peek(values + 8 * k, "p")
+      row[lib:string(lib:peek(names + 8 * k, "p"))] = v and lib:string(v) or "NULL"
+    end
+    rows[#rows + 1] = row
+    return 0
+  end
+end
+
+local rows = {}
+exec("SELECT name, radius_km, moons FROM planets ORDER BY radius_km", collector(rows))
+print("  sqlite3_exec, a Lua row callback:")
+for _, r in ipairs(rows) do
+  print(string.format("    %-8s %9s km  %3s moons", r.name, r.radius_km, r.moons))
+end
+check(#rows == #planets, "the callback saw " .. #rows .. " rows")
+
+-- A scalar SQL function in Lua: sphere_area(r) = 4 pi r^2. Its closure is
+-- "notified": SQLite calls the destroy notify when the connection closes.
+local area_calls = 0
+local area = lib:callback("pip:", function(ctx, argc, argv)
+  area_calls = area_calls + 1
+  local r = lib:call("sqlite3.sqlite3_value_double", lib:peek(argv, "p"))
+  lib:call("sqlite3.sqlite3_result_double", ctx, 4 * math.pi * r * r)
+  check(argc == 1, "sphere_area got " .. argc .. " arguments")
+end, "notified")
+local rcf = lib:call("sqlite3.sqlite3_create_function_v2", db, "sphere_area", 1,
+  lib:constant("sqlite3.SQLITE_UTF8") + lib:constant("sqlite3.SQLITE_DETERMINISTIC"),
+  area, nil, nil)
+check(rcf == SQLITE_OK, "sqlite3_create_function_v2 returned " .. rcf)
+
+local areas = {}
+exec("SELECT name, sphere_area(radius_km) AS area FROM planets ORDER BY area DESC",
+  collector(areas))
+print("  sphere_area(radius_km), a SQL function written in Lua:")
+local radius = {}
+for _, p in ipairs(planets) do radius[p[1]] = p[2] end
+for _, r in ipairs(areas) do
+  local want = 4 * math.pi * radius[r.name] ^ 2
+  local got = tonumber(r.area)
+  print(string.format("    %-8s %14.0f km2", r.name, got))
+  check(math.abs(got - want) <= 1e-12 * want, r.name .. ": area " .. r.area)
+end
+check(#areas == #planets and area_calls == #planets,
+  string.format("%d rows, %d calls of sphere_area", #areas, area_calls))
+
+local rcc = lib:call("sqlite3.sqlite3_close", db)
+check(rcc == SQLITE_OK, "sqlite3_close returned " .. rcc)
+print(string.format("  closed; sphere_area ran %d times, its closure %s", area_calls,
+  area.live and "is STILL HELD" or "was released by the destroy notify"))
+check(not area.live, "the destroy notify did not release the closure")
+
+print()
+if failures > 0 then
+  print(string.format("demo.lua: %d mismatches", failures))
+  os.exit(1)
+end
+print("demo.lua: all results match")
