@@ -9,7 +9,9 @@
 # PRIVATE one (for its #include "..." lines). Link the library the IDL
 # describes to <target> yourself.
 #
-# LANGS: targets of the generator (default: c; the only one so far).
+# LANGS: targets of the generator: c (always made: it is <target>'s
+#   library), lua (<module>.lua), scheme (<module>.sls); the host modules
+#   go to OUTPUT_DIR beside the C files.
 # OUTPUT_DIR: where the files go (default: ${CMAKE_CURRENT_BINARY_DIR}/nccc/<target>).
 # MODULE: the IDL's module name; read from its "module NAME" line if absent.
 #   Required when the IDL is made at build time: the OUTPUT of an
@@ -55,12 +57,12 @@ function(nccc_add_bindings target idl)
     message(FATAL_ERROR "nccc_add_bindings: unknown arguments ${B_UNPARSED_ARGUMENTS}")
   endif()
   _nccc_find_stubgen()
-  if(NOT B_LANGS)
-    set(B_LANGS c)
-  endif()
+  list(PREPEND B_LANGS c)
+  list(REMOVE_DUPLICATES B_LANGS)
   foreach(lang IN LISTS B_LANGS)
-    if(NOT lang STREQUAL "c")
-      message(FATAL_ERROR "nccc_add_bindings: unknown language '${lang}' (known: c)")
+    if(NOT lang MATCHES "^(c|lua|scheme)$")
+      message(FATAL_ERROR "nccc_add_bindings: unknown language '${lang}' "
+                          "(known: c, lua, scheme)")
     endif()
   endforeach()
   get_filename_component(idl "${idl}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -93,6 +95,12 @@ function(nccc_add_bindings target idl)
     set(out "${CMAKE_CURRENT_BINARY_DIR}/nccc/${target}")
   endif()
   set(outputs "${out}/${module}_nccc.h" "${out}/${module}_nccc.c")
+  if("lua" IN_LIST B_LANGS)
+    list(APPEND outputs "${out}/${module}.lua")
+  endif()
+  if("scheme" IN_LIST B_LANGS)
+    list(APPEND outputs "${out}/${module}.sls")
+  endif()
   set(env)
   if(NCCC_PYTHON)
     set(env "${CMAKE_COMMAND}" -E env "NCCC_PYTHON=${NCCC_PYTHON}")

@@ -9,7 +9,7 @@ import argparse
 import os
 import sys
 
-from stubgen import __version__, emit_c
+from stubgen import __version__, emit_c, emit_lua, emit_scheme
 from stubgen.errors import IdlError
 
 PROG = "nccc-stubgen"
@@ -17,6 +17,8 @@ PROG = "nccc-stubgen"
 # language name -> emit(module, idl_name) -> {file name: text}
 EMITTERS = {
     "c": emit_c.emit,
+    "lua": emit_lua.emit,
+    "scheme": emit_scheme.emit,
 }
 
 

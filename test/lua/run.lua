@@ -1,11 +1,12 @@
 -- run.lua — runs the host case table (test/hosts/cases.json) through the
 -- Lua support library, under lua5.4 (C module) or luajit (ffi adapter).
---   lua5.4|luajit run.lua BINDINGS_DIR CPATH_DIR FIXTURE.so CASES.json
--- Then runs the Lua-only checks of lua_cases.lua.
+--   lua5.4|luajit run.lua BINDINGS_DIR CPATH_DIR FIXTURE.so CASES.json [GEN_DIR]
+-- Then runs the Lua-only checks of lua_cases.lua, and with GEN_DIR (where
+-- nccc-stubgen wrote tour.lua) those of generated_cases.lua.
 -- Prints one line per failure and the closing line "N passed, M failed";
 -- exits non-zero on any failure. The case format is described in the
 -- "about" field of the case file.
-local bindings, cpath, fixture, cases_path = ...
+local bindings, cpath, fixture, cases_path, gen_dir = ...
 local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
 package.path = bindings .. "/?.lua;" .. here .. "/?.lua;" .. package.path
 if cpath and cpath ~= "" then package.cpath = cpath .. "/?.so;" .. package.cpath end
@@ -347,8 +348,15 @@ for _, c in ipairs(doc.cases) do
     print(fmt("FAIL %s: %s", c.name, why))
   end
 end
--- Then the checks that only make sense in Lua.
-for _, c in ipairs(require("lua_cases")(lib, nccc)) do
+-- Then the checks that only make sense in Lua, and the generated module's.
+local more = require("lua_cases")(lib, nccc)
+if gen_dir and gen_dir ~= "" then
+  package.path = gen_dir .. "/?.lua;" .. package.path
+  for _, c in ipairs(require("generated_cases")(lib, nccc, require("tour"))) do
+    more[#more + 1] = c
+  end
+end
+for _, c in ipairs(more) do
   local ok, why = pcall(c.fn)
   if ok then
     passed = passed + 1

@@ -4,7 +4,7 @@
 ;;; against the host fixture library (test/hosts/fixture), whose path is
 ;;; the first argument. Prints failures, then "N passed, M failed"; exits
 ;;; 1 when anything failed.
-(import (rnrs) (nccc core))
+(import (rnrs) (nccc core) (prefix (nccc tour) tour:))
 
 ;; ---- the harness ---------------------------------------------------------
 
@@ -504,6 +504,25 @@
           (call "hcb.fold" "three" cb)))
       => (list #f baseline))
 (test "all callbacks gone at the end" (held-and-in-use) => baseline)
+
+;; ---- the generated module (nccc tour), from idl/examples/tour.idl -----------------
+
+(test "generated: bind, then add" (begin (tour:tour-bind! rt) (tour:add 40 2)) => 42)
+(test "generated: the runtime it is bound to" (eq? (tour:tour-runtime) rt) => #t)
+(test "generated: echo_i64 edges"
+      (list (tour:echo_i64 (- (expt 2 63))) (tour:echo_i64 (- (expt 2 63) 1)) (tour:echo_i64 -1))
+      => (list (- (expt 2 63)) (- (expt 2 63) 1) -1))
+(test-error "generated: echo_i64 refuses 2^63" (tour:echo_i64 (expt 2 63)) "out of range")
+(test "generated: echo_u64 max" (tour:echo_u64 (- (expt 2 64) 1)) => (- (expt 2 64) 1))
+(test "generated: string in, [out] string" (tour:parse_int "42abc") => 42 "abc")
+(test "generated: string result, renamed function" (tour:name_of_color tour:GREEN) => "green")
+(test "generated: [out] values" (tour:divmod 17 5) => 3 2)
+(test "generated: errno last" (tour:checked_div 1 0) => 0 EDOM)
+(test "generated: constants and enumerators"
+      (list tour:LIMIT tour:RED tour:GREEN tour:BLUE tour:FLAG_AB tour:ALL_ONES tour:LETTER)
+      => (list 100 0 5 6 3 (- (expt 2 64) 1) 65))
+(test "generated: layouts" (nccc-layout-size (tour:tour-layout "point")) => 8)
+(test-error "generated: misuse is (nccc core)'s error" (tour:add 1) "expected 2, got 1")
 
 ;; ---- misuse ---------------------------------------------------------------------
 

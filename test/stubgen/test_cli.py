@@ -35,7 +35,8 @@ def test_help():
 @pytest.mark.parametrize("args,message", [
     ((), "the following arguments are required: FILE.idl"),
     (("--frobnicate", "x.idl"), "unrecognized arguments: --frobnicate"),
-    (("--lang", "lua", "x.idl"), "unknown language 'lua' (known: c)"),
+    (("--lang", "cobol", "x.idl"),
+     "unknown language 'cobol' (known: c, lua, scheme)"),
     (("--lang", ",", "x.idl"), "--lang needs at least one language"),
     (("-o",), "argument -o/--output: expected one argument"),
 ])

@@ -196,3 +196,48 @@ def test_add_bindings_with_an_idl_made_at_build_time_needs_module(
     # (CMake wraps the message at spaces)
     assert "made/tour.idl does not exist (an IDL made at build time needs " \
         "MODULE <name>)" in " ".join(r.stderr.split())
+
+
+_LANGS_PROJECT = """
+cmake_minimum_required(VERSION 3.16)
+project(user C)
+add_library(nccc::runtime INTERFACE IMPORTED)
+set_target_properties(nccc::runtime PROPERTIES
+  INTERFACE_INCLUDE_DIRECTORIES "%(include)s")
+include("%(bindings)s")
+nccc_add_bindings(tour_nccc "%(idl)s" LANGS %(langs)s)
+"""
+
+
+def _langs_project(tmp_path, langs):
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "CMakeLists.txt").write_text(_LANGS_PROJECT % {
+        "include": "%s;%s" % (RUNTIME_INCLUDE, SHIMS_INCLUDE),
+        "bindings": ROOT / "cmake" / "NcccBindings.cmake",
+        "idl": EXAMPLES / "tour.idl", "langs": langs})
+    build = tmp_path / "build"
+    env = dict(os.environ, CC=cc()[0])
+    r = subprocess.run([CMAKE, "-S", str(proj), "-B", str(build)],
+                       capture_output=True, text=True, env=env)
+    return build, r
+
+
+def test_add_bindings_langs_lua_and_scheme(tmp_path):
+    build, r = _langs_project(tmp_path, "lua scheme")
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = subprocess.run([CMAKE, "--build", str(build)], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = build / "nccc" / "tour_nccc"
+    assert sorted(p.name for p in out.iterdir()) == \
+        ["tour.lua", "tour.sls", "tour_nccc.c", "tour_nccc.h"]
+    assert "function M.bind(lib)" in (out / "tour.lua").read_text()
+    assert "(library (nccc tour)" in (out / "tour.sls").read_text()
+
+
+def test_add_bindings_unknown_language(tmp_path):
+    _, r = _langs_project(tmp_path, "c cobol")
+    assert r.returncode != 0
+    assert "nccc_add_bindings: unknown language 'cobol' (known: c, lua, " \
+        "scheme)" in " ".join(r.stderr.split())
