@@ -1,0 +1,60 @@
+#!r6rs
+;;; hbench/run.sls — the body of bench/hosts/scheme/bench.sps, a library
+;;; so that Guile runs it compiled (run.sh compiles it with guild; Chez and
+;;; Racket compile what they load anyway). (run path n) prints
+;;; "variant ns_per_call" lines; each variant runs n iterations three
+;;; times and the best counts.
+(library (hbench run)
+  (export run)
+  (import (rnrs) (nccc core) (hbench own))
+
+  (define (best name n expect thunk)
+    (let loop ([k 0] [t #f])
+      (if (= k 3)
+          (begin (display name) (display " ")
+                 (display (/ (round (/ (* 100 t) n)) 100.0)) (newline))
+          (let* ([t0 (now-ns)] [r (thunk)] [dt (- (now-ns) t0)])
+            ;; every variant computes the same sum: one that skipped its calls shows
+            (unless (eqv? r expect) (error 'bench "wrong result" name r))
+            (loop (+ k 1) (if (and t (< t dt)) t dt))))))
+
+  ;; the primitive by hand: fill in, call the wrapper, read out[0]
+  (define (primitive-loop addr n)
+    (let ([in (make-bytevector 16 0)] [out (make-bytevector 8 0)])
+      (let loop ([i 0] [acc 0])
+        (if (= i n)
+            acc
+            (begin
+              (bytevector-s64-native-set! in 0 acc)
+              (bytevector-s64-native-set! in 8 i)
+              (nccc-primitive-call addr in out)
+              (loop (+ i 1) (bytevector-s64-native-ref out 0)))))))
+
+  ;; the support library, as generated code calls it: a function looked up once
+  (define (lib-loop add n)
+    (let loop ([i 0] [acc 0])
+      (if (= i n) acc (loop (+ i 1) (nccc-call add acc i)))))
+
+  (define (proc-loop add n)
+    (let loop ([i 0] [acc 0])
+      (if (= i n) acc (loop (+ i 1) (add acc i)))))
+
+  (define (run path n)
+    (let* ([expect (div (* n (- n 1)) 2)]
+           [rt (nccc-load path)]
+           [open (nccc-function-at rt (nccc-symbol rt "nccc_hbench_open") ":i")])
+      (unless (eqv? 0 (nccc-call open)) (error 'bench "nccc_hbench_open failed"))
+      (let ([add (nccc-lookup rt "bench.add")]
+            [fold (nccc-lookup rt "bench.fold")])
+        (best "add.own" n expect (lambda () (own-add-loop path n)))
+        (best "add.primitive" n expect
+              (lambda () (primitive-loop (nccc-function-address add) n)))
+        (best "add.lib" n expect (lambda () (lib-loop add n)))
+        (let ([p (nccc-procedure rt "bench.add")])
+          (best "add.lib_proc" n expect (lambda () (proc-loop p n))))
+        ;; callbacks: the host's own mechanism, then nccc's backward wrapper
+        ;; and the process's one dispatcher (a 'forever closure made once)
+        (best "cb.own" n expect (lambda () (own-fold path n)))
+        (let ([step (nccc-callback rt "ll:l" 'forever (lambda (acc i) (+ acc i)))])
+          (best "cb.nccc" n expect (lambda () (nccc-call fold n step)))
+          (nccc-release step))))))
