@@ -647,13 +647,15 @@ class _Emitter:
         outs = " ".join(sl.name or "?" for sl in cb.out_slots) or "-"
         return "/* %s%s: in %s; out %s */" % (cb.name, what, ins, outs)
 
-    def _cb_body(self, src, cb, names, begin):
-        """The body shared by backward wrappers and thunk bodies."""
+    def _cb_body(self, src, cb, names, begin, run):
+        """The body shared by backward wrappers and thunk bodies. begin:
+        the nccc_cb_begin call; run: the nccc_cb_run call, used instead
+        when the return value is the only result (nothing to store only
+        when the call was made)."""
         n_in = 1 + len(cb.in_slots)
         n_out = max(1, len(cb.out_slots))
-        src.line("nccc_cb_frame f;")
-        src.line("uint64_t in[%d], out[%d] = {0};" % (n_in, n_out))
-        with src.block("if (%s) {" % begin, "}"):
+
+        def pack():
             for sl in cb.in_slots:
                 n = names[sl.param.index]
                 if sl.role == "inout":
@@ -662,6 +664,18 @@ class _Emitter:
                 else:
                     src.line("in[%d] = %s;" % (sl.index.fixed,
                                               from_c(sl.type, n)))
+
+        if all(sl.role == "return" for sl in cb.out_slots):
+            src.line("uint64_t in[%d], out[%d] = {0};" % (n_in, n_out))
+            pack()
+            src.line("%s;" % run)
+            if not isinstance(cb.ret.resolved(), Void):
+                src.line("return %s;" % to_c(cb.ret, "out[0]"))
+            return
+        src.line("nccc_cb_frame f;")
+        src.line("uint64_t in[%d], out[%d] = {0};" % (n_in, n_out))
+        with src.block("if (%s) {" % begin, "}"):
+            pack()
             src.line("nccc_cb_call(&f, in, out);")
             for sl in cb.out_slots:
                 if sl.role == "errno":
@@ -687,6 +701,7 @@ class _Emitter:
             ctx = "(void *)" + ctx
         with src.block("static %s {" % ft.spell(name), "}"):
             self._cb_body(src, cb, names, "nccc_cb_begin(&f, %s, %d)"
+                          % (ctx, member), "nccc_cb_run(%s, %d, in, out)"
                           % (ctx, member))
 
     def thunk_pool(self, src, cb):
@@ -718,7 +733,8 @@ class _Emitter:
             n["pool"], c_string(cb.name), cb.thunks, n["fns"]))
         with src.block("static %s {" % body_ft.spell(n["body"]), "}"):
             self._cb_body(src, cb, names, "nccc_cb_begin_thunk(&f, &%s, %s)"
-                          % (n["pool"], idx))
+                          % (n["pool"], idx), "nccc_cb_run_thunk(&%s, %s, "
+                          "in, out)" % (n["pool"], idx))
         with src.block("const struct nccc_thunk_pool *%s(void) {"
                        % n["accessor"], "}"):
             src.line("return &%s;" % n["pool"])

@@ -4,9 +4,11 @@ LuaJIT alike, docs/LUA.md "Generated modules").
     local tour = require("tour").bind(nccc.open(path))
     tour.add(40, 2)   --> 42
 
-The file holds tables (stubgen/host.py) and a bind function that looks
-every function up once, checks its signature, and calls it with
-lib:call; the support library does every conversion.
+The file holds tables (stubgen/host.py), one binder per function,
+specialised from its slots (non-NULL arguments, owned results, owned
+strings), and a bind function that looks every function up once,
+checks its signature and makes each function's converter and call once
+(lib:fast: a C closure on Lua 5.4, compiled Lua on LuaJIT).
 """
 
 from stubgen.host import HostModule
@@ -15,6 +17,7 @@ from stubgen.source import Source
 # The part every generated module shares: binding and the helpers.
 _BIND = r'''
 local fmt = string.format
+local SOURCE = debug.getinfo(1, "S").source
 
 -- The targets of the targets list whose signature of entry e is sig.
 local function agreeing(e, sig, targets)
@@ -36,6 +39,7 @@ end
 -- function per IDL function and the constants' values; the helpers lib,
 -- layout, pack, unpack and callback come through its metatable.
 function M.bind(lib)
+  require("nccc").internal(SOURCE) -- errors point past this file
   local t, targets = {}, {1, 2, 3, 4, 5, 6}
   for _, e in ipairs(M.functions) do
     local name = M.name .. "." .. e[1]
@@ -47,7 +51,7 @@ function M.bind(lib)
         name, sig, M.name), 2)
     end
     targets = keep
-    t[e[1]] = function(...) return lib:call(h, ...) end
+    t[e[1]] = (B[e[1]] or lib.fast)(lib, h)
   end
   local values = lib:constants(M.name)
   for _, c in ipairs(M.constants) do
@@ -59,6 +63,10 @@ function M.bind(lib)
   function helpers.layout(name) return lib:layout(M.name .. "." .. name) end
   function helpers.pack(name, v) return lib:pack(M.name .. "." .. name, v) end
   function helpers.unpack(name, bytes) return lib:unpack(M.name .. "." .. name, bytes) end
+  function helpers.signature(name)
+    local e = find(M.callbacks, name, "callback type")
+    return e[targets[1] + 1] or e[2]
+  end
   function helpers.callback(name, fn, scope)
     local e = find(M.callbacks, name, "callback type")
     return lib:callback(e[targets[1] + 1] or e[2], fn, scope)
@@ -94,6 +102,60 @@ def _names(src, field, names):
             src.line("%s," % lua_string(n))
 
 
+def _binder(src, host, e):
+    """The binder of one function, when it needs more than lib:fast:
+    non-NULL arguments, an owned result (an object with a finalizer), an
+    owned string (read, then freed)."""
+    f = e.decl
+    nonnull = [k + 1 for k, s in enumerate(a for a in f.in_slots
+                                           if a.role != "target")
+               if s.info is not None and s.info.nullable is False
+               and s.code in "psFc"]
+    if f.function_pointer:
+        nonnull = [k + 1 for k in nonnull]
+    ret = f.out_slots[0] if f.out_slots and \
+        f.out_slots[0].role == "return" else None
+    owned = ret.info.owned if ret is not None and ret.info is not None \
+        else None
+    if not nonnull and not owned:
+        return
+    opts = []
+    if nonnull:
+        opts.append("nonnull = {%s}" % ", ".join(
+            "[%d] = true" % k for k in nonnull))
+    string = owned and ret.code == "s"
+    if owned and ret.code == "s":
+        opts.append('outs = {[1] = "p"}')
+    src.line("-- %s" % _describe(e))
+    with src.block("B[%s] = function(lib, h)" % lua_string(e.name), "end"):
+        src.line("local call = lib:fast(h, {%s})" % ", ".join(opts))
+        if not owned:
+            src.line("return call")
+            return
+        free = lua_string(host.qualified(owned))
+        if string:
+            src.line("local own = lib:owned_string(%s)" % free)
+        else:
+            tname = ret.type.spell() if ret.type is not None else "owned"
+            src.line("local own = lib:owner(%s, %s)" % (
+                free, lua_string(tname.replace(" *", "").strip())))
+        src.line("return function(...) return own(call(...)) end")
+
+
+def _describe(e):
+    f = e.decl
+    notes = []
+    ins = [s for s in f.in_slots
+           if s.info is not None and s.info.nullable is False]
+    if ins:
+        notes.append("non-NULL: " + ", ".join(s.name or "?" for s in ins))
+    ret = f.out_slots[0] if f.out_slots else None
+    if ret is not None and ret.role == "return" and ret.info and \
+            ret.info.owned:
+        notes.append("owned(%s)" % ret.info.owned)
+    return "%s: %s" % (e.name, "; ".join(notes))
+
+
 def emit(module, idl_name):
     host = HostModule(module, idl_name)
     src = Source()
@@ -117,5 +179,10 @@ def emit(module, idl_name):
     src.blank()
     _names(src, "layouts", host.layouts)
     src.blank()
+    src.line("-- binders of functions that need more than lib:fast")
+    src.line("local B = {}")
+    for e in host.functions:
+        _binder(src, host, e)
+    src.line("M.binders = B")
     src.lines(_BIND)
     return {host.name + ".lua": str(src)}

@@ -16,6 +16,13 @@ a character C identifiers cannot (% or -).
 from stubgen.host import HostModule
 from stubgen.source import Source
 
+# Codes a fast function may have: one slot each, the same on every target.
+_FAST_IN = set("?bBhHiIlLfdpF")
+_FAST_OUT = set("?bBhHiIlLfdpFes")
+_RANGES = {"b": (-128, 127), "B": (0, 255), "h": (-32768, 32767),
+           "H": (0, 65535), "i": (-2 ** 31, 2 ** 31 - 1), "I": (0, 2 ** 32 - 1)}
+_SIGNED = set("bhile")
+
 # Binding and helpers; @ stands for the module name.
 _BIND = r'''
 ;; #(runtime functions constants targets) once bound
@@ -44,11 +51,33 @@ _BIND = r'''
                      "the library's signature is not the one @.sls was generated with"
                      name sig))
           (loop (r:+ k 1) keep (r:cons f fns)))
-        (r:let ([values (nccc-constants rt "@")])
+        (r:let ([values (nccc-constants rt "@")] [fns (r:list->vector (r:reverse fns))])
           (r:set! %state
-            (r:vector rt (r:list->vector (r:reverse fns))
+            (r:vector rt fns
                       (r:vector-map (r:lambda (name) (%value values name)) %constants)
-                      targets))))))
+                      targets))
+          (%bind-functions! rt fns)))))
+
+;; sig with the out code at index k replaced by code (an owned string
+;; result read as an address, then freed)
+(r:define (%out-as sig k code)
+  (r:let loop ([i 0])
+    (r:if (r:char=? (r:string-ref sig i) #\:)
+        (r:string-append (r:substring sig 0 (r:+ i k 1)) (r:string code)
+                         (r:substring sig (r:+ i k 2) (r:string-length sig)))
+        (loop (r:+ i 1)))))
+
+(r:define (%destructor rt name)
+  (nccc-lookup rt (r:if (%dotted? name) name (r:string-append "@." name))))
+(r:define (%dotted? name)
+  (r:let loop ([i 0])
+    (r:and (r:< i (r:string-length name))
+           (r:or (r:char=? (r:string-ref name i) #\.) (loop (r:+ i 1))))))
+
+;; The slow way of a fast function: fresh buffers (a callback is calling
+;; it again while its own are in use).
+(r:define (%slow-call k in out)
+  (nccc-primitive-call (nccc-function-address (%fn k)) in out))
 
 (r:define (%value values name)
   (r:let loop ([k 0])
@@ -68,16 +97,17 @@ _BIND = r'''
   (nccc-layout (@-runtime) (r:string-append "@." name)))
 
 (r:define (@-callback name scope proc)
+  (nccc-callback (@-runtime) (@-callback-signature name) scope proc))
+
+;; The signature of a callback type on the bound library's target.
+(r:define (@-callback-signature name)
   (r:let ([state (%bound (r:quote @-callback))])
     (r:let loop ([k 0])
       (r:cond [(r:= k (r:vector-length %callbacks))
-               (r:error (r:quote @-callback) "no such callback type"
-                        (r:string-append "@." name))]
+               (%nccc-misuse (r:quote @-callback) (r:quote unknown)
+                             "no such callback type" (r:string-append "@." name))]
               [(r:string=? (r:vector-ref (r:vector-ref %callbacks k) 0) name)
-               (nccc-callback (r:vector-ref state 0)
-                              (%sig (r:vector-ref %callbacks k)
-                                    (r:car (r:vector-ref state 3)))
-                              scope proc)]
+               (%sig (r:vector-ref %callbacks k) (r:car (r:vector-ref state 3)))]
               [r:else (loop (r:+ k 1))]))))
 '''
 
@@ -121,7 +151,8 @@ def emit(module, idl_name):
     src.line("(library (nccc %s)" % m)
     src.indent()
     exports = ["%s-%s" % (m, h) for h in ("bind!", "runtime", "layout",
-                                           "callback")]
+                                           "callback", "callback-signature",
+                                           "procedure")]
     names = [f.name for f in host.functions] + host.constants
     if not names:
         src.line("(export %s)" % " ".join(exports))
@@ -143,13 +174,30 @@ def emit(module, idl_name):
     _table(src, "%constants", host.constants)
     src.lines(_BIND.replace("@", m))
     src.blank()
-    for k, f in enumerate(host.functions):
-        if f.extra_out:
-            src.line("(r:define (%s n-extra . args) (r:apply nccc-call* "
-                     "(%%fn %d) n-extra args))" % (f.name, k))
-        else:
-            src.line("(r:define (%s . args) (r:apply nccc-call (%%fn %d) "
-                     "args))" % (f.name, k))
+    plans = [_plan(m, k, f) for k, f in enumerate(host.functions)]
+    src.line(";; Per function: its buffers and primitive (fast ones), "
+             "destructors")
+    for plan in plans:
+        for var in plan.state:
+            src.line("(r:define %s #f)" % var)
+    src.line("(r:define (%bind-functions! rt fns)")
+    src.indent()
+    src.line("#t")
+    for plan in plans:
+        for line in plan.bind:
+            src.line(line)
+    src.line(")")
+    src.dedent()
+    src.blank()
+    for plan in plans:
+        src.lines(plan.code)
+    src.line(";; (M-procedure \"name\"): a function's procedure by its name, or #f")
+    src.line("(r:define (%s-procedure name)" % m)
+    src.indent()
+    src.line("(r:let ([hit (r:assoc name (r:list %s))]) (r:and hit (r:cdr hit))))"
+             % " ".join("(r:cons %s %s)" % (scheme_string(f.name), f.name)
+                        for f in host.functions))
+    src.dedent()
     src.blank()
     for k, c in enumerate(host.constants):
         src.line("(r:define-syntax %s (r:identifier-syntax (%%constant %d)))"
@@ -157,3 +205,185 @@ def emit(module, idl_name):
     src.dedent()
     src.line(")")
     return {m + ".sls": str(src)}
+
+
+class _Plan:
+    def __init__(self):
+        self.state = []      # module variables set at bind
+        self.bind = []       # lines of %bind-functions!
+        self.code = ""       # the procedure
+
+
+def _owned(slot):
+    return slot.info.owned if slot.info is not None else None
+
+
+def _nullable(slot):
+    """False only when the IDL says [nonnull]."""
+    return not (slot.info is not None and slot.info.nullable is False)
+
+
+def _arg_in(k, slot, v, pos, name):
+    """(expression of the slot value, setter) for a fast in slot."""
+    c = slot.code
+    who = "(r:quote %s)" % name
+    if c in _RANGES:
+        lo, hi = _RANGES[c]
+        return ("(r:if (r:and (r:fixnum? %s) (r:fx<=? %d %s) (r:fx<=? %s %d)) %s "
+                "(%%nccc-int %s %d %s #\\%s))" % (v, lo, v, v, hi, v, who, pos, v, c),
+                "slot-s64-set!")
+    if c == "l":
+        return ("(r:if (r:fixnum? %s) %s (%%nccc-int %s %d %s #\\l))"
+                % (v, v, who, pos, v), "slot-s64-set!")
+    if c == "L":
+        return ("(r:if (r:and (r:fixnum? %s) (r:fx>=? %s 0)) %s "
+                "(%%nccc-int %s %d %s #\\L))" % (v, v, v, who, pos, v),
+                "slot-u64-set!")
+    if c == "?":
+        return ("(r:if (r:boolean? %s) (r:if %s 1 0) (%%nccc-misuse %s "
+                "(r:quote type) \"bad argument #%d: expected a boolean\" %s))"
+                % (v, v, who, pos, v), "slot-u64-set!")
+    if c == "d":
+        return ("(r:if (r:flonum? %s) %s (%%nccc-real %s %d %s))"
+                % (v, v, who, pos, v), "slot-f64-set!")
+    if c == "f":
+        return "(%%nccc-float %s %d %s)" % (who, pos, v), "slot-u64-set!"
+    # p, F
+    nullable = "#t" if c == "F" or _nullable(slot) else "#f"
+    return ("(%%nccc-pointer %s %d %s %s)" % (who, pos, v, nullable),
+            "slot-u64-set!")
+
+
+def _result(slot, raw, destructor):
+    """The Scheme value of an out slot, from raw (an expression of the
+    slot read signed or unsigned as _reader says)."""
+    c = slot.code
+    if c == "?":
+        return "(r:not (r:= 0 %s))" % raw
+    if c == "s":
+        return "(%%nccc-string-result %s %s)" % (raw, destructor or "#f")
+    if c == "p" and destructor:
+        return "(%%nccc-owned-result %s %s %s)" % (
+            raw, destructor, scheme_string(_owned(slot)))
+    return raw
+
+
+def _reader(c):
+    if c in "fd":
+        return "slot-f64-ref"
+    return "slot-s64-ref" if c in _SIGNED else "slot-u64-ref"
+
+
+def _plan(m, k, f):
+    d = f.decl
+    name = f.name
+    plan = _Plan()
+    fast = (not f.extra_out
+            and all(s.record is None and s.code in _FAST_IN for s in d.in_slots)
+            and all(s.record is None and s.code in _FAST_OUT
+                    for s in d.out_slots))
+    n = len(d.in_slots)
+    args = ["a%d" % (i + 1) for i in range(n)]
+    lines = []
+    # destructors of owned results
+    destructors = {}
+    for j, slot in enumerate(d.out_slots):
+        if _owned(slot) and slot.code in "ps":
+            var = "%%d%d_%d" % (k, j)
+            plan.state.append(var)
+            plan.bind.append("(r:set! %s (%%destructor rt %s))"
+                             % (var, scheme_string(_owned(slot))))
+            destructors[j] = var
+    if f.extra_out or any(s.code == "*" for s in d.in_slots):
+        lines.append("(r:define (%s . args) (r:apply nccc-call%s (%%fn %d) "
+                     "args))" % (name, "*" if f.extra_out else "", k)
+                     if not f.extra_out else
+                     "(r:define (%s n-extra . args) (r:apply nccc-call* "
+                     "(%%fn %d) n-extra args))" % (name, k))
+        plan.code = "\n".join(lines) + "\n"
+        return plan
+    if fast:
+        c_, i_, o_ = "%%c%d" % k, "%%i%d" % k, "%%o%d" % k
+        plan.state += [c_, i_, o_]
+        plan.bind.append(
+            "(r:let-values ([(c i o) (%%nccc-bind-call (r:vector-ref fns %d) "
+            "%d %d)]) (r:set! %s c) (r:set! %s i) (r:set! %s o))"
+            % (k, n, len(d.out_slots), c_, i_, o_))
+        lines.append("(r:define %s" % name)
+        lines.append("  (r:case-lambda")
+        lines.append("   [(%s)" % " ".join(args))
+        conv = [_arg_in(k, s, a, i + 1, name)
+                for i, (s, a) in enumerate(zip(d.in_slots, args))]
+        binds = " ".join("[x%d %s]" % (i + 1, e) for i, (e, _) in
+                         enumerate(conv))
+        lines.append("    (r:let (%s)" % binds)
+        lines.append("      (r:let* ([in %s] [fast in] [in (r:or in (%%nccc-slots %d))]"
+                     % (i_, n))
+        lines.append("               [out (r:if fast %s (%%nccc-slots %d))])"
+                     % (o_, len(d.out_slots)))
+        lines.append("        (r:if fast (r:set! %s #f))" % i_)
+        for i, (_, setter) in enumerate(conv):
+            lines.append("        (%s in %d x%d)" % (setter, 8 * i, i + 1))
+        lines.append("        (r:if fast (%s) (%%slow-call %d in out))" % (c_, k))
+        reads = " ".join("[y%d (%s out %d)]" % (j + 1, _reader(s.code), 8 * j)
+                         for j, s in enumerate(d.out_slots))
+        lines.append("        (r:let (%s)" % reads)
+        lines.append("          (r:if fast (r:set! %s in))" % i_)
+        lines.append("          (r:if (r:vector-ref %nccc-pending 0) "
+                     "(%nccc-raise-pending))")
+        results = [_result(s, "y%d" % (j + 1), destructors.get(j))
+                   for j, s in enumerate(d.out_slots)]
+        if len(results) == 1:
+            lines.append("          %s)))]" % results[0])
+        else:
+            lines.append("          (r:values %s))))]" % " ".join(results))
+    else:
+        thunk = False
+        lines.append("(r:define %s" % name)
+        lines.append("  (r:case-lambda")
+        lines.append("   [(%s)" % " ".join(args))
+        who = "(r:quote %s)" % name
+        for i, (s, a) in enumerate(zip(d.in_slots, args)):
+            pos = i + 1
+            if s.code == "c":
+                params = s.callbacks
+                nullable = "#t" if any(
+                    p.info is not None and p.info.nullable for p in params) \
+                    else "#f"
+                thunk = thunk or any(p.callback is not None and
+                                     p.callback.thunks is not None
+                                     for p in params)
+                lines.append("    (%%nccc-callback-arg %s %d %s %s)"
+                             % (who, pos, a, nullable))
+            elif s.code == "s" and not (s.info and s.info.nullable):
+                # [nonnull]: null; neither: a string is expected
+                kind, text = (("null", "NULL where the IDL says nonnull")
+                              if s.info and s.info.nullable is False
+                              else ("type", "expected a string"))
+                lines.append("    (r:unless %s (%%nccc-misuse %s (r:quote %s) "
+                             "\"bad argument #%d: %s\"))"
+                             % (a, who, kind, pos, text))
+            elif s.code == "p" and s.record is None:
+                lines.append("    (%%nccc-pointer %s %d %s %s)"
+                             % (who, pos, a, "#t" if _nullable(s) else "#f"))
+        call = "(%s (%%fn %d) %s)" % ("%nccc-thunk-call" if thunk
+                                       else "nccc-call", k, " ".join(args))
+        results = ["y%d" % (j + 1) for j in range(len(d.out_slots))]
+        post = [_result(s, y, destructors.get(j)) if j in destructors else y
+                for j, (s, y) in enumerate(zip(d.out_slots, results))]
+        if post == results:
+            lines.append("    %s]" % call)
+        else:
+            lines.append("    (r:call-with-values (r:lambda () %s)" % call)
+            lines.append("      (r:lambda (%s) (r:values %s)))]"
+                         % (" ".join(results), " ".join(post)))
+        for j, s in enumerate(d.out_slots):
+            if j in destructors and s.code == "s":
+                plan.bind.append(
+                    "(r:vector-set! fns %d (nccc-function-at rt "
+                    "(nccc-function-address (r:vector-ref fns %d)) (%%out-as "
+                    "(nccc-function-signature (r:vector-ref fns %d)) %d #\\p) %s))"
+                    % (k, k, k, j, scheme_string(m + "." + name)))
+    lines.append("   [args (%%nccc-arity (r:quote %s) %d args)]))" % (name, n))
+    plan.code = "\n".join(lines) + "\n"
+    return plan

@@ -43,11 +43,14 @@ def signatures(sig_in, sig_out):
 
 class Entry:
     """One function or callback type: name, signatures; extra_out when
-    its out side ends in '*' (raw slots past the fixed ones)."""
+    its out side ends in '*' (raw slots past the fixed ones); decl, the
+    model's Function or CallbackType, for emitters that specialise code
+    per function (its in_slots / out_slots, their roles and ValueInfo)."""
 
-    def __init__(self, name, sigs, extra_out=False):
+    def __init__(self, name, sigs, decl, extra_out=False):
         self.name = name
         self.signatures = sigs
+        self.decl = decl
         self.extra_out = extra_out
 
 
@@ -58,12 +61,12 @@ class HostModule:
         self.name = module.name
         self.idl_name = idl_name
         self.functions = [
-            Entry(f.name, signatures(f.sig_in, f.sig_out),
+            Entry(f.name, signatures(f.sig_in, f.sig_out), f,
                   bool(f.sig_out) and f.sig_out[-1] == "*")
             for f in module.functions]
         self.constants = [c.name for c in module.constants]
         self.layouts = [entry.name for entry in module.layouts]
-        self.callbacks = [Entry(c.name, signatures(c.sig_in, c.sig_out))
+        self.callbacks = [Entry(c.name, signatures(c.sig_in, c.sig_out), c)
                           for c in module.callbacks]
 
     def qualified(self, name):

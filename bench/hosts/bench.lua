@@ -1,8 +1,8 @@
--- bench.lua BINDINGS LIB N [CPATH]: per-call times of one Lua host
+-- bench.lua BINDINGS LIB N [CPATH [GEN]]: per-call times of one Lua host
 -- (lua5.4 with CPATH holding nccc/core.so and hbench.so, or luajit),
 -- printed as "variant ns_per_call" lines for run.sh. Each variant runs
 -- N iterations three times; the best run counts.
-local bindings, libpath, n, cpath = arg[1], arg[2], math.floor(tonumber(arg[3])), arg[4]
+local bindings, libpath, n, cpath, gen = arg[1], arg[2], math.floor(tonumber(arg[3])), arg[4], arg[5]
 package.path = bindings .. "/?.lua;" .. package.path
 if cpath and cpath ~= "" then package.cpath = cpath .. "/?.so;" .. package.cpath end
 local nccc = require("nccc")
@@ -71,6 +71,44 @@ best("add.primitive", expect, function()
   return acc
 end)
 
+-- (b') the hand-written nccc call: the wrapper's address called with the
+-- primitive's cheapest path, raw slots, no checks (Lua 5.4: one C call
+-- taking and returning slots; LuaJIT: the wrapper cast once to its C
+-- type, two buffers kept, compiled)
+if jit then
+  local ffi = require("ffi")
+  local f = ffi.cast("void (*)(const int64_t *, int64_t *)", addr)
+  local ib, ob = ffi.new("int64_t[2]"), ffi.new("int64_t[1]")
+  best("add.hand", expect, function()
+    local acc = 0
+    for i = 0, n - 1 do
+      ib[0], ib[1] = acc, i
+      f(ib, ob)
+      acc = ob[0]
+    end
+    return acc
+  end)
+else
+  local call_slots = core.call_slots
+  best("add.hand", expect, function()
+    local acc = 0
+    for i = 0, n - 1 do acc = call_slots(addr, 1, acc, i) end
+    return acc
+  end)
+end
+
+-- (b'') the generated module (nccc-stubgen --lang lua bench.idl)
+if gen and gen ~= "" then
+  package.path = gen .. "/?.lua;" .. package.path
+  local bench = require("bench").bind(lib)
+  local add = bench.add
+  best("add.generated", expect, function()
+    local acc = 0
+    for i = 0, n - 1 do acc = add(acc, i) end
+    return acc
+  end)
+end
+
 -- (c) the support library by name and by handle, as generated code calls it
 best("add.lib_name", expect, function()
   local acc = 0
@@ -89,4 +127,11 @@ end)
 best("cb.own", expect, own_fold)
 local step = lib:callback("ll:l", function(acc, i) return acc + i end, "forever")
 best("cb.nccc", expect, function() return lib:call("bench.fold", n, step) end)
+if gen and gen ~= "" then
+  local bench = require("bench").bind(lib)
+  local fold = bench.fold
+  local cb = bench.callback("step_fn", function(acc, i) return acc + i end, "forever")
+  best("cb.generated", expect, function() return fold(n, cb) end)
+  cb:release()
+end
 step:release()

@@ -30,30 +30,43 @@ measure() {
 }
 
 : >"$tmp/all"
+# The generated Lua module of bench.idl, as users make it.
+NCCC_PYTHON=${NCCC_PYTHON:-/usr/bin/python3} "$root/bin/nccc-stubgen" --lang lua \
+  -o "$tmp/gen" "$root/bench/bench.idl" >/dev/null
 if have lua5.4 && [ -f "$out/lua/hbench.so" ]; then
-  measure lua5.4 lua5.4 "$here/bench.lua" "$root/bindings/lua" "$lib" "$n" "$out/lua"
+  measure lua5.4 lua5.4 "$here/bench.lua" "$root/bindings/lua" "$lib" "$n" "$out/lua" "$tmp/gen"
 fi
 if have luajit; then
-  measure luajit luajit "$here/bench.lua" "$root/bindings/lua" "$lib" "$n"
+  measure luajit luajit "$here/bench.lua" "$root/bindings/lua" "$lib" "$n" "" "$tmp/gen"
 fi
-if have guile-3.0; then
+# The Scheme library tree: bindings/scheme/nccc and the generated
+# (nccc bench) side by side (one root for Racket's collection lookup).
+slib=$out/scheme-lib
+if [ -z "${NCCC_HBENCH_LUA_ONLY:-}" ]; then
+  mkdir -p "$slib/nccc"
+  for f in "$root"/bindings/scheme/nccc/*; do ln -sf "$f" "$slib/nccc/"; done
+  NCCC_PYTHON=${NCCC_PYTHON:-/usr/bin/python3} "$root/bin/nccc-stubgen" --lang scheme \
+    -o "$tmp/gen" "$root/bench/bench.idl" >/dev/null && cp "$tmp/gen/bench.sls" "$slib/nccc/bench.sls"
+fi
+if [ -z "${NCCC_HBENCH_LUA_ONLY:-}" ] && have guile-3.0; then
   # Compiled ahead of time into the build tree: with GUILE_AUTO_COMPILE=0
   # Guile would otherwise interpret the core and the benchmark.
   cache=$out/guile-ccache
-  for f in "$root/bindings/scheme:nccc/compat" "$root/bindings/scheme:nccc/core" \
-           "$scm:hbench/own" "$scm:hbench/run"; do
-    GUILE_AUTO_COMPILE=0 guild compile -L "$root/bindings/scheme" -L "$scm" \
-      -o "$cache/${f#*:}.go" "${f%%:*}/${f#*:}.scm" >/dev/null 2>&1
+  for f in "$slib:nccc/compat.scm" "$slib:nccc/core.scm" "$slib:nccc/bench.sls" \
+           "$scm:hbench/own.scm" "$scm:hbench/run.scm"; do
+    src=${f#*:}
+    GUILE_AUTO_COMPILE=0 guild compile -x .sls -L "$slib" -L "$scm" \
+      -o "$cache/${src%.*}.go" "${f%%:*}/$src" >/dev/null 2>&1
   done
   measure guile env GUILE_AUTO_COMPILE=0 GUILE_LOAD_COMPILED_PATH="$cache" \
-    guile-3.0 -L "$root/bindings/scheme" -L "$scm" "$scm/bench.sps" "$lib" "$n"
+    guile-3.0 -x .sls -L "$slib" -L "$scm" "$scm/bench.sps" "$lib" "$n"
 fi
-if have chezscheme; then
-  measure chez chezscheme --libdirs "$root/bindings/scheme:$scm" --program \
+if [ -z "${NCCC_HBENCH_LUA_ONLY:-}" ] && have chezscheme; then
+  measure chez chezscheme --libdirs "$slib:$scm" --optimize-level 3 --program \
     "$scm/bench.sps" "$lib" "$n"
 fi
-if have racket; then
-  measure racket racket -S "$root/bindings/scheme" -S "$scm" "$scm/bench.sps" "$lib" "$n"
+if [ -z "${NCCC_HBENCH_LUA_ONLY:-}" ] && have racket; then
+  measure racket racket -S "$slib" -S "$scm" "$scm/bench.sps" "$lib" "$n"
 fi
 
 echo "ns per call (add) and per callback (fold); $n iterations, best of 3; CPU time"

@@ -20,6 +20,25 @@ local floor, ceil, fmt, concat = math.floor, math.ceil, string.format, table.con
 
 local function pack(...) return {n = select("#", ...), ...} end
 
+-- Errors of calls are raised at the first caller outside this file, the
+-- primitive's compiled converters and the generated modules (which
+-- register themselves with nccc.internal), so they point at user code.
+local THIS = debug.getinfo(1, "S").source
+local internal = {[THIS] = true}
+if core.source then internal[core.source] = true end
+function nccc.internal(source) internal[source] = true end
+local function raise(msg, level)
+  level = (level or 1) + 1
+  while true do
+    local info = debug.getinfo(level, "S")
+    if not info then level = 0 break end
+    if not (internal[info.source] or info.what == "C" or info.source:sub(1, 6) == "=nccc ") then break end
+    level = level + 1
+  end
+  error(msg, level)
+end
+nccc.raise = raise
+
 -- nccc.NULL: an explicit NULL where nil is refused (strings).
 local NULL = setmetatable({}, {__tostring = function() return "nccc.NULL" end})
 nccc.NULL = NULL
@@ -315,12 +334,22 @@ end
 
 -- ---- conversions -----------------------------------------------------------
 
+if core.codec then core.codec.s2f, core.codec.vptr = N.s2f, N.vptr end
+
 local Closure = {}
 Closure.__index = Closure
 nccc.Closure = Closure
 
+-- An owned pointer ([owned(F)] result): freed by F once, by close() or
+-- by the collector (__gc), whichever comes first.
+local Owned = {__name = "nccc.owned"}
+Owned.__index = Owned
+nccc.Owned = Owned
+
 local function vtype(v)
-  if getmetatable(v) == Closure then return "closure" end
+  local mt = getmetatable(v)
+  if mt == Closure then return "closure" end
+  if mt == Owned then return "owned object" end
   return type(v)
 end
 
@@ -332,6 +361,10 @@ local function describe(why, code, v)
     return fmt("value %s out of range for %s", tostring(v), TYPE_NAME[code])
   elseif why == "integral" then
     return fmt("number %s has no integer representation", tostring(v))
+  elseif why == "closed" then
+    return fmt("%s object was closed", v.type or "owned")
+  elseif why == "null" then
+    return fmt("NULL not allowed (non-NULL %s expected)", EXPECTED[code] or "value")
   end
   return why
 end
@@ -355,7 +388,12 @@ local ENCODE = {
     return N.f2s(N.float(v))
   end,
   p = function(v)
-    if getmetatable(v) == Closure then return v.ctx end
+    local mt = getmetatable(v)
+    if mt == Closure then return v.ctx end
+    if mt == Owned then
+      if v.closed then return nil, "closed" end
+      return v.addr
+    end
     return N.ptr(v)
   end,
   -- A closure slot takes a closure of this library (nil or NULL for a
@@ -509,7 +547,7 @@ nccc.BUILTINS = BUILTINS
 local B = {}
 for k, name in ipairs(BUILTINS) do B[name] = k - 1 end
 
-local ERR_NAME_NOT_FOUND, ERR_INDEX_INVALID = 0x100, 0x101
+local ERR_NAME_NOT_FOUND, ERR_INDEX_INVALID, ERR_POOL = 0x100, 0x101, 0x4007
 local SCOPES = {call = 1, async = 2, notified = 3, forever = 4}
 local NOTIFY = 0x100
 local KIND = {"struct", "union", "opaque"}
@@ -999,6 +1037,89 @@ local function invoke(lib, f, ...)
   return unpack(r, 2, r.n)
 end
 
+-- ---- specialised calls -------------------------------------------------------
+-- A function's converter and call, made once from its signature (the
+-- primitive's core.fn: a C closure on Lua 5.4, compiled Lua on LuaJIT).
+-- The slot spec is the signature with each record's size in place of
+-- its name, and "!" before an argument that must not be NULL.
+
+local function spec_side(items, var, nonnull, codes)
+  local parts = {}
+  for k, item in ipairs(items) do
+    parts[k] = (nonnull and nonnull[k] and "!" or "") .. (codes and codes[k] or
+      (item.code == "{" and "{" .. item.layout.size .. "}" or item.code))
+  end
+  return concat(parts) .. (var and "*" or "")
+end
+
+-- slow(k, v): argument k's slot (a record's bytes) where the primitive's
+-- own fast path did not take v, or the error, raised at the caller.
+local function slow_for(lib, f, nonnull)
+  return function(k, v)
+    if k == 0 then
+      raise(fmt("'%s' expects %s%d argument%s, got %d", f.name, f.var_in and "at least " or "",
+        f.nargs, f.nargs == 1 and "" or "s", v), 2)
+    elseif k == -1 then
+      raise("error in callback: " .. tostring(v), 2)
+    end
+    local item = f.ins[k] or STAR
+    local code, why, s = item.code, nil, nil
+    if nonnull and nonnull[k] and (v == nil or v == NULL or v == 0) then
+      why = describe("null", code, v)
+    elseif code == "{" then
+      s, why = pack_one(lib, "{", item.layout.size, v, item.layout)
+    elseif code == "s" then
+      if v == NULL then return 0 end
+      if type(v) ~= "string" then
+        why = fmt("string expected, got %s", vtype(v))
+      else
+        why = "string contains a NUL byte"
+      end
+    else
+      s, why = ENCODE[code](v)
+      if s == nil then why = describe(why, code, v) end
+    end
+    if s == nil then raise(fmt("bad argument #%d to '%s' (%s)", k, f.name, why), 2) end
+    return s
+  end
+end
+
+-- post(k, v): the Lua value of out item k from its slot or bytes.
+local function post_for(lib, f)
+  return function(k, v)
+    local item = f.outs[k]
+    if item.code == "{" then return unpack_record(lib, item.layout, v) end
+    return N.vu64(v)
+  end
+end
+
+-- The specialised callable of f; opts (generated modules): nonnull =
+-- {[k] = true} for arguments that must not be NULL, outs = {[k] = code}
+-- to read out item k by another code (an owned string as "p"). The plain
+-- one is cached.
+local function fast_of(lib, f, opts)
+  if not opts and f.fast then return f.fast end
+  local fast
+  local nonnull = opts and opts.nonnull
+  if f.var_out then -- raw out slots past the fixed ones: the generic path
+    fast = function(...) return invoke(lib, f, ...) end
+  else
+    fast = core.fn(f.addr, spec_side(f.ins, f.var_in, nonnull),
+      spec_side(f.outs, false, nil, opts and opts.outs), f.name, slow_for(lib, f, nonnull),
+      post_for(lib, f))
+  end
+  if not opts then f.fast = fast end
+  return fast
+end
+
+-- fast(name_or_handle[, opts]): the function as a Lua function that
+-- converts and calls, made once; what generated modules bind.
+function Lib:fast(key, opts)
+  local f, msg = self:_fn(key)
+  if not f then error(msg, 2) end
+  return fast_of(self, f, opts)
+end
+
 -- call(name_or_handle, ...): the function's results (return value, then
 -- [out] values, then errno), converted from its signature.
 function Lib:call(key, ...)
@@ -1007,7 +1128,7 @@ function Lib:call(key, ...)
     f, msg = self:_fn(key)
     if not f then error(msg, 2) end
   end
-  return invoke(self, f, ...)
+  return (f.fast or fast_of(self, f))(...)
 end
 
 -- call_address(addr, sig, ...): calls the nccc_fn at addr (a pointer
@@ -1024,7 +1145,58 @@ function Lib:call_address(addr, sig, ...)
     f = describe_fn(self, fmt("nccc_fn at %s", tostring(addr)), a, sig, nil)
     self.fns_addr[key] = f
   end
-  return invoke(self, f, ...)
+  return (f.fast or fast_of(self, f))(...)
+end
+
+-- ---- owned pointers -------------------------------------------------------------
+
+local function owned_close(o)
+  if o.closed then return false end
+  o.closed, o.state.closed = true, true
+  o.free(o.addr)
+  return true
+end
+
+-- close(): frees the object now; false if it was closed already.
+function Owned:close() return owned_close(self) end
+Owned.__gc = function(o) if not o.state.closed then pcall(owned_close, o) end end
+Owned.__tostring = function(o)
+  return fmt("%s %s: %s", o.type or "owned", o.closed and "(closed)" or "", tostring(N.vptr(o.addr)))
+end
+-- The address (nil once closed).
+function Owned:address() if self.closed then return nil end return N.vptr(self.addr) end
+
+-- owner(free_name[, type]): a function turning a pointer result into an
+-- owned object whose finalizer and close() call the function free_name
+-- (a registry name) once; NULL stays nil.
+function Lib:owner(free_name, tname)
+  local free = self:fast(free_name)
+  return function(p, ...)
+    if p == nil then return nil, ... end
+    local s = N.ptr(p)
+    if s == 0 then return nil, ... end
+    local st = {closed = false}
+    local o = setmetatable({addr = s, free = free, type = tname, closed = false, state = st}, Owned)
+    if core.kind == "luajit" then -- tables have no __gc on LuaJIT: a proxy's finalizer
+      local ffi = require("ffi")  -- frees, reaching only st (not o, which holds the proxy)
+      o.proxy = ffi.gc(ffi.new("char[1]"), function()
+        if not st.closed then st.closed = true pcall(free, s) end
+      end)
+    end
+    return o, ...
+  end
+end
+
+-- owned_string(free_name): a pointer result read as a Lua string, then
+-- freed by free_name at once; NULL is nil.
+function Lib:owned_string(free_name)
+  local free = self:fast(free_name)
+  return function(p, ...)
+    if p == nil then return nil, ... end
+    local s = self:string(p)
+    free(p)
+    return s, ...
+  end
 end
 
 -- ---- callbacks ---------------------------------------------------------------
@@ -1044,45 +1216,49 @@ function Lib:_dispatcher()
   return d
 end
 
--- What the dispatcher runs for one member: decodes in[1..] by the
--- callback's signature, calls fn, encodes its results into out. A notice
--- (out == nil) marks the closure released.
-local function target_for(lib, cs, fn, obj, label)
-  return function(inp, out)
-    if out == nil then
-      obj.live = false
-      return
-    end
-    obj.calls = obj.calls + 1
-    local args, n, pos = {}, #cs.ins, 1
-    for k = 1, n do args[k], pos = take(lib, cs.ins[k], inp, pos) end
-    local r = pack(fn(unpack(args, 1, n)))
-    if #cs.outs == 0 then return end
-    local tmp, p = core.buffer(cs.nout), 0
-    for k, item in ipairs(cs.outs) do
-      if item.code == "s" then
-        error(fmt("callback %s: cannot return a string (nothing would own its memory)", label), 0)
-      end
-      local np, why = put(lib, item, r[k], tmp, p)
-      if not np then error(fmt("callback %s: bad result #%d (%s)", label, k, why), 0) end
-      p = np
-    end
-    for k = 0, cs.nout - 1 do core.set(out, k, core.get(tmp, k)) end
-  end
-end
-
+-- One member: fn, with the dispatcher converting its arguments and
+-- results by the callback's signature (the primitive's converted
+-- references); the release notice marks the closure released.
 local function callback_member(lib, sig, fn, obj, k)
   if type(sig) ~= "string" then error(fmt("bad callback #%d (signature string expected)", k), 3) end
   local mt = getmetatable(fn)
   if type(fn) ~= "function" and not (mt and mt.__call) then
     error(fmt("bad callback #%d (function expected, got %s)", k, vtype(fn)), 3)
   end
+  if type(fn) ~= "function" then
+    local callable = fn
+    fn = function(...) return callable(...) end
+  end
   local p = parse_sig(sig)
   if p.ins.var or p.outs.var then error("a callback signature cannot end in '*'", 3) end
   local cs = {ins = p.ins, outs = p.outs}
   count_side(lib, cs.ins, nil, "callback " .. sig)
-  cs.nout = count_side(lib, cs.outs, nil, "callback " .. sig)
-  return core.ref(target_for(lib, cs, fn, obj, sig))
+  count_side(lib, cs.outs, nil, "callback " .. sig)
+  for _, item in ipairs(cs.outs) do
+    if item.code == "s" then
+      error(fmt("callback %s: cannot return a string (nothing would own its memory)", sig), 3)
+    end
+  end
+  -- conv(k, v): argument k from its slot/bytes (k > 0); result -k to its
+  -- slot/bytes, or the error (k < 0)
+  local function conv(k, v)
+    if k > 0 then
+      local item = cs.ins[k]
+      if item.code == "{" then return unpack_record(lib, item.layout, v) end
+      return N.vu64(v)
+    end
+    local item = cs.outs[-k]
+    local s, why
+    if item.code == "{" then
+      s, why = pack_one(lib, "{", item.layout.size, v, item.layout)
+    else
+      s, why = ENCODE[item.code](v)
+      if s == nil then why = describe(why, item.code, v) end
+    end
+    if s == nil then error(fmt("callback %s: bad result #%d (%s)", sig, -k, why), 0) end
+    return s
+  end
+  return core.ref(fn, spec_side(cs.ins), spec_side(cs.outs), function() obj.live = false end, conv)
 end
 
 local function scope_flags(scope)
@@ -1102,7 +1278,8 @@ function Lib:callback(sig, fn, scope)
   local outb, st = bcall(self, B.closure_claim, 2, self:_dispatcher(), env, flags)
   if st ~= 0 then
     core.unref(env)
-    error("cannot claim a closure: " .. select(2, self:last_error()), 2)
+    error((st == ERR_POOL and "closure pool exhausted: " or "cannot claim a closure: ")
+      .. select(2, self:last_error()), 2)
   end
   obj.ctx, obj.envs = core.get(outb, 1), {env}
   return obj
@@ -1131,6 +1308,91 @@ function Lib:callback_group(scope, final, ...)
   end
   obj.ctx, obj.envs = core.get(outb, 1), envs
   return obj
+end
+
+-- ---- packed functions ------------------------------------------------------------
+-- Over the module "tvm" (docs/PACKED.md, "Dynamic calls").
+
+local kDLInt, kDLFloat, kTVMOpaqueHandle, kTVMNullptr, kTVMStr = 0, 2, 3, 4, 11
+-- nccc.float(x): x sent as kDLFloat even when integral (LuaJIT cannot
+-- tell 2.0 from 2; on Lua 5.4 a float subtype is a float already).
+local PackedFloat = {}
+function nccc.float(x) return setmetatable({x}, PackedFloat) end
+
+-- packed(name, ...): calls the global packed function name: integers go
+-- as kDLInt, other numbers as kDLFloat, strings as kTVMStr, NULL (or nil)
+-- as kTVMNullptr, pointers as handles. Returns its result (none for a
+-- null result); a failure raises "packed call 'name' failed: ...".
+function Lib:packed(name, ...)
+  local n, args = select("#", ...), {}
+  for k = 1, n do
+    local v = select(k, ...)
+    local code, slot
+    if v == nil or v == NULL then code, slot = kTVMNullptr, 0
+    elseif type(v) == "string" then code, slot = kTVMStr, v
+    elseif getmetatable(v) == PackedFloat then code, slot = kDLFloat, N.f2s(v[1] + 0.0)
+    elseif type(v) == "number" and ((math.type and math.type(v) == "float") or v ~= floor(v) or v ~= v or v == math.huge or v == -math.huge
+      or (math.type and math.type(v) == "float" and v == 0 and 1 / v < 0)) then
+      code, slot = kDLFloat, N.f2s(v)
+    elseif type(v) == "number" or getmetatable(v) == nccc.U64 or
+      (core.kind == "luajit" and (type(v) == "cdata" and (tostring(require("ffi").typeof(v)):find("int64")))) then
+      code, slot = kDLInt, N.raw(v)
+    else
+      local s, why = ENCODE.p(v)
+      if s == nil then error(fmt("bad argument #%d to packed '%s' (%s)", k + 1, tostring(name), describe(why, "p", v)), 2) end
+      code, slot = kTVMOpaqueHandle, s
+    end
+    args[#args + 1], args[#args + 2] = code, slot
+  end
+  local strs = {}
+  for k = 2, #args, 2 do
+    if type(args[k]) == "string" then strs[#strs + 1] = self:_cstring(args[k]) args[k] = strs[#strs] end
+  end
+  local ok, st, code, value = pcall(self.call, self, "tvm.call_global", name, n, unpack(args))
+  for _, p in ipairs(strs) do self:free(p) end
+  if not ok then error(st, 2) end
+  if st ~= 0 then
+    error(fmt("packed call '%s' failed: %s (status 0x%x)", tostring(name), select(2, self:last_error()), st), 2)
+  end
+  local bits = N.raw(value)
+  if code == kDLInt then return N.vi64(bits)
+  elseif code == kDLFloat then return N.s2f(bits)
+  elseif code == kTVMNullptr then return
+  elseif code == kTVMStr then return self:_cstring_at(bits)
+  end
+  return N.vptr(bits)
+end
+
+-- register_packed(name, psig, fn[, flags]): fn becomes the global packed
+-- function name (tvm.register_env with the one dispatcher), its arguments
+-- and result converted by psig (integers l, floats d, strings s, handles
+-- p). fn stays referenced for the life of the state: the registry gives
+-- no notice when a name stops being used.
+local PSLOT = {l = "l", i = "l", L = "L", I = "L", b = "l", ["?"] = "l", d = "d", f = "d",
+  s = "s", p = "p", y = "p", m = "p", k = "p", t = "p", h = "p"}
+function Lib:register_packed(name, psig, fn, flags)
+  if type(fn) ~= "function" then error("bad argument #3 to 'register_packed' (function expected)", 2) end
+  local ins, outs = tostring(psig):match("^([^:]*):(.?)$")
+  if not ins then error(fmt("malformed packed signature '%s'", tostring(psig)), 2) end
+  local sin, sout = ins:gsub(".", function(c) return PSLOT[c] or "p" end), outs:gsub(".", function(c) return PSLOT[c] or "p" end)
+  local function conv(k, v)
+    if k > 0 then return N.vu64(v) end
+    local code = sout
+    if (code == "d") and type(v) == "cdata" then v = tonumber(v) end
+    local s, why = ENCODE[code](v)
+    if s == nil then error(fmt("packed %s: bad result (%s)", tostring(name), describe(why, code, v)), 0) end
+    return s
+  end
+  local env = core.ref(fn, sin, sout, nil, conv)
+  local ok, st = pcall(self.call, self, "tvm.register_env", name, self:_dispatcher(), env, psig, flags or 0)
+  if not ok or st ~= 0 then
+    core.unref(env)
+    if not ok then error(st, 2) end
+    error(fmt("cannot register packed '%s': %s (status 0x%x)", tostring(name), select(2, self:last_error()), st), 2)
+  end
+  self.packed_envs = self.packed_envs or {}
+  self.packed_envs[name] = env
+  return true
 end
 
 -- Releases the closure now (notices included); false if it was released.

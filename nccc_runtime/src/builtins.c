@@ -464,6 +464,15 @@ static void b_fault_query(const uint64_t *in, uint64_t *out) {
   out[2] = fired;
 }
 
+/* Clears the thread's last error, so that a host can tell whether the
+** next call recorded one: a forward wrapper that cannot bind a thunk
+** (pool exhausted) has no status slot and reports only there. */
+static void b_clear_error(const uint64_t *in, uint64_t *out) {
+  (void)in;
+  nccc_clear_error();
+  out[0] = NCCC_OK;
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
 /* Names in index order; each OFFn is the byte offset of name n in the
@@ -502,6 +511,7 @@ static void b_fault_query(const uint64_t *in, uint64_t *out) {
 #define N31 "fault_arm"
 #define N32 "fault_disarm"
 #define N33 "fault_query"
+#define N34 "clear_error"
 
 #define OFF0 2u
 #define OFF1 (OFF0 + sizeof N0)
@@ -537,13 +547,14 @@ static void b_fault_query(const uint64_t *in, uint64_t *out) {
 #define OFF31 (OFF30 + sizeof N30)
 #define OFF32 (OFF31 + sizeof N31)
 #define OFF33 (OFF32 + sizeof N32)
+#define OFF34 (OFF33 + sizeof N33)
 
 NCCC_NAMES_BLOB(builtin_names, NCCC_BUILTIN_COUNT,
                 N0 "\0" N1 "\0" N2 "\0" N3 "\0" N4 "\0" N5 "\0" N6 "\0" N7
                 "\0" N8 "\0" N9 "\0" N10 "\0" N11 "\0" N12 "\0" N13 "\0" N14
                 "\0" N15 "\0" N16 "\0" N17 "\0" N18 "\0" N19 "\0" N20 "\0" N21
                 "\0" N22 "\0" N23 "\0" N24 "\0" N25 "\0" N26 "\0" N27 "\0"
-                N28 "\0" N29 "\0" N30 "\0" N31 "\0" N32 "\0" N33 "\0");
+                N28 "\0" N29 "\0" N30 "\0" N31 "\0" N32 "\0" N33 "\0" N34 "\0");
 
 static const nccc_fn builtin_funcs[NCCC_BUILTIN_COUNT] = {
     b_builtin,       b_version,     b_last_error,  b_lookup,
@@ -554,7 +565,8 @@ static const nccc_fn builtin_funcs[NCCC_BUILTIN_COUNT] = {
     b_strlen,        b_closure_claim, b_closure_claim_group,
     b_closure_release, b_closure_stats, b_trace_enable,
     b_trace_enable_module, b_trace_buffer, b_trace_stats, b_trace_read,
-    b_trace_clear,   b_fault_arm,   b_fault_disarm, b_fault_query};
+    b_trace_clear,   b_fault_arm,   b_fault_disarm, b_fault_query,
+    b_clear_error};
 
 #define VAR NCCC_SLOTS_VARIABLE
 static const nccc_fn_info builtin_info[NCCC_BUILTIN_COUNT] = {
@@ -591,7 +603,8 @@ static const nccc_fn_info builtin_info[NCCC_BUILTIN_COUNT] = {
     {":i", 0, 1, OFF30},
     {"IIiI*:i", 4 | VAR, 1, OFF31},
     {"I:i", 1, 1, OFF32},
-    {"I:iIL", 1, 3, OFF33}};
+    {"I:iIL", 1, 3, OFF33},
+    {":i", 0, 1, OFF34}};
 
 static const nccc_registry builtin_registry = {
     (const char *)&builtin_names, builtin_funcs, builtin_info, NULL};

@@ -8,11 +8,34 @@
 ** never matches a record claimed again. Free records form a FIFO (oldest
 ** released first) after the never-used ones, which spreads reuse out and
 ** keeps a stale token's record unclaimed as long as possible.
+**
+** Each record keeps the token of its last claim as its key, with the low
+** bit cleared unless it is a head that can be called: so the generation
+** lives in the key, and "is ctx a callable head" is the one comparison
+** key == ctx. Calls make that comparison without the lock (a sequence
+** lock, see fast_head); everything that changes a record holds the lock,
+** and clears the key's low bit before changing anything a call reads.
 */
 #include "internal.h"
 
-/* Bits for a record index in a token. */
-#if NCCC_MAX_CLOSURES < 0x100
+#define LOAD_ACQ NCCC_LOAD_ACQ
+#define LOAD_RLX NCCC_LOAD_RLX
+#define STORE_REL NCCC_STORE_REL
+#define STORE_RLX NCCC_STORE_RLX
+#define FENCE_ACQ NCCC_FENCE_ACQ
+#define FENCE_REL NCCC_FENCE_REL
+#define LOCK_FREE_CALLS NCCC_LOCK_FREE_CALLS
+#if NCCC_LOCK_FREE_CALLS
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define COLD __attribute__((noinline, cold))
+#else
+#define LIKELY(x) (x)
+#define COLD
+#endif
+
+/* Bits for a record index in a token: with 8, a decoded index is in
+** range without a check for the default hosted pool (256). */
+#if NCCC_MAX_CLOSURES <= 0x100
 #define IDX_BITS 8u
 #else
 #define IDX_BITS 15u
@@ -23,16 +46,26 @@
 
 enum { REC_FREE = 0, REC_HEAD, REC_MEMBER, REC_SPENT };
 
+/* What a call reads first; 32 bytes on 64-bit targets, 24 on 32-bit. */
 typedef struct rec {
+  uintptr_t key;  /* the last claim's token; low bit set: a callable head */
   nccc_fn target;
   uint64_t env;
-  uint32_t gen;   /* bumped by each claim; the token must match it */
   uint16_t next;  /* head: next member + 1; free: next free + 1; 0 ends */
   uint16_t flags; /* scope | NCCC_CLOSURE_NOTIFY (head) */
   uint8_t state;
   uint8_t n;      /* head: members in the group */
-  uint8_t final;  /* head: the member whose call ends an ASYNC group */
+  uint8_t final;  /* head: the member whose call ends an ASYNC group;
+                  ** NO_FINAL for other scopes */
+  uint8_t fast;   /* head: members below this are called without the
+                  ** lock: n, or final for ASYNC (its call spends) */
 } rec;
+
+/* No member has this index (groups have at most 255 members). */
+#define NO_FINAL 0xFFu
+
+/* The generation a key (or token) carries. */
+#define KEY_GEN(k) ((uint32_t)((k) >> (IDX_BITS + 1u)))
 
 /* Zero is a valid empty pool: no initialisation needed. */
 static struct {
@@ -52,6 +85,14 @@ static void *token(uint16_t index, uint32_t gen) {
   return (void *)t;
 }
 
+/* Makes r's key say "not callable" (its generation stays), and
+** orders that before the changes that follow: a call reading the record
+** meanwhile sees the key change when it checks again. Lock held. */
+static void uncallable(rec *r) {
+  STORE_RLX(&r->key, r->key & ~(uintptr_t)1u);
+  FENCE_REL();
+}
+
 /* The head record ctx names if it is live (HEAD, or SPENT when
 ** allow_spent), else -1. Lock held. */
 static int head_of(const void *ctx, int allow_spent) {
@@ -60,7 +101,7 @@ static int head_of(const void *ctx, int allow_spent) {
   const rec *r;
   if ((t & 1u) == 0 || index >= P.hwm) return -1;
   r = &P.r[index];
-  if ((uint32_t)(t >> (IDX_BITS + 1u)) != (r->gen & GEN_MASK)) return -1;
+  if ((r->key | 1u) != t) return -1; /* another generation */
   if (r->state == REC_HEAD || (allow_spent && r->state == REC_SPENT)) {
     return (int)index;
   }
@@ -91,6 +132,7 @@ static uint16_t take(void) {
 }
 
 static void give_back(uint16_t i) {
+  uncallable(&P.r[i]);
   P.r[i].state = REC_FREE;
   P.r[i].next = 0;
   P.r[i].target = NULL;
@@ -145,9 +187,11 @@ nccc_status nccc_closure_claim_group(unsigned n, const nccc_fn *targets,
   for (k = 0; k < n; k++) {
     uint16_t i = take();
     rec *r = &P.r[i];
+    /* the next generation; callable (the low bit) once all is written */
+    STORE_RLX(&r->key, (uintptr_t)token(i, KEY_GEN(r->key) + 1u) &
+                           ~(uintptr_t)1u);
     r->target = targets[k];
     r->env = envs[k];
-    r->gen++;
     r->next = 0;
     r->state = k == 0 ? REC_HEAD : REC_MEMBER;
     if (k == 0) {
@@ -159,8 +203,15 @@ nccc_status nccc_closure_claim_group(unsigned n, const nccc_fn *targets,
   }
   P.r[head].flags = (uint16_t)flags;
   P.r[head].n = (uint8_t)n;
-  P.r[head].final = (uint8_t)final_member;
-  *out_ctx = token(head, P.r[head].gen);
+  if ((flags & ~NCCC_CLOSURE_NOTIFY) == NCCC_SCOPE_ASYNC) {
+    P.r[head].final = (uint8_t)final_member;
+    P.r[head].fast = (uint8_t)final_member;
+  } else {
+    P.r[head].final = (uint8_t)NO_FINAL;
+    P.r[head].fast = (uint8_t)n;
+  }
+  *out_ctx = (void *)(P.r[head].key | 1u);
+  STORE_REL(&P.r[head].key, (uintptr_t)*out_ctx);
   nccc_state_unlock();
   return NCCC_OK;
 }
@@ -286,9 +337,9 @@ int nccc_closure_enter_locked(void *ctx, unsigned member,
   frame->ctx = ctx;
   frame->member = member;
   frame->last = 0;
-  if ((P.r[head].flags & ~NCCC_CLOSURE_NOTIFY) == NCCC_SCOPE_ASYNC &&
-      member == P.r[head].final) {
+  if (member == P.r[head].final) { /* ASYNC only: see the claim */
     P.r[head].state = REC_SPENT; /* one call only, even if re-entered */
+    uncallable(&P.r[head]);
     frame->last = 1;
   }
   return 1;
@@ -299,11 +350,64 @@ int nccc_closure_live_locked(void *ctx, unsigned member) {
   return head >= 0 && member_of(head, member) != NULL;
 }
 
-void nccc_closure_count_stale(void) {
-  P.stale++;
+/*
+** Calls without the lock. All calls but those of an ASYNC group's members
+** from its final one on (rare; the final one spends the group) change
+** nothing, and find their record under a sequence lock: the head's key
+** is read before and after what the call needs, and every change to a
+** record first clears its key's low bit (uncallable), so a record
+** released, reclaimed or spent in between fails the second read, and the
+** call takes the lock to decide. A key reads as ctx again only after the
+** generations wrap (closure.h).
+*/
+
+/* The head t names if it is callable and member may be called without
+** the lock; else NULL. */
+static inline const rec *fast_head(uintptr_t t, unsigned member) {
+#if LOCK_FREE_CALLS
+  uint32_t index = (uint32_t)(t >> 1) & IDX_MASK;
+  const rec *h;
+  if ((t & 1u) == 0 || index >= NCCC_MAX_CLOSURES) return NULL;
+  h = &P.r[index];
+  if (LOAD_ACQ(&h->key) != t || member >= h->fast) return NULL;
+  return h;
+#else
+  (void)t;
+  (void)member;
+  return NULL;
+#endif
 }
 
-int nccc_closure_enter(void *ctx, unsigned member, nccc_cb_frame *frame) {
+/* The target of r, a member of the group at h, and its env word in *env,
+** if h's key is still t afterwards; else NULL (claims refuse NULL
+** targets). */
+static inline nccc_fn read_target(const rec *h, const rec *r, uintptr_t t,
+                                  uint64_t *env) {
+  nccc_fn target = r->target;
+  *env = r->env;
+  FENCE_ACQ();
+  return LOAD_RLX(&h->key) == t ? target : NULL;
+}
+
+/* Fills *frame from r, a member of the group at h, if h's key is still t
+** afterwards. */
+static inline int fill(const rec *h, const rec *r, uintptr_t t,
+                       unsigned member, nccc_cb_frame *frame) {
+  uint64_t env;
+  nccc_fn target = read_target(h, r, t, &env);
+  if (target == NULL) return 0;
+  frame->target = target;
+  frame->env = env;
+  frame->ctx = (void *)t;
+  frame->member = member;
+  frame->last = 0;
+  return 1;
+}
+
+/* The locked path of nccc_closure_enter: ASYNC final calls, stale
+** contexts, and calls that raced with a change to their record. */
+static COLD int enter_locked_or_report(void *ctx, unsigned member,
+                                       nccc_cb_frame *frame) {
   int ok;
   nccc_state_lock();
   ok = nccc_closure_enter_locked(ctx, member, frame);
@@ -314,6 +418,70 @@ int nccc_closure_enter(void *ctx, unsigned member, nccc_cb_frame *frame) {
               "not called");
   }
   return ok;
+}
+
+/* nccc_closure_enter for member k > 0 of the group at h, apart to keep
+** the common call short. Each link is read once, so an index stays in
+** range whatever a release wrote meanwhile. */
+static COLD int enter_member(const rec *h, uintptr_t t, unsigned k,
+                             nccc_cb_frame *frame) {
+  const rec *r = h;
+  unsigned j;
+  for (j = k; j > 0; j--) {
+    uint16_t next = LOAD_RLX(&r->next);
+    if (next == 0 || next > NCCC_MAX_CLOSURES) break;
+    r = &P.r[next - 1];
+  }
+  if (j == 0 && fill(h, r, t, k, frame)) return 1;
+  return enter_locked_or_report((void *)t, k, frame);
+}
+
+int nccc_closure_enter(void *ctx, unsigned member, nccc_cb_frame *frame) {
+  uintptr_t t = (uintptr_t)ctx;
+  const rec *h = fast_head(t, member);
+  if (LIKELY(h != NULL)) {
+    if (member != 0) return enter_member(h, t, member, frame);
+    if (LIKELY(fill(h, h, t, 0, frame))) return 1;
+  }
+  return enter_locked_or_report(ctx, member, frame);
+}
+
+/* Thunk slots are written by nccc_thunk_bind (thunk.c) under the lock:
+** ctx cleared, a release fence, member, then ctx with a release store. */
+static COLD int thunk_enter_locked(const nccc_thunk_pool *pool, unsigned i,
+                                   nccc_cb_frame *frame) {
+  int ok = 0;
+  nccc_state_lock();
+  if (pool != NULL && i < pool->size && pool->slots[i].ctx != NULL) {
+    ok = nccc_closure_enter_locked(pool->slots[i].ctx, pool->slots[i].member,
+                                   frame);
+  }
+  if (!ok) P.stale++;
+  nccc_state_unlock();
+  if (!ok) {
+    nccc_fail(NCCC_ERR_STALE_CLOSURE, "callback through a stale thunk",
+              pool != NULL ? pool->name : NULL);
+  }
+  return ok;
+}
+
+/* Here rather than in thunk.c, to share the inline lookup. A thunk bound
+** to a member other than 0 takes the lock. */
+int nccc_thunk_enter(const nccc_thunk_pool *pool, unsigned i,
+                     nccc_cb_frame *frame) {
+  if (LIKELY(pool != NULL && i < pool->size)) {
+    nccc_thunk_slot *s = &pool->slots[i];
+    uintptr_t t = (uintptr_t)LOAD_ACQ(&s->ctx);
+    unsigned member = LOAD_RLX(&s->member);
+    const rec *h = fast_head(t, member);
+    /* fill's fence orders the slot's second read after member's: a
+    ** rebinding meanwhile changed ctx */
+    if (h != NULL && member == 0 && fill(h, h, t, 0, frame) &&
+        (uintptr_t)LOAD_RLX(&s->ctx) == t) {
+      return 1;
+    }
+  }
+  return thunk_enter_locked(pool, i, frame);
 }
 
 void nccc_closure_leave(nccc_cb_frame *frame) {
@@ -329,14 +497,88 @@ void nccc_closure_leave(nccc_cb_frame *frame) {
   send_notices(notes, n, frame->ctx);
 }
 
+/* The rest of a call through frame f that nccc_closure_enter or
+** nccc_thunk_enter filled (ok): what a wrapper using nccc_cb_begin and
+** nccc_cb_call does. */
+static void call_frame(int ok, nccc_cb_frame *f, uint64_t *in,
+                       uint64_t *out) {
+  if (!ok) return;
+  in[0] = f->env;
+  f->target(in, out);
+  if (f->last) nccc_closure_leave(f);
+}
+
+/* nccc_closure_call and nccc_thunk_call where their fast paths do not
+** apply; apart, so that those keep no frame of their own. */
+static COLD void call_slow(void *ctx, unsigned member, uint64_t *in,
+                           uint64_t *out) {
+  nccc_cb_frame f;
+  call_frame(nccc_closure_enter(ctx, member, &f), &f, in, out);
+}
+
+static COLD void thunk_call_slow(const nccc_thunk_pool *pool, unsigned i,
+                                 uint64_t *in, uint64_t *out) {
+  nccc_cb_frame f;
+  call_frame(nccc_thunk_enter(pool, i, &f), &f, in, out);
+}
+
+void nccc_closure_call(void *ctx, unsigned member, uint64_t *in,
+                       uint64_t *out) {
+  uintptr_t t = (uintptr_t)ctx;
+  const rec *h = fast_head(t, member);
+  if (LIKELY(h != NULL && member == 0)) {
+    nccc_fn target = h->target; /* read_target, one test shorter */
+    uint64_t env = h->env;
+    FENCE_ACQ();
+    if (LIKELY(LOAD_RLX(&h->key) == t)) {
+      in[0] = env;
+      target(in, out); /* the last thing: a jump */
+      return;
+    }
+  }
+  call_slow(ctx, member, in, out);
+}
+
+void nccc_thunk_call(const nccc_thunk_pool *pool, unsigned i, uint64_t *in,
+                     uint64_t *out) {
+  if (LIKELY(pool != NULL && i < pool->size)) {
+    nccc_thunk_slot *s = &pool->slots[i];
+    uintptr_t t = (uintptr_t)LOAD_ACQ(&s->ctx);
+    unsigned member = LOAD_RLX(&s->member);
+    const rec *h = fast_head(t, member);
+    if (h != NULL && member == 0) {
+      nccc_fn target = h->target;
+      uint64_t env = h->env;
+      /* the fence also orders the slot's second read (nccc_thunk_enter) */
+      FENCE_ACQ();
+      if (LIKELY(LOAD_RLX(&h->key) == t &&
+                 (uintptr_t)LOAD_RLX(&s->ctx) == t)) {
+        in[0] = env;
+        target(in, out);
+        return;
+      }
+    }
+  }
+  thunk_call_slow(pool, i, in, out);
+}
+
 /* ---- queries ---------------------------------------------------------------- */
 
 nccc_status nccc_closure_check(void *ctx) {
-  int head;
+  int live;
+#if LOCK_FREE_CALLS
+  /* head_of(ctx, 0) >= 0 in one read: the key is ctx exactly for a live,
+  ** unspent head (never-claimed records have key 0) */
+  uintptr_t t = (uintptr_t)ctx;
+  uint32_t index = (uint32_t)(t >> 1) & IDX_MASK;
+  live = (t & 1u) != 0 && index < NCCC_MAX_CLOSURES &&
+         LOAD_ACQ(&P.r[index].key) == t;
+#else
   nccc_state_lock();
-  head = head_of(ctx, 0);
+  live = head_of(ctx, 0) >= 0;
   nccc_state_unlock();
-  if (head < 0) {
+#endif
+  if (!live) {
     return nccc_fail(NCCC_ERR_STALE_CLOSURE, "closure",
                      "released, spent or never claimed");
   }

@@ -63,7 +63,26 @@ size_t nccc_strnlen(const char *s, size_t max);
 int nccc_closure_enter_locked(void *ctx, unsigned member,
                               nccc_cb_frame *frame);
 int nccc_closure_live_locked(void *ctx, unsigned member);
-void nccc_closure_count_stale(void);
+
+/* Callbacks find their closure without the lock (closure.c) where the
+** compiler has atomic loads and fences; elsewhere every call locks. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NCCC_LOCK_FREE_CALLS 1
+#define NCCC_LOAD_ACQ(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define NCCC_LOAD_RLX(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define NCCC_STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define NCCC_STORE_RLX(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define NCCC_FENCE_ACQ() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define NCCC_FENCE_REL() __atomic_thread_fence(__ATOMIC_RELEASE)
+#else
+#define NCCC_LOCK_FREE_CALLS 0
+#define NCCC_LOAD_ACQ(p) (*(p))
+#define NCCC_LOAD_RLX(p) (*(p))
+#define NCCC_STORE_REL(p, v) (*(p) = (v))
+#define NCCC_STORE_RLX(p, v) (*(p) = (v))
+#define NCCC_FENCE_ACQ() ((void)0)
+#define NCCC_FENCE_REL() ((void)0)
+#endif
 
 /* The module and function index of a module function's handle:
 ** NCCC_ERR_BAD_HANDLE, or NCCC_ERR_INVALID_ARG for the global registry

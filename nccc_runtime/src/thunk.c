@@ -45,9 +45,14 @@ nccc_status nccc_thunk_bind(const nccc_thunk_pool *pool, void *ctx,
                      pool->name);
   }
   if (pool->slots[pick].ctx != ctx || pool->slots[pick].member != member) {
-    pool->slots[pick].ctx = ctx;
-    pool->slots[pick].member = member;
-    pool->slots[pick].stamp = ++bind_clock;
+    nccc_thunk_slot *s = &pool->slots[pick];
+    /* thunks read the slot without the lock (nccc_thunk_enter): clear ctx
+    ** first so that none pairs the old ctx with the new member */
+    NCCC_STORE_RLX(&s->ctx, NULL);
+    NCCC_FENCE_REL();
+    s->member = member;
+    s->stamp = ++bind_clock;
+    NCCC_STORE_REL(&s->ctx, ctx);
   }
   *out_fn = pool->thunks[pick];
   nccc_state_unlock();
@@ -63,19 +68,4 @@ uint32_t nccc_thunk_in_use(const nccc_thunk_pool *pool) {
   return n;
 }
 
-int nccc_thunk_enter(const nccc_thunk_pool *pool, unsigned i,
-                     nccc_cb_frame *frame) {
-  int ok = 0;
-  nccc_state_lock();
-  if (pool != NULL && i < pool->size && pool->slots[i].ctx != NULL) {
-    ok = nccc_closure_enter_locked(pool->slots[i].ctx, pool->slots[i].member,
-                                   frame);
-  }
-  if (!ok) nccc_closure_count_stale();
-  nccc_state_unlock();
-  if (!ok) {
-    nccc_fail(NCCC_ERR_STALE_CLOSURE, "callback through a stale thunk",
-              pool != NULL ? pool->name : NULL);
-  }
-  return ok;
-}
+/* nccc_thunk_enter is in closure.c, next to the lookup it shares. */

@@ -2,22 +2,24 @@
 ** nccc/shim_callback.h — what generated wrappers use for callbacks.
 **
 ** Backward wrappers (C calls the host): a static C function with the
-** callback's own C signature; it resolves the context (or its thunk slot)
-** into a frame, packs its arguments into in[1..] and calls
-** nccc_cb_call, which puts the environment word into in[0]. A stale
+** callback's own C signature; it packs its arguments into in[1..] and
+** calls nccc_cb_run, which resolves the context (or its thunk slot),
+** puts the environment word into in[0] and calls the target. A stale
 ** context is reported by the runtime and nothing is called: the wrapper
 ** then converts its zeroed out[] (0, NULL, false, 0.0).
 **
 **   static int cmp_back(const void *a, const void *b, void *ctx) {
-**     nccc_cb_frame f;
 **     uint64_t in[3], out[1] = {0};
-**     if (nccc_cb_begin(&f, ctx, 0)) {
-**       in[1] = nccc_slot_from_ptr(a);
-**       in[2] = nccc_slot_from_ptr(b);
-**       nccc_cb_call(&f, in, out);
-**     }
+**     in[1] = nccc_slot_from_ptr(a);
+**     in[2] = nccc_slot_from_ptr(b);
+**     nccc_cb_run(ctx, 0, in, out);
 **     return nccc_slot_to_i32(out[0]);
 **   }
+**
+** A callback with [out]/[inout] parameters or errno to set stores results
+** only when the call was made: it resolves the context into a frame
+** first (nccc_cb_begin, nccc_cb_begin_thunk) and, if that succeeds,
+** packs and calls nccc_cb_call.
 **
 ** Forward wrappers (the host calls C): a callback parameter takes one in
 ** slot holding a closure context the host claimed; NCCC_CB_REQUIRE
@@ -26,10 +28,10 @@
 ** gets the backward wrapper (or a thunk, NCCC_CB_THUNK) as the function
 ** pointer and the context as its context argument.
 **
-** errno: nccc_cb_call saves errno (and the Win32 last error) before the
-** host runs and restores it after, so what the host does inside a
-** callback cannot change the errno the forward wrapper's errno shim
-** reports. A callback type whose C contract is to set errno (a cookie
+** errno: nccc_cb_call and nccc_cb_run save errno (and the Win32 last
+** error) before the host runs and restore it after, so what the host
+** does inside a callback cannot change the errno the forward wrapper's
+** errno shim reports. A callback type whose C contract is to set errno (a cookie
 ** read function) passes the host's errno back in an out slot, and the
 ** wrapper stores it with NCCC_CB_SET_ERRNO after nccc_cb_call.
 */
@@ -74,6 +76,37 @@ static inline void nccc_cb_call(nccc_cb_frame *f, uint64_t *in,
   in[0] = f->env;
   f->target(in, out);
   if (f->last) nccc_closure_leave(f);
+#ifdef _WIN32
+  SetLastError(saved_last_error);
+#endif
+  errno = saved_errno;
+}
+
+/* nccc_cb_begin and nccc_cb_call in one, for callbacks whose only result
+** is their return value (the wrapper need not know whether the call was
+** made): in[0] = env, the target runs on in and out, errno survives;
+** nothing runs (reported, out untouched) when ctx is stale. */
+static inline void nccc_cb_run(void *ctx, unsigned member, uint64_t *in,
+                               uint64_t *out) {
+  int saved_errno = errno;
+#ifdef _WIN32
+  DWORD saved_last_error = GetLastError();
+#endif
+  nccc_closure_call(ctx, member, in, out);
+#ifdef _WIN32
+  SetLastError(saved_last_error);
+#endif
+  errno = saved_errno;
+}
+
+/* The same for thunk i of pool. */
+static inline void nccc_cb_run_thunk(const nccc_thunk_pool *pool, unsigned i,
+                                     uint64_t *in, uint64_t *out) {
+  int saved_errno = errno;
+#ifdef _WIN32
+  DWORD saved_last_error = GetLastError();
+#endif
+  nccc_thunk_call(pool, i, in, out);
 #ifdef _WIN32
   SetLastError(saved_last_error);
 #endif

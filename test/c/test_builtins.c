@@ -67,7 +67,8 @@ static const char *const expected_sigs[NCCC_BUILTIN_COUNT] = {
     "sps?:iI", ":iI",  "H:isIII", "s:iH",  "HH:isIIII", "HHH:issIII", "HH:issL",
     "L:ip",    "p:i",  "pI:iL",   "pIL:i", "pL:i*",     "pL*:i",      "p:iL",
     "FLI:ip",  "III*:ip", "p:i",  ":iIIL", "I?:i",      "H?:i",       "pL:i",
-    ":iLLI",   "L:iIILL", ":i",   "IIiI*:i", "I:i",     "I:iIL"};
+    ":iLLI",   "L:iIILL", ":i",   "IIiI*:i", "I:i",     "I:iIL",
+    ":i"};
 
 START_TEST(test_root_table) {
   for (unsigned i = 0; i < NCCC_BUILTIN_COUNT; i++) {
@@ -140,6 +141,11 @@ START_TEST(test_last_error) {
   ck_assert_uint_eq(bcall(NCCC_BUILTIN_LAST_ERROR, NULL, out), NCCC_OK);
   ck_assert_uint_eq(out[1], NCCC_ERR_NAME_NOT_FOUND);
   ck_assert_ptr_nonnull(strstr(STR(out[2]), "no.such.function"));
+  /* clear_error: the next last_error reports nothing */
+  ck_assert_uint_eq(bcall(NCCC_BUILTIN_CLEAR_ERROR, NULL, out), NCCC_OK);
+  ck_assert_uint_eq(bcall(NCCC_BUILTIN_LAST_ERROR, NULL, out), NCCC_OK);
+  ck_assert_uint_eq(out[1], NCCC_OK);
+  ck_assert_str_eq(STR(out[2]), "");
 }
 END_TEST
 

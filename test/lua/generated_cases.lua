@@ -58,7 +58,7 @@ return function(lib, nccc, gen)
 
   case("generated: errno last", function()
     local q, err = tour.checked_div(1, 0)
-    assert(q == 0 and err == lib:constant("lfx.EDOM"))
+    assert(q == 0 and err == lib:constant("hcb.EDOM"))
   end)
 
   case("generated: constants and enumerators", function()

@@ -30,7 +30,18 @@ print(fmt("nccc %s host tests (%s, runtime %s)", nccc.core.kind,
 local ERROR_WORDS = {
   count = "expects", type = "expected, got", range = "out of range",
   integral = "no integer representation", unknown = "unknown", callback = "error in callback",
-  nul = "NUL byte", field = "has no field", scope = "unknown scope", released = "released"}
+  nul = "NUL byte", field = "has no field", scope = "unknown scope", released = "released",
+  closed = "closed", pool = "pool", packed = "packed", null = "NULL"}
+
+-- The generated modules (tour.lua, hcb.lua), bound once.
+local gen = {}
+if gen_dir and gen_dir ~= "" then
+  package.path = gen_dir .. "/?.lua;" .. package.path
+  for _, m in ipairs({"tour", "hcb"}) do
+    local ok, mod = pcall(require, m)
+    if ok then gen[m] = mod.bind(lib) end
+  end
+end
 
 local function is_array(t) return getmetatable(t) == json.ARRAY end
 
@@ -133,8 +144,14 @@ local BEHAVIOURS = {
     rec.collected[#rec.collected + 1] = setmetatable({...}, json.ARRAY)
   end end,
   error = function() return function() error("boom") end end,
-  reenter = function() return function(a, b) return lib:call("tour.add", a, b) end end,
-  bad_result = function() return function() return "x" end end}
+  reenter = function() return function(a, b) return (gen.tour and gen.tour.add or
+    function(x, y) return lib:call("tour.add", x, y) end)(a, b) end end,
+  bad_result = function() return function() return "x" end end,
+  divmod = function() return function(a, b)
+    local q = a / b
+    q = q >= 0 and math.floor(q) or math.ceil(q)
+    return q, a - q * b
+  end end}
 
 local function make_callback(spec)
   local rec = {calls = 0, collected = {}}
@@ -142,6 +159,9 @@ local function make_callback(spec)
   local body
   if make then
     body = make(rec)
+  elseif type(spec["do"]) == "table" and spec["do"].arg then
+    local k = spec["do"].arg
+    body = function(...) return (select(k, ...)) end
   elseif type(spec["do"]) == "table" and spec["do"].error_at then
     local n = spec["do"].error_at
     body = function(a, b)
@@ -182,8 +202,17 @@ function STEPS.call(step)
   local vals = {}
   for k = 1, #args do vals[k] = resolve(args[k]) end
   local key = step.call
-  if step.handle then key = lib:lookup(key) end
-  local ok, res = outcome(step, pcall(lib.call, lib, key, unpack(vals, 1, #args)))
+  local m, fname = key:match("^(.-)%.([^.]+)$")
+  local fn
+  if step.handle then
+    local h = lib:lookup(key)
+    fn = function(...) return lib:call(h, ...) end
+  elseif gen[m] and not step.registry then
+    fn = gen[m][fname] or function() error("unknown function '" .. key .. "'") end
+  else
+    fn = function(...) return lib:call(key, ...) end
+  end
+  local ok, res = outcome(step, pcall(fn, unpack(vals, 1, #args)))
   if not ok or step.error then return ok, res end
   return expect_values(step.expect or {}, res)
 end
@@ -246,9 +275,25 @@ function STEPS.signature(step)
   return match(step.expect, res[1])
 end
 
+-- A member's signature: its own, or a generated module's callback type's.
+local function cb_signature(spec)
+  if spec.type then
+    local m, name = spec.type:match("^(.-)%.([^.]+)$")
+    return gen[m].signature(name)
+  end
+  return spec.signature
+end
+
 function STEPS.callback(step)
   local rec, fn = make_callback(step)
-  local ok, res = outcome(step, pcall(lib.callback, lib, step.signature, fn, step.scope))
+  local make
+  if step.type then
+    local m, name = step.type:match("^(.-)%.([^.]+)$")
+    make = function() return gen[m].callback(name, fn, step.scope) end
+  else
+    make = function() return lib:callback(step.signature, fn, step.scope) end
+  end
+  local ok, res = outcome(step, pcall(make))
   if not ok or step.error then return ok, res end
   case.closures[step.callback], case.records[step.callback] = res[1], {rec}
   return true
@@ -258,7 +303,7 @@ function STEPS.group(step)
   local members, recs = {}, {}
   for k, m in ipairs(step.members) do
     local rec, fn = make_callback(m)
-    members[k], recs[k] = {m.signature, fn}, rec
+    members[k], recs[k] = {cb_signature(m), fn}, rec
   end
   local ok, res = outcome(step, pcall(lib.callback_group, lib, step.scope, step.final, unpack(members)))
   if not ok or step.error then return ok, res end
@@ -308,6 +353,56 @@ function STEPS.read_string(step)
   return match(step.expect, res[1])
 end
 
+function STEPS.packed(step)
+  local vals = {}
+  for k, a in ipairs(step.args or {}) do
+    vals[k] = resolve(a)
+    if type(a) == "table" and a.f64 then vals[k] = nccc.float(vals[k]) end
+  end
+  local ok, res = outcome(step, pcall(lib.packed, lib, step.packed, unpack(vals, 1, #(step.args or {}))))
+  if not ok or step.error then return ok, res end
+  return expect_values(step.expect or {}, res)
+end
+
+function STEPS.register_packed(step)
+  local rec, fn = make_callback(step)
+  case.records[step.register_packed] = {rec}
+  local ok, res = outcome(step, pcall(lib.register_packed, lib, step.register_packed, step.psig, fn))
+  if not ok or step.error then return ok, res end
+  return true
+end
+
+function STEPS.exhaust(step)
+  local made, err = {}, nil
+  local spec = step.exhaust
+  for _ = 1, step.max do
+    local ok, c = pcall(lib.callback, lib, spec.signature, function() return 0 end, spec.scope)
+    if not ok then err = c break end
+    made[#made + 1] = c
+  end
+  for _, c in ipairs(made) do c:release() end
+  if not err then return false, fmt("no error after %d closures", step.max) end
+  return outcome(step, false, err)
+end
+
+function STEPS.close(step)
+  local o = resolve(step.close)
+  local got = o:close()
+  if got == step.expect then return true end
+  return false, fmt("close returned %s", tostring(got))
+end
+
+function STEPS.forget(step)
+  case.saved[step.forget] = nil
+  return true
+end
+
+function STEPS.collect()
+  collectgarbage()
+  collectgarbage()
+  return true
+end
+
 local run_step
 STEPS["repeat"] = function(step)
   for k = 1, step["repeat"] do
@@ -318,8 +413,9 @@ STEPS["repeat"] = function(step)
 end
 
 -- Checked in this order: a callback step also has a "signature".
-local ORDER = {"call", "callback", "group", "constant", "layout", "modules", "functions",
-  "signature", "release", "check", "counters", "alloc", "free", "read_string", "repeat"}
+local ORDER = {"call", "packed", "register_packed", "callback", "group", "exhaust", "constant",
+  "layout", "modules", "functions", "signature", "release", "check", "counters", "close", "forget",
+  "collect", "alloc", "free", "read_string", "repeat"}
 
 function run_step(step)
   for _, key in ipairs(ORDER) do
@@ -350,8 +446,7 @@ for _, c in ipairs(doc.cases) do
 end
 -- Then the checks that only make sense in Lua, and the generated module's.
 local more = require("lua_cases")(lib, nccc)
-if gen_dir and gen_dir ~= "" then
-  package.path = gen_dir .. "/?.lua;" .. package.path
+if gen.tour then
   for _, c in ipairs(require("generated_cases")(lib, nccc, require("tour"))) do
     more[#more + 1] = c
   end

@@ -122,13 +122,10 @@ def test_backward_wrapper_text():
     assert block(src, "static int nccc_m_cmp_fn_back(") == (
         "static int nccc_m_cmp_fn_back(const void *a, const void *b, "
         "void *ctx) {\n"
-        "  nccc_cb_frame f;\n"
         "  uint64_t in[3], out[1] = {0};\n"
-        "  if (nccc_cb_begin(&f, ctx, 0)) {\n"
-        "    in[1] = nccc_slot_from_ptr(a);\n"
-        "    in[2] = nccc_slot_from_ptr(b);\n"
-        "    nccc_cb_call(&f, in, out);\n"
-        "  }\n"
+        "  in[1] = nccc_slot_from_ptr(a);\n"
+        "  in[2] = nccc_slot_from_ptr(b);\n"
+        "  nccc_cb_run(ctx, 0, in, out);\n"
         "  return nccc_slot_to_i32(out[0]);\n"
         "}\n")
     assert "#include <nccc/shim_callback.h>" in src
@@ -161,7 +158,7 @@ def test_thunk_pool_text_and_accessor():
     assert "nccc_m_tick_fn_thunk_3" not in src
     assert ('NCCC_THUNK_POOL(nccc_m_tick_fn_pool, "tick_fn", 3, '
             'nccc_m_tick_fn_thunk_fns);') in src
-    assert "if (nccc_cb_begin_thunk(&f, &nccc_m_tick_fn_pool, i)) {" in src
+    assert "nccc_cb_run_thunk(&nccc_m_tick_fn_pool, i, in, out);" in src
     w = block(src, "void nccc_m_on(")
     assert "nccc_m_tick_fn_t t0 = NULL;" in w
     assert ("if (c0 != NULL) NCCC_CB_THUNK(&nccc_m_tick_fn_pool, c0, 0, "
@@ -180,7 +177,7 @@ def test_group_destroy_and_nullable_text():
                       "[destroy=b] void (*done)(void *));")
     src = c_of(text)
     assert "static int nccc_m_cmp_fn_back1(" in src
-    assert "if (nccc_cb_begin(&f, ctx, 1)) {" in src
+    assert "nccc_cb_run(ctx, 1, in, out);" in src
     w = block(src, "void nccc_m_w(")
     assert "NCCC_CB_REQUIRE_OR_NULL(c2, out, 1);" in w
     assert ("r = w(NCCC_CB_FN(c2, nccc_m_cmp_fn_back), "
@@ -236,13 +233,13 @@ def test_callback_param_names_never_shadow_the_locals():
                "\nvoid g(t_fn *cb, [context=cb] void *d);")
     assert ("static void nccc_m_t_fn_back(int a0, int a1, int a2, void *a3) {"
             in src)
-    assert "nccc_cb_begin(&f, a3, 0)" in src
+    assert "nccc_cb_run(a3, 0, in, out)" in src
 
 
 def test_const_context_is_cast():
     src = c_of(M + "typedef int p_fn(char c, [context] const void *u);\n"
                "int g(p_fn *cb, [context=cb] const void *d);")
-    assert "nccc_cb_begin(&f, (void *)u, 0)" in src
+    assert "nccc_cb_run((void *)u, 0, in, out)" in src
     assert "r = g(nccc_m_p_fn_back, (const void *)c1);" in src
 
 
@@ -256,7 +253,7 @@ def test_context_from_an_accessor():
     assert cb.context_from == "get_ud" and cb.signature() == "pi:"
     src = c_of(text)
     assert "static void nccc_m_fn_t_back(ctx_t *c, int x) {" in src
-    assert "if (nccc_cb_begin(&f, (void *)get_ud(c), 0)) {" in src
+    assert "nccc_cb_run((void *)get_ud(c), 0, in, out);" in src
     assert "in[1] = nccc_slot_from_ptr(c);" in src
 
 

@@ -3,7 +3,10 @@
 ;;; extension, so this file is its (nccc compat).
 (library (nccc compat)
   (export compat-implementation compat-load compat-symbol compat-call
-          compat-dispatcher)
+          compat-bound-call compat-dispatcher compat-guardian compat-collect
+          slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set!
+          slot-f64-set! view-s64-ref view-u64-ref view-f64-ref view-s64-set!
+          view-u64-set! view-f64-set!)
   (import (chezscheme))
 
   (define compat-implementation 'chez)
@@ -14,28 +17,47 @@
   (define (compat-symbol lib name)
     (and (foreign-entry? name) (foreign-entry name)))
 
-  ;; One foreign procedure per function address, made on first use.
-  ;; Bytevectors can move in a collection, and a callback can collect
-  ;; during the call: lock both buffers for its duration.
-  (define procs (make-eqv-hashtable))
+  ;; Bytevectors move in a collection and a callback can collect during
+  ;; the call: compat-call locks both buffers meanwhile; compat-bound-call
+  ;; locks its two for good (they live as long as the function).
   (define (compat-call fn in out)
-    (let ([proc (or (hashtable-ref procs fn #f)
-                    (let ([p (foreign-procedure fn (u8* u8*) void)])
-                      (hashtable-set! procs fn p)
-                      p))])
-      (lock-object in)
-      (lock-object out)
-      (proc in out)
-      (unlock-object out)
-      (unlock-object in)))
+    (lock-object in) (lock-object out)
+    ((foreign-procedure fn (u8* u8*) void) in out)
+    (unlock-object out) (unlock-object in))
+  (define (compat-bound-call fn in out)
+    (let ([f (foreign-procedure fn (u8* u8*) void)])
+      (lock-object in) (lock-object out)
+      (lambda () (f in out))))
+
+  ;; Slots of a buffer, inlined; a view is the address of C memory.
+  (define-syntax slot-alias
+    (syntax-rules () [(_ name primitive) (define-syntax name (identifier-syntax primitive))]))
+  (slot-alias slot-s64-ref bytevector-s64-native-ref)
+  (slot-alias slot-u64-ref bytevector-u64-native-ref)
+  (slot-alias slot-f64-ref bytevector-ieee-double-native-ref)
+  (slot-alias slot-s64-set! bytevector-s64-native-set!)
+  (slot-alias slot-u64-set! bytevector-u64-native-set!)
+  (slot-alias slot-f64-set! bytevector-ieee-double-native-set!)
+  (define-syntax view
+    (syntax-rules ()
+      [(_ ref set type)
+       (begin (define-syntax ref (syntax-rules () [(_ a o) (foreign-ref 'type a o)]))
+              (define-syntax set (syntax-rules () [(_ a o v) (foreign-set! 'type a o v)])))]))
+  (view view-s64-ref view-s64-set! integer-64)
+  (view view-u64-ref view-u64-set! unsigned-64)
+  (view view-f64-ref view-f64-set! double)
 
   ;; The one callback of the process: its code object is locked so that
-  ;; its entry point never moves; handler gets the two slot addresses.
+  ;; its entry point never moves; handler gets the two slot addresses
+  ;; (#f for out in a release notice).
   (define dispatcher #f)
   (define (compat-dispatcher handler)
     (unless dispatcher
-      (let ([code (foreign-callable (lambda (in out) (handler in out))
+      (let ([code (foreign-callable (lambda (in out) (handler in (and (not (= out 0)) out)))
                                     (uptr uptr) void)])
         (lock-object code)
         (set! dispatcher (foreign-callable-entry-point code))))
-    dispatcher))
+    dispatcher)
+
+  (define (compat-guardian) (make-guardian))
+  (define (compat-collect) (collect (collect-maximum-generation))))

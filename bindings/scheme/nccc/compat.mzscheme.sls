@@ -2,43 +2,67 @@
 ;;; nccc/compat.mzscheme.sls — the Racket 8 (CS) adapter (the contract:
 ;;; docs/SCHEME.md). Racket resolves R6RS library names trying
 ;;; .mzscheme.ss and .mzscheme.sls first, so this file is its (nccc compat).
-(require ffi/unsafe ffi/unsafe/vm)
+;;; Racket CS runs on Chez Scheme: calls, slot access and views use
+;;; Chez's own primitives (ffi/unsafe/vm), much cheaper than _fun and
+;;; Racket's R6RS bytevector procedures.
+(require ffi/unsafe ffi/unsafe/vm (for-syntax racket/base))
 (provide compat-implementation compat-load compat-symbol compat-call
-         compat-dispatcher)
+         compat-bound-call compat-dispatcher compat-guardian compat-collect
+         slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set!
+         slot-f64-set! view-s64-ref view-u64-ref view-f64-ref view-s64-set!
+         view-u64-set! view-f64-set!)
+(unless (eq? (system-type 'vm) 'chez-scheme)
+  (error 'nccc "Racket CS is required (this is the ~a virtual machine)" (system-type 'vm)))
 
 (define compat-implementation 'racket)
-
 (define (compat-load path) (ffi-lib path))
-
 (define (compat-symbol lib name)
   (let ([p (get-ffi-obj name lib _fpointer (lambda () #f))])
     (and p (cast p _fpointer _uintptr))))
 
-;; Byte strings can move in a collection, and a callback can collect
-;; during the call: lock both buffers (Chez's lock-object) meanwhile.
-(unless (eq? (system-type 'vm) 'chez-scheme)
-  (error 'nccc "Racket CS is required (this is the ~a virtual machine)" (system-type 'vm)))
-(define lock-object (vm-primitive 'lock-object))
-(define unlock-object (vm-primitive 'unlock-object))
-(define fn-type (_fun _bytes _bytes -> _void))
-(define procs (make-hasheqv))
-(define (compat-call fn in out)
-  (let ([proc (or (hash-ref procs fn #f)
-                  (let ([p (cast fn _uintptr fn-type)])
-                    (hash-set! procs fn p)
-                    p))])
-    (lock-object in)
-    (lock-object out)
-    (proc in out)
-    (unlock-object out)
-    (unlock-object in)))
+;; As in Chez's adapter: buffers locked during a call, or for good.
+(define-values (compat-call compat-bound-call)
+  (vm-eval '(values (lambda (fn in out)
+                      (lock-object in) (lock-object out)
+                      ((foreign-procedure fn (u8* u8*) void) in out)
+                      (unlock-object out) (unlock-object in))
+                    (lambda (fn in out)
+                      (let ([f (foreign-procedure fn (u8* u8*) void)])
+                        (lock-object in) (lock-object out)
+                        (lambda () (f in out)))))))
 
-;; The one callback of the process, kept in `dispatcher' for good;
-;; handler gets the two slot addresses.
+(define-values (s64-ref u64-ref f64-ref s64-set! u64-set! f64-set!)
+  (vm-eval '(values bytevector-s64-native-ref bytevector-u64-native-ref
+                    bytevector-ieee-double-native-ref bytevector-s64-native-set!
+                    bytevector-u64-native-set! bytevector-ieee-double-native-set!)))
+(define-values (vs64-ref vu64-ref vf64-ref vs64-set! vu64-set! vf64-set!)
+  (vm-eval '(values (lambda (a o) (foreign-ref 'integer-64 a o))
+                    (lambda (a o) (foreign-ref 'unsigned-64 a o))
+                    (lambda (a o) (foreign-ref 'double a o))
+                    (lambda (a o v) (foreign-set! 'integer-64 a o v))
+                    (lambda (a o v) (foreign-set! 'unsigned-64 a o v))
+                    (lambda (a o v) (foreign-set! 'double a o v)))))
+(define-syntax-rule (alias name target)
+  (define-syntax name (make-rename-transformer #'target)))
+(alias slot-s64-ref s64-ref) (alias slot-u64-ref u64-ref) (alias slot-f64-ref f64-ref)
+(alias slot-s64-set! s64-set!) (alias slot-u64-set! u64-set!) (alias slot-f64-set! f64-set!)
+(alias view-s64-ref vs64-ref) (alias view-u64-ref vu64-ref) (alias view-f64-ref vf64-ref)
+(alias view-s64-set! vs64-set!) (alias view-u64-set! vu64-set!) (alias view-f64-set! vf64-set!)
+
+;; The one callback of the process, kept for good; handler gets the two
+;; slot addresses (#f for out in a release notice).
 (define dispatcher #f)
 (define (compat-dispatcher handler)
   (unless dispatcher
     (set! dispatcher
-          (function-ptr (lambda (in out) (handler in out))
+          (function-ptr (lambda (in out) (handler in (and (not (= out 0)) out)))
                         (_fun _uintptr _uintptr -> _void))))
   (cast dispatcher _fpointer _uintptr))
+
+;; A guardian made of a will executor: (g obj) registers, (g) gives one
+;; collected object back or #f.
+(define (compat-guardian)
+  (let ([e (make-will-executor)])
+    (case-lambda [(obj) (will-register e obj values)]
+                 [() (will-try-execute e)])))
+(define (compat-collect) (collect-garbage) (collect-garbage))

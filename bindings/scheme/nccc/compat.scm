@@ -7,7 +7,10 @@
   #:use-module (system foreign-library)
   #:use-module (rnrs bytevectors)
   #:export (compat-implementation compat-load compat-symbol compat-call
-            compat-dispatcher))
+            compat-bound-call compat-dispatcher compat-guardian compat-collect
+            slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set!
+            slot-f64-set! view-s64-ref view-u64-ref view-f64-ref view-s64-set!
+            view-u64-set! view-f64-set!))
 
 (define compat-implementation 'guile)
 
@@ -19,25 +22,51 @@
     (lambda () (pointer-address (foreign-library-pointer lib name)))
     (lambda _ #f)))
 
-;; One foreign procedure per function address, made on first use.
-;; Guile's bytevectors never move, so their addresses stay valid even if
-;; the call comes back into Scheme and a collection runs.
-(define procs (make-hash-table))
+;; Guile's bytevectors never move, so pointers to them stay valid even
+;; if the call comes back into Scheme and a collection runs.
 (define (compat-call fn in out)
-  (let ((proc (or (hashv-ref procs fn)
-                  (let ((p (pointer->procedure void (make-pointer fn) '(* *))))
-                    (hashv-set! procs fn p)
-                    p))))
-    (proc (bytevector->pointer in) (bytevector->pointer out))))
+  ((pointer->procedure void (make-pointer fn) '(* *))
+   (bytevector->pointer in) (bytevector->pointer out)))
+
+;; A thunk calling fn with these two buffers: everything made once.
+(define (compat-bound-call fn in out)
+  (let ((f (pointer->procedure void (make-pointer fn) '(* *)))
+        (pin (bytevector->pointer in)) (pout (bytevector->pointer out)))
+    (lambda () (f pin pout))))
+
+;; Slots of a buffer; a view (what the dispatcher's handler gets) is a
+;; bytevector over C memory here, so the same operations read it.
+(define-syntax-rule (alias name primitive)
+  (define-syntax name (identifier-syntax primitive)))
+(alias slot-s64-ref bytevector-s64-native-ref)
+(alias slot-u64-ref bytevector-u64-native-ref)
+(alias slot-f64-ref bytevector-ieee-double-native-ref)
+(alias slot-s64-set! bytevector-s64-native-set!)
+(alias slot-u64-set! bytevector-u64-native-set!)
+(alias slot-f64-set! bytevector-ieee-double-native-set!)
+(alias view-s64-ref bytevector-s64-native-ref)
+(alias view-u64-ref bytevector-u64-native-ref)
+(alias view-f64-ref bytevector-ieee-double-native-ref)
+(alias view-s64-set! bytevector-s64-native-set!)
+(alias view-u64-set! bytevector-u64-native-set!)
+(alias view-f64-set! bytevector-ieee-double-native-set!)
 
 ;; The one callback of the process, made on the first request and kept
-;; in `dispatcher' for good; handler gets the two slot addresses.
+;; in `dispatcher' for good. handler gets views of in[] and out[] (#f
+;; for a release notice), as long as the most slots a call has.
 (define dispatcher #f)
 (define (compat-dispatcher handler)
   (unless dispatcher
     (set! dispatcher
           (procedure->pointer
            void
-           (lambda (in out) (handler (pointer-address in) (pointer-address out)))
+           (lambda (in out)
+             (handler (pointer->bytevector in 4096)
+                      (and (not (null-pointer? out)) (pointer->bytevector out 4096))))
            '(* *))))
   (pointer-address dispatcher))
+
+;; Owned objects: a guardian (g obj) registers, (g) gives one collected
+;; object back or #f; compat-collect is a full collection.
+(define (compat-guardian) (make-guardian))
+(define (compat-collect) (gc) (gc))

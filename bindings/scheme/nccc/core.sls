@@ -46,24 +46,66 @@
    ;; callbacks
    nccc-callback nccc-callback-group nccc-callback? nccc-callback-context
    nccc-callback-live? nccc-release nccc-closure-stats nccc-callbacks-held
+   ;; owned pointers, packed functions
+   nccc-own nccc-owned? nccc-owned-address nccc-owned-live? nccc-close nccc-collect!
+   nccc-packed-call nccc-register-packed
    ;; errors
-   &nccc nccc-error? nccc-error-status)
+   &nccc nccc-error? nccc-error-status nccc-error-kind
+   ;; for generated libraries (docs/SCHEME.md, "Generated modules")
+   slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set! slot-f64-set!
+   %nccc-bind-call %nccc-slots %nccc-pending %nccc-raise-pending %nccc-int
+   %nccc-real %nccc-float %nccc-pointer %nccc-string-result %nccc-owned-result
+   %nccc-misuse %nccc-callback-arg %nccc-arity %nccc-thunk-call)
   (import (rnrs) (nccc compat))
 
   ;; ---- errors --------------------------------------------------------
 
   ;; status: the runtime's nccc_status for failures it reported, #f for
   ;; misuse found on this side (wrong count, type or range, unknown name).
+  ;; kind: a symbol naming the misuse (count type range integral unknown
+  ;; callback nul field scope released closed pool packed null) or, for
+  ;; a failure the runtime reported, runtime (pool, released and null
+  ;; when its status says so).
   (define-condition-type &nccc &error make-nccc-condition nccc-error?
-    (status nccc-error-status))
+    (status nccc-error-status) (kind nccc-error-kind))
 
-  (define (fail who status message . irritants)
-    (raise (condition (make-nccc-condition status) (make-who-condition who)
+  (define (raise-nccc who status kind message irritants)
+    (raise (condition (make-nccc-condition status kind) (make-who-condition who)
                       (make-message-condition message)
                       (make-irritants-condition irritants))))
 
+  (define (fail who status message . irritants)
+    (raise-nccc who status
+                (case status
+                  [(#x4007) 'pool] [(#x4006) 'released] [(#x4004) 'null]
+                  [else 'runtime])
+                message irritants))
+
+  ;; Misuse found on this side; its kind from the message when not given.
   (define (misuse who message . irritants)
-    (apply fail who #f message irritants))
+    (raise-nccc who #f (message-kind message irritants) message irritants))
+  (define (%nccc-misuse who kind message . irritants)
+    (raise-nccc who #f kind message irritants))
+
+  (define (message-kind message irritants)
+    (define (has part)
+      (let ([n (string-length message)] [m (string-length part)])
+        (let loop ([k 0])
+          (and (<= (+ k m) n)
+               (or (string=? (substring message k (+ k m)) part) (loop (+ k 1)))))))
+    (cond [(has "wrong number of arguments") 'count]
+          [(or (has "out of range") (has "field's range")) 'range]
+          [(has "exact integer")
+           (if (and (pair? irritants) (real? (car irritants))) 'integral 'type)]
+          [(has "no such field") 'field]
+          [(has "no such") 'unknown]
+          [(has "released") 'released]
+          [(has "closed") 'closed]
+          [(has "NUL") 'nul]
+          [(has "scope") 'scope]
+          [(has "bytevector of") 'field]
+          [(has "returned") 'callback]
+          [else 'type]))
 
   (define nccc-implementation compat-implementation)
 
@@ -623,7 +665,8 @@
       (let ([c (string-ref code 0)] [e (native-endianness)])
         (case c
           [(#\f #\d)
-           (unless (real? value) (misuse 'nccc-struct-set! "not a real number" name value))
+           (unless (real? value)
+             (%nccc-misuse 'nccc-struct-set! 'type "not a real number for the field" name value))
            (if (char=? c #\f)
                (bytevector-ieee-single-set! bv offset (inexact value) e)
                (bytevector-ieee-double-set! bv offset (inexact value) e))]
@@ -638,8 +681,10 @@
            (let* ([signed (memv c '(#\b #\h #\i #\l))]
                   [lo (if signed (- (expt 2 (- (* 8 size) 1))) 0)]
                   [hi (- (expt 2 (if signed (- (* 8 size) 1) (* 8 size))) 1)])
-             (unless (and (exact-int? value) (<= lo value hi))
-               (misuse 'nccc-struct-set! "not an integer in the field's range" name value))
+             (unless (exact-int? value)
+               (%nccc-misuse 'nccc-struct-set! 'type "not an exact integer for the field" name value))
+             (unless (<= lo value hi)
+               (%nccc-misuse 'nccc-struct-set! 'range "value out of the field's range" name value))
              (if signed
                  (bytevector-sint-set! bv offset value e size)
                  (bytevector-uint-set! bv offset value e size)))]))))
@@ -649,16 +694,21 @@
   ;; One value for a one-slot item; strings are allocated and recorded
   ;; with (keep! address) so that the caller frees them.
   (define (encode rt who c v position keep!)
-    (define (wrong what) (misuse who (string-append "argument " (number->string position)
+    (define (wrong what) (misuse who (string-append "bad argument #" (number->string position)
                                                     ": expected " what) v))
     (case c
       [(#\?) (if (boolean? v) (if v 1 0) (wrong "a boolean"))]
-      [(#\f) (if (real? v) (float->slot (inexact v)) (wrong "a real number"))]
+      [(#\f) (if (real? v) (float->slot (float-in-range who position (inexact v))) (wrong "a real number"))]
       [(#\d) (if (real? v) (double->slot (inexact v)) (wrong "a real number"))]
       [(#\p #\F #\c)
        ;; c: a closure context, made from a callback (docs/CALLBACKS.md)
        (cond [(not v) 0]
              [(and (nccc-callback? v) (not (char=? c #\F))) (callback-slot who v)]
+             [(nccc-owned? v)
+              (or (nccc-owned-address v)
+                  (%nccc-misuse who 'closed (string-append "bad argument #" (number->string position)
+                                                          ": the owned object is closed")
+                                v))]
              [(exact-int? v) (if (<= 0 v u64-max) v (wrong "an address (0..2^64-1)"))]
              [else (wrong (if (char=? c #\F) "an address or #f" "an address, a callback or #f"))])]
       [(#\s)
@@ -669,11 +719,7 @@
        (let ([spec (assv c int-specs)])
          (cond [(not (exact-int? v)) (wrong "an exact integer")]
                [(<= (cadddr spec) v (car (cddddr spec))) (int->slot v)]
-               [else (misuse who (string-append "argument " (number->string position)
-                                                ": out of range for '" (string c) "' ("
-                                                (number->string (cadddr spec)) ".."
-                                                (number->string (car (cddddr spec))) ")")
-                             v)]))]))
+               [else (%nccc-int who position v c)]))]))
 
   (define (decode rt c s)
     (case c
@@ -693,9 +739,13 @@
                   args (iota-from k (length args)))]
        [(sref? (car items))
         (let* ([r (car items)] [v (car args)] [size (sref-size r)])
-          (unless (and (bytevector? v)
-                       (if (sref-layout r) (= (bytevector-length v) size)
-                           (<= (bytevector-length v) size)))
+          (unless (bytevector? v)
+            (%nccc-misuse who 'type (string-append "bad argument #" (number->string position)
+                                                   ": expected a bytevector for {"
+                                                   (sref-name r) "}")
+                          v))
+          (unless (if (sref-layout r) (= (bytevector-length v) size)
+                      (<= (bytevector-length v) size))
             (misuse who (string-append "argument " (number->string position)
                                        ": expected a bytevector of "
                                        (number->string size) " bytes for {"
@@ -803,10 +853,7 @@
            [n-args (length args)]
            [n-fixed (length (remq 'rest in-items))])
       (unless (if (items-rest? in-items) (>= n-args n-fixed) (= n-args n-fixed))
-        (misuse who (string-append "wrong number of arguments: expected "
-                                   (if (items-rest? in-items) "at least " "")
-                                   (number->string n-fixed) ", got "
-                                   (number->string n-args))))
+        (count-error who n-fixed (items-rest? in-items) n-args))
       ;; a C function may write any number of slots after a '*': only the
       ;; caller knows how many, so it must say
       (unless (eq? (items-rest? (fn-out-items f)) (and n-extra #t))
@@ -874,18 +921,59 @@
 
   ;; ---- callbacks --------------------------------------------------------------
 
-  ;; Process-wide, like the dispatcher: env word -> entry, the runtime
-  ;; the dispatcher reads slots with, and an exception a procedure raised
-  ;; inside C, raised again when the forward call returns.
-  (define entries (make-eqv-hashtable))
+  ;; Process-wide, like the dispatcher: the entries by environment word (a
+  ;; vector indexed by the word; words come back after their release
+  ;; notice), the runtime, and what a procedure raised inside C, raised
+  ;; again when the forward call returns: %nccc-pending is #(condition
+  ;; count), read by generated code after every call.
+  (define entries (make-vector 64 #f))
+  (define free-words '())
   (define next-env 1)
+  (define n-held 0)
   (define dispatch-rt #f)
-  (define pending #f)
+  (define %nccc-pending (vector #f 0))
+
+  (define (new-word!)
+    (if (pair? free-words)
+        (let ([w (car free-words)]) (set! free-words (cdr free-words)) w)
+        (let ([w next-env])
+          (set! next-env (+ w 1))
+          (when (>= w (vector-length entries))
+            (let ([v (make-vector (* 2 w) #f)])
+              (do ([k 0 (+ k 1)]) ((= k (vector-length entries)))
+                (vector-set! v k (vector-ref entries k)))
+              (set! entries v)))
+          w)))
 
   (define (take-pending!)
-    (let ([e pending]) (set! pending #f) e))
+    (let ([e (vector-ref %nccc-pending 0)] [more (vector-ref %nccc-pending 1)])
+      (vector-set! %nccc-pending 0 #f)
+      (vector-set! %nccc-pending 1 0)
+      (and e (callback-condition e more))))
+  (define (%nccc-raise-pending) (raise (take-pending!)))
 
-  (define-record-type entry (fields proc in-items out-items callback))
+  ;; What the forward call raises for an error inside a callback: an
+  ;; &nccc of kind callback holding the first error's message (the error
+  ;; itself is the first irritant) and how many more came after it.
+  (define (callback-condition e more)
+    (raise-nccc 'callback #f 'callback
+                (string-append (if (and (condition? e) (message-condition? e))
+                                   (condition-message e)
+                                   "a callback raised a non-condition")
+                               (if (> more 0)
+                                   (string-append " (and " (number->string more)
+                                                  " more errors in callbacks)")
+                                   ""))
+                (list e)))
+
+  (define (note-pending! e)
+    (if (vector-ref %nccc-pending 0)
+        (vector-set! %nccc-pending 1 (+ 1 (vector-ref %nccc-pending 1)))
+        (vector-set! %nccc-pending 0 e)))
+
+  ;; proc, its converter (conv proc in-view out-view) and on-error (what
+  ;; to do with an error: keep it pending, or fail a packed call).
+  (define-record-type entry (fields proc conv on-error callback))
 
   (define-record-type (callback make-callback nccc-callback?)
     (fields rt (immutable context nccc-callback-context) scope
@@ -895,7 +983,7 @@
     (unless (nccc-callback? cb) (misuse 'nccc-callback-live? "not a callback" cb))
     (> (callback-held cb) 0))
 
-  (define (nccc-callbacks-held) (hashtable-size entries))
+  (define (nccc-callbacks-held) n-held)
 
   (define (callback-slot who cb)
     (unless (nccc-callback-live? cb)
@@ -912,43 +1000,164 @@
           (with-c-string rt 'nccc-load "L*:*"
             (lambda (sig) (builtin rt 'nccc-load B-REGISTER 1 name d sig 1)))))))
 
-  (define (read-slots rt address n)
-    (let ([out (builtin rt 'dispatch B-READ n address (* 8 n))] [bv (make-slots n)])
-      (bytevector-copy! out 8 bv 0 (* 8 n))
-      bv))
-
   ;; C calls this (through the compat dispatcher) for every callback of
-  ;; every closure this library claimed. Nothing may escape into C.
-  (define (dispatch in-address out-address)
-    (guard (e (#t (unless pending (set! pending e))))
-      (let* ([rt dispatch-rt] [env (slot-ref (read-slots rt in-address 1) 0)]
-             [entry (hashtable-ref entries env #f)])
-        (cond
-         [(not entry) (misuse 'dispatch "callback for an unknown environment word" env)]
-         [(= out-address 0)   ; a release notice
-          (hashtable-delete! entries env)
-          (let ([cb (entry-callback entry)])
-            (callback-held-set! cb (- (callback-held cb) 1)))]
-         [else (run-entry rt entry in-address out-address)]))))
+  ;; every closure and packed function this library made; views of in[]
+  ;; and out[] (out #f for a release notice). Nothing may escape into C.
+  (define (dispatch in out)
+    (let* ([env (view-u64-ref in 0)]
+           [entry (and (< env (vector-length entries)) (vector-ref entries env))])
+      (cond
+       [(not entry)
+        (note-pending! (make-message-condition "callback for an unknown environment word"))]
+       [(not out)   ; a release notice
+        (vector-set! entries env #f)
+        (set! free-words (cons env free-words))
+        (set! n-held (- n-held 1))
+        (let ([cb (entry-callback entry)])
+          (callback-held-set! cb (- (callback-held cb) 1)))]
+       [else
+        (guard (e (#t ((entry-on-error entry) e out)))
+          ((entry-conv entry) (entry-proc entry) in out))])))
 
-  (define (run-entry rt entry in-address out-address)
-    (let* ([in-items (entry-in-items entry)] [out-items (entry-out-items entry)]
-           [in (read-slots rt in-address (+ 1 (items-slots in-items)))]
-           [args (cdr (decode-results rt (cons #\L in-items) in 0))]
-           [results (call-with-values (lambda () (apply (entry-proc entry) args)) list)]
-           [who 'callback])
-      (unless (null? out-items)
-        (unless (= (length results) (length out-items))
-          (misuse who (string-append "the procedure returned "
-                                     (number->string (length results)) " values, expected "
-                                     (number->string (length out-items)))
-                  (entry-proc entry)))
-        (let* ([n (items-slots out-items)] [out (make-slots n)])
-          ;; no 's' among out-items (refused when the callback was made)
-          (encode-args rt who out-items results out (lambda (p) #f))
-          (let ([bv (make-bytevector (* 8 n))])
-            (bytevector-copy! out 0 bv 0 (* 8 n))
-            (write-bytes rt who out-address bv))))))
+  ;; A converter per signature, made once and cached: readers of the
+  ;; arguments (in[] from slot first), writers of the results (out[] from
+  ;; slot out-first).
+  (define converters (make-hashtable string-hash string=?))
+
+  (define (converter rt who sig first out-first)
+    (let ([key (string-append sig "/" (number->string first) (number->string out-first))])
+      (or (hashtable-ref converters key #f)
+          (let-values ([(in-items out-items) (parse-signature who sig)])
+            (when (or (items-rest? in-items) (items-rest? out-items))
+              (misuse who "a callback signature cannot hold '*'" sig))
+            (when (memv #\s out-items)
+              (misuse who "a callback cannot return a string (use 'p')" sig))
+            (let ([c (make-converter rt (resolve-items rt who in-items #f)
+                                     (resolve-items rt who out-items #f) first out-first)])
+              (hashtable-set! converters key c)
+              c)))))
+
+  (define (reader rt item offset)
+    (cond
+     [(sref? item)
+      (let ([size (sref-size item)] [n (sref-slots item)])
+        (lambda (in)
+          (let ([b (make-bytevector (* 8 n))] [bv (make-bytevector size)])
+            (do ([k 0 (+ k 1)]) ((= k n))
+              (slot-u64-set! b (* 8 k) (view-u64-ref in (+ offset (* 8 k)))))
+            (bytevector-copy! b 0 bv 0 size)
+            bv)))]
+     [else
+      (case item
+        [(#\b #\h #\i #\l #\e) (lambda (in) (view-s64-ref in offset))]
+        [(#\f #\d) (lambda (in) (view-f64-ref in offset))]
+        [(#\?) (lambda (in) (not (= 0 (view-u64-ref in offset))))]
+        [(#\s) (lambda (in) (string-at rt (view-u64-ref in offset)))]
+        [else (lambda (in) (view-u64-ref in offset))])]))
+
+  ;; -> (lambda (out value) ...), raising "bad result #k" for a wrong value
+  (define (writer rt item offset position)
+    (define who 'callback)
+    (define (check v)
+      (guard (e [(nccc-error? e)
+                 (%nccc-misuse who (nccc-error-kind e)
+                               (string-append "bad result #" (number->string position) ": "
+                                              (condition-message e))
+                               v)])
+        (encode rt who item v position (lambda (p) #f))))
+    (cond
+     [(sref? item)
+      (let ([n (sref-slots item)] [size (sref-size item)])
+        (lambda (out v)
+          (unless (and (bytevector? v) (= (bytevector-length v) size))
+            (%nccc-misuse who 'type (string-append "bad result #" (number->string position)
+                                                   ": expected a bytevector of "
+                                                   (number->string size) " bytes")
+                          v))
+          (let ([b (make-bytevector (* 8 n) 0)])
+            (bytevector-copy! v 0 b 0 size)
+            (do ([k 0 (+ k 1)]) ((= k n))
+              (view-u64-set! out (+ offset (* 8 k)) (slot-u64-ref b (* 8 k)))))))]
+     [(memv item '(#\l #\i))
+      (let ([lo (if (char=? item #\l) (- (expt 2 63)) (- (expt 2 31)))]
+            [hi (if (char=? item #\l) (- (expt 2 63) 1) (- (expt 2 31) 1))])
+        (lambda (out v)
+          (if (and (integer? v) (exact? v) (<= lo v hi))
+              (view-s64-set! out offset v)
+              (view-u64-set! out offset (check v)))))]
+     [(memv item '(#\f #\d))
+      (lambda (out v)
+        (if (and (flonum? v) (char=? item #\d))
+            (view-f64-set! out offset v)
+            (view-u64-set! out offset (check v))))]
+     [else (lambda (out v) (view-u64-set! out offset (check v)))]))
+
+  (define (offsets items start)
+    (let loop ([items items] [o start] [acc '()])
+      (if (null? items)
+          (reverse acc)
+          (loop (cdr items) (+ o (* 8 (item-slots (car items)))) (cons o acc)))))
+
+  (define (make-converter rt in-items out-items first out-first)
+    (let* ([rs (map (lambda (i o) (reader rt i o)) in-items (offsets in-items (* 8 first)))]
+           [ws (map (lambda (i o k) (writer rt i o k)) out-items
+                    (offsets out-items (* 8 out-first)) (iota-from 1 (length out-items)))]
+           [n-out (length ws)]
+           [call
+            (case (length rs)
+              [(0) (lambda (proc in) (proc))]
+              [(1) (let ([r0 (car rs)]) (lambda (proc in) (proc (r0 in))))]
+              [(2) (let ([r0 (car rs)] [r1 (cadr rs)]) (lambda (proc in) (proc (r0 in) (r1 in))))]
+              [(3) (let ([r0 (car rs)] [r1 (cadr rs)] [r2 (caddr rs)])
+                     (lambda (proc in) (proc (r0 in) (r1 in) (r2 in))))]
+              [else (lambda (proc in) (apply proc (map (lambda (r) (r in)) rs)))])])
+      (define (wrong-count vs)
+        (%nccc-misuse 'callback 'callback
+                      (string-append "bad result count: the procedure returned "
+                                     (number->string (length vs)) " values, expected "
+                                     (number->string n-out))))
+      (case n-out
+        [(0) (lambda (proc in out) (call-with-values (lambda () (call proc in)) (lambda vs #f)))]
+        [(1) (let ([w0 (car ws)])
+               (lambda (proc in out)
+                 (call-with-values (lambda () (call proc in))
+                   (case-lambda [(v) (w0 out v)] [vs (wrong-count vs)]))))]
+        [else
+         (lambda (proc in out)
+           (call-with-values (lambda () (call proc in))
+             (lambda vs
+               (unless (= (length vs) n-out) (wrong-count vs))
+               ;; every value checked before any is written
+               (let ([tmp (make-bytevector (* 8 (+ out-first (items-slots out-items))) 0)])
+                 (for-each (lambda (w v) (w tmp v)) (map (lambda (i o k) (writer-bv rt i o k))
+                                                         out-items
+                                                         (offsets out-items (* 8 out-first))
+                                                         (iota-from 1 n-out))
+                           vs)
+                 (do ([k out-first (+ k 1)]) ((= k (+ out-first (items-slots out-items))))
+                   (view-u64-set! out (* 8 k) (slot-u64-ref tmp (* 8 k))))))))])))
+
+  ;; The same as writer, into a bytevector (several results are checked
+  ;; all before the first reaches out[]).
+  (define (writer-bv rt item offset position)
+    (lambda (bv v)
+      (if (sref? item)
+          (begin
+            (unless (and (bytevector? v) (= (bytevector-length v) (sref-size item)))
+              (%nccc-misuse 'callback 'type (string-append "bad result #" (number->string position)
+                                                          ": expected a bytevector")
+                            v))
+            (bytevector-copy! v 0 bv offset (sref-size item)))
+          (slot-u64-set! bv offset
+                         (guard (e [(nccc-error? e)
+                                    (%nccc-misuse 'callback (nccc-error-kind e)
+                                                  (string-append "bad result #"
+                                                                 (number->string position) ": "
+                                                                 (condition-message e))
+                                                  v)])
+                           (encode rt 'callback item v position (lambda (p) #f)))))))
+
+  (define (keep-pending e out) (note-pending! e))
 
   (define scopes '((call . 1) (async . 2) (notified . 3) (forever . 4)))
   (define NOTIFY #x100)
@@ -969,7 +1178,7 @@
         (misuse who "expected signature and procedure pairs" members))
       (unless (and (exact-int? final) (< -1 final n))
         (misuse who "final member out of range" final))
-      ;; members as (proc in-items . out-items), all checked before a claim
+      ;; members as (proc . converter), all checked before a claim
       (let* ([parsed
               (let loop ([ms members] [acc '()])
                 (if (null? ms)
@@ -977,19 +1186,10 @@
                     (let ([sig (car ms)] [proc (cadr ms)])
                       (unless (string? sig) (misuse who "not a signature" sig))
                       (unless (procedure? proc) (misuse who "not a procedure" proc))
-                      (let-values ([(in out) (parse-signature who sig)])
-                        (when (or (items-rest? in) (items-rest? out))
-                          (misuse who "a callback signature cannot hold '*'" sig))
-                        (when (memv #\s out)
-                          (misuse who "a callback cannot return a string (use 'p')" sig))
-                        (loop (cddr ms)
-                              (cons (cons* proc (resolve-items rt who in #f)
-                                           (resolve-items rt who out #f))
-                                    acc))))))]
+                      (loop (cddr ms) (cons (cons proc (converter rt who sig 1 0)) acc)))))]
              [flags (+ (cdr (assq scope scopes)) NOTIFY)]
              [d (runtime-dispatcher rt)]
-             [words (map (lambda (m) (let ([env next-env]) (set! next-env (+ env 1)) env))
-                         parsed)])
+             [words (map (lambda (m) (new-word!)) parsed)])
         (let-values ([(st out)
                       (if (= n 1)
                           (builtin/status rt B-CLAIM (slots d (car words) flags) 1)
@@ -997,11 +1197,14 @@
                                           (apply slots flags final n
                                                  (apply append (map (lambda (w) (list d w)) words)))
                                           1))])
-          (unless (= st 0) (runtime-fail rt who st))
+          (unless (= st 0)
+            (set! free-words (append words free-words))
+            (runtime-fail rt who st))
           ;; nothing calls the target before the claim returns
           (let ([cb (make-callback rt (slot-ref out 1) scope n)])
             (for-each (lambda (w m)
-                        (hashtable-set! entries w (make-entry (car m) (cadr m) (cddr m) cb)))
+                        (set! n-held (+ n-held 1))
+                        (vector-set! entries w (make-entry (car m) (cdr m) keep-pending cb)))
                       words parsed)
             cb)))))
 
@@ -1011,6 +1214,234 @@
     (when (nccc-callback-live? cb)
       (builtin (callback-rt cb) 'nccc-release B-RELEASE 0 (nccc-callback-context cb)))
     (if #f #f))
+
+  ;; ---- for generated libraries ------------------------------------------------
+
+  (define (count-error who n at-least? got)
+    (%nccc-misuse who 'count
+                  (string-append "wrong number of arguments: expects "
+                                 (if at-least? "at least " "") (number->string n)
+                                 " arguments, got " (number->string got))))
+
+  (define int-names
+    '((#\b . "int8") (#\B . "uint8") (#\h . "int16") (#\H . "uint16") (#\i . "int32")
+      (#\I . "uint32") (#\l . "int64") (#\L . "uint64") (#\e . "int32")))
+
+  ;; v when it is an exact integer in the range of code c, else raises
+  ;; (type, integral or range).
+  (define (%nccc-int who position v c)
+    (let ([spec (assv c int-specs)]
+          [arg (string-append "bad argument #" (number->string position) ": ")])
+      (cond
+       [(not (real? v))
+        (%nccc-misuse who 'type (string-append arg "expected an exact integer, "
+                                               (cdr (assv c int-names))) v)]
+       [(not (and (integer? v) (exact? v)))
+        (%nccc-misuse who 'integral (string-append arg "expected an exact integer, "
+                                                   (cdr (assv c int-names))) v)]
+       [(<= (cadddr spec) v (car (cddddr spec))) v]
+       [else (%nccc-misuse who 'range
+                           (string-append arg "value " (number->string v) " out of range for "
+                                          (cdr (assv c int-names)) " ("
+                                          (number->string (cadddr spec)) ".."
+                                          (number->string (car (cddddr spec))) ")")
+                           v)])))
+
+  (define (%nccc-real who position v)
+    (if (real? v)
+        (inexact v)
+        (%nccc-misuse who 'type (string-append "bad argument #" (number->string position)
+                                               ": expected a real number") v)))
+  (define (%nccc-float who position v)
+    (float->slot (float-in-range who position (%nccc-real who position v))))
+  ;; a finite double beyond float's range is refused (infinities and
+  ;; NaNs pass)
+  (define (float-in-range who position x)
+    (if (and (< 3.4028235677973366e38 (abs x)) (not (= x (* 2 x))) (= x x))
+        (%nccc-misuse who 'range (string-append "bad argument #" (number->string position)
+                                                ": value out of range for float")
+                      x)
+        x))
+
+  ;; A p argument: an address, #f (NULL), an owned object or a callback;
+  ;; NULL refused unless nullable (kind null).
+  (define (%nccc-pointer who position v nullable)
+    (let ([a (encode dispatch-rt who #\p v position (lambda (x) #f))])
+      (when (and (= a 0) (not nullable))
+        (%nccc-misuse who 'null (string-append "bad argument #" (number->string position)
+                                               ": NULL where the IDL says nonnull")
+                      v))
+      a))
+
+  ;; A closure slot: a live callback, or #f when nullable.
+  (define (%nccc-callback-arg who position v nullable)
+    (cond [(nccc-callback? v) (callback-slot who v) v]
+          [(and (not v) nullable) v]
+          [(not v) (%nccc-misuse who 'null (string-append "bad argument #" (number->string position)
+                                                          ": a callback is not nullable here"))]
+          [else (%nccc-misuse who 'type (string-append "bad argument #" (number->string position)
+                                                       ": closure expected")
+                              v)]))
+
+  (define (%nccc-arity who n args) (count-error who n #f (length args)))
+
+  ;; A call of f that binds a thunk of a pool: the wrapper refuses the
+  ;; call with a zeroed out[] when the pool is full, and says so only in
+  ;; the thread's last error, so a known other error is put there first.
+  (define (%nccc-thunk-call f . args)
+    (let ([rt (fn-rt f)])
+      (builtin/status rt B-PEEK (slots 0 (char->integer #\i)) 1)   ; NULL: status #x4004
+      (call-with-values (lambda () (call f #f args))
+        (lambda results
+          (let-values ([(st out) (builtin/status rt B-LAST-ERROR (make-slots 0) 2)])
+            (when (and (= st 0) (= (slot->int (assv #\i int-specs) (slot-ref out 1)) #x4007))
+              (fail (string->symbol (nccc-function-name f)) #x4007
+                    (string-append "thunk pool exhausted: "
+                                   (or (string-at rt (slot-ref out 2)) "")))))
+          (apply values results)))))
+
+  ;; Buffers and the primitive of one function, made at bind:
+  ;; -> (values call in out), (call) calling f with in and out.
+  (define (%nccc-bind-call f n-in n-out)
+    (let ([in (make-slots n-in)] [out (make-slots n-out)])
+      (values (compat-bound-call (nccc-function-address f) in out) in out)))
+  (define (%nccc-slots n) (make-slots n))
+
+  ;; A string result: its copy (#f for NULL), the C string freed at once
+  ;; by free (an nccc function) when it is owned.
+  (define (%nccc-string-result address free)
+    (if (= address 0)
+        #f
+        (let ([s (string-at dispatch-rt address)])
+          (when free (call free #f (list address)))
+          s)))
+  (define (%nccc-owned-result address free name)
+    (if (= address 0) #f (nccc-own dispatch-rt address free name)))
+
+  ;; ---- owned pointers -------------------------------------------------------------
+
+  ;; address #f once closed; free: the destructor, an nccc function.
+  (define-record-type (owned make-owned nccc-owned?)
+    (fields (mutable address nccc-owned-address nccc-owned-address-set!) free name))
+
+  (define guardian #f)
+  (define (the-guardian)
+    (unless guardian (set! guardian (compat-guardian)))
+    guardian)
+
+  ;; Frees what the guardian found collected and never closed.
+  (define (poll-owned!)
+    (let loop ()
+      (let ([o ((the-guardian))])
+        (when o (close-owned o) (loop)))))
+
+  (define (close-owned o)
+    (let ([a (nccc-owned-address o)])
+      (and a
+           (begin (nccc-owned-address-set! o #f)
+                  (call (owned-free o) #f (list a))
+                  #t))))
+
+  (define (nccc-own rt address free . name)
+    (check-rt 'nccc-own rt) (check-address 'nccc-own address)
+    (unless (nccc-function? free) (misuse 'nccc-own "not an nccc function" free))
+    (poll-owned!)
+    (let ([o (make-owned address free (if (pair? name) (car name) "owned"))])
+      ((the-guardian) o)
+      o))
+
+  (define (nccc-owned-live? o)
+    (unless (nccc-owned? o) (misuse 'nccc-owned-live? "not an owned object" o))
+    (and (nccc-owned-address o) #t))
+
+  ;; #t when this call freed it, #f when it was closed already.
+  (define (nccc-close o)
+    (unless (nccc-owned? o) (misuse 'nccc-close "not an owned object" o))
+    (close-owned o))
+
+  ;; A full collection, then the destructors of what it found.
+  (define (nccc-collect!)
+    (compat-collect)
+    (poll-owned!))
+
+  ;; ---- packed functions -------------------------------------------------------------
+
+  (define packed-codes '((0 . int) (1 . uint) (2 . float) (4 . null) (11 . str)))
+
+  ;; Calls the global packed function name (tvm.call_global, docs/PACKED.md
+  ;; "Dynamic calls"): exact integers go as kDLInt, other reals as
+  ;; kDLFloat, strings as kTVMStr, #f as kTVMNullptr. -> the result (no
+  ;; value for kTVMNullptr); a failed call raises kind packed.
+  (define (nccc-packed-call rt name . args)
+    (check-rt 'nccc-packed-call rt)
+    (unless (string? name) (misuse 'nccc-packed-call "not a string" name))
+    (let* ([who (string->symbol name)]
+           [f (nccc-lookup rt "tvm.call_global")]
+           [strings '()]
+           [pairs
+            (guard (e (#t (for-each (lambda (p) (free rt who p)) strings) (raise e)))
+              (apply append
+                     (map (lambda (v)
+                            (cond
+                             [(and (integer? v) (exact? v) (<= (- (expt 2 63)) v u64-max))
+                              (list 0 (int->slot v))]
+                             [(real? v) (list 2 (double->slot (inexact v)))]
+                             [(string? v) (let ([p (string->c rt who v)])
+                                            (set! strings (cons p strings))
+                                            (list 11 p))]
+                             [(not v) (list 4 0)]
+                             [else (%nccc-misuse who 'type "packed call: unsupported argument" v)]))
+                          args)))])
+      (let-values ([(status code value)
+                    (guard (e (#t (for-each (lambda (p) (free rt who p)) strings) (raise e)))
+                      (apply nccc-call f name (length args) pairs))])
+        (for-each (lambda (p) (free rt who p)) strings)
+        (unless (= status 0)
+          (let-values ([(st message) (nccc-last-error rt)])
+            (raise-nccc who status 'packed
+                        (string-append "packed call " name " failed: " (or message "")) '())))
+        (case code
+          [(0) (slot->int (assv #\l int-specs) value)]
+          [(1) value]
+          [(2) (slot->double value)]
+          [(4) (values)]
+          [(11) (string-at rt value)]
+          [else value]))))
+
+  (define PACKED-FLAGS 3)   ; NCCC_PACKED_OVERRIDE | NCCC_PACKED_STATUS
+  (define PACKED-FAILED #x0802)
+
+  ;; Registers proc as the global packed function name with packed
+  ;; signature psig (scalar codes and s): C calls it through the one
+  ;; dispatcher. An error proc raises fails the packed call (its message
+  ;; becomes the last error). Registered for good.
+  (define (nccc-register-packed rt name psig proc)
+    (define who 'nccc-register-packed)
+    (check-rt who rt)
+    (unless (string? name) (misuse who "not a string" name))
+    (unless (procedure? proc) (misuse who "not a procedure" proc))
+    (unless (string? psig) (misuse who "not a signature" psig))
+    (let* ([conv (converter rt who psig 1 1)]
+           [set-error (nccc-lookup rt "tvm.set_last_error")]
+           [w (new-word!)]
+           [on-error
+            (lambda (e out)
+              (view-u64-set! out 0 PACKED-FAILED)
+              (guard (e2 (#t #f))
+                (nccc-call set-error (if (and (condition? e) (message-condition? e))
+                                         (condition-message e)
+                                         "a host packed function failed")))
+              ;; after the call above, which would raise it
+              (note-pending! e))])
+      (vector-set! entries w
+                   (make-entry proc (lambda (proc in out) (conv proc in out) (view-u64-set! out 0 0))
+                               on-error #f))
+      (let ([status (nccc-call (nccc-lookup rt "tvm.register_env")
+                               name (runtime-dispatcher rt) w psig PACKED-FLAGS)])
+        (unless (= status 0)
+          (vector-set! entries w #f)
+          (runtime-fail rt who status)))
+      (if #f #f)))
 
   (define (nccc-closure-stats rt)
     (check-rt 'nccc-closure-stats rt)

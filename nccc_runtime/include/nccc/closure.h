@@ -35,9 +35,11 @@
 ** in[2] = the member index. A host drops its reference to env then.
 **
 ** Storage: a static array of NCCC_MAX_CLOSURES records; nothing is
-** allocated. Claims, releases and lookups take the platform lock when one
-** is installed; no target is ever called with the lock held, so targets
-** may claim, release and call back into C freely (reentrancy).
+** allocated. Claims and releases take the platform lock when one is
+** installed; the lookup of a call reads the record without it
+** (docs/CALLBACKS.md, "Threads and storage"). No target is ever called
+** with the lock held, so targets may claim, release and call back into C
+** freely (reentrancy).
 */
 #ifndef NCCC_CLOSURE_H
 #define NCCC_CLOSURE_H
@@ -169,6 +171,17 @@ int nccc_closure_enter(void *ctx, unsigned member, nccc_cb_frame *frame);
 /* Releases the closure a frame->last call has spent (with notices). */
 void nccc_closure_leave(nccc_cb_frame *frame);
 
+/*
+** nccc_closure_enter, the call and nccc_closure_leave in one, for
+** wrappers that need not know whether the call was made: sets in[0] to
+** member's environment word and calls its target with in and out (an
+** ASYNC group's final call releases the group afterwards). When ctx is
+** stale or has no such member the call is reported as by
+** nccc_closure_enter, nothing is called, and in and out are untouched.
+*/
+void nccc_closure_call(void *ctx, unsigned member, uint64_t *in,
+                       uint64_t *out);
+
 /* ---- thunk pools: callbacks without a context parameter ----------------- */
 
 /*
@@ -223,5 +236,9 @@ uint32_t nccc_thunk_in_use(const nccc_thunk_pool *pool);
 ** unbound or its closure stale. */
 int nccc_thunk_enter(const nccc_thunk_pool *pool, unsigned i,
                      nccc_cb_frame *frame);
+
+/* nccc_closure_call for thunk i of pool. */
+void nccc_thunk_call(const nccc_thunk_pool *pool, unsigned i, uint64_t *in,
+                     uint64_t *out);
 
 #endif

@@ -85,7 +85,9 @@ enum nccc_builtin_index {
   NCCC_BUILTIN_FAULT_ARM = 31,     /* I I i I * -> i  (handle, count, errno, n, n result slots) */
   NCCC_BUILTIN_FAULT_DISARM = 32,  /* I        -> i  (handle 0: all) */
   NCCC_BUILTIN_FAULT_QUERY = 33,   /* I        -> i I L  (remaining, fired) */
-  NCCC_BUILTIN_COUNT = 34
+  /* errors */
+  NCCC_BUILTIN_CLEAR_ERROR = 34,   /*          -> i  (the thread's last error cleared) */
+  NCCC_BUILTIN_COUNT = 35
 };
 
 #endif

@@ -6,7 +6,7 @@
 ;;; times and the best counts.
 (library (hbench run)
   (export run)
-  (import (rnrs) (nccc core) (hbench own))
+  (import (rnrs) (nccc core) (hbench own) (prefix (nccc bench) bench:))
 
   (define (best name n expect thunk)
     (let loop ([k 0] [t #f])
@@ -52,9 +52,13 @@
         (best "add.lib" n expect (lambda () (lib-loop add n)))
         (let ([p (nccc-procedure rt "bench.add")])
           (best "add.lib_proc" n expect (lambda () (proc-loop p n))))
+        ;; the generated library (nccc bench) from bench/bench.idl
+        (bench:bench-bind! rt)
+        (best "add.generated" n expect (lambda () (proc-loop bench:add n)))
         ;; callbacks: the host's own mechanism, then nccc's backward wrapper
         ;; and the process's one dispatcher (a 'forever closure made once)
         (best "cb.own" n expect (lambda () (own-fold path n)))
         (let ([step (nccc-callback rt "ll:l" 'forever (lambda (acc i) (+ acc i)))])
           (best "cb.nccc" n expect (lambda () (nccc-call fold n step)))
+          (best "cb.generated" n expect (lambda () (bench:fold n step)))
           (nccc-release step))))))
