@@ -52,6 +52,30 @@
 
 /* ---- backward wrappers -------------------------------------------------- */
 
+/* errno (and the Win32 last error) as they were before the host ran. */
+typedef struct nccc_cb_errno {
+  int err;
+#ifdef _WIN32
+  DWORD last_error;
+#endif
+} nccc_cb_errno;
+
+static inline nccc_cb_errno nccc_cb_errno_save(void) {
+  nccc_cb_errno saved;
+  saved.err = errno;
+#ifdef _WIN32
+  saved.last_error = GetLastError();
+#endif
+  return saved;
+}
+
+static inline void nccc_cb_errno_restore(nccc_cb_errno saved) {
+#ifdef _WIN32
+  SetLastError(saved.last_error);
+#endif
+  errno = saved.err;
+}
+
 /* Member member of the closure behind ctx; 0 (reported) when stale. */
 static inline int nccc_cb_begin(nccc_cb_frame *f, void *ctx,
                                 unsigned member) {
@@ -69,17 +93,11 @@ static inline int nccc_cb_begin_thunk(nccc_cb_frame *f,
 ** ASYNC closure's final call releases it afterwards (notices included). */
 static inline void nccc_cb_call(nccc_cb_frame *f, uint64_t *in,
                                 uint64_t *out) {
-  int saved_errno = errno;
-#ifdef _WIN32
-  DWORD saved_last_error = GetLastError();
-#endif
+  nccc_cb_errno saved = nccc_cb_errno_save();
   in[0] = f->env;
   f->target(in, out);
   if (f->last) nccc_closure_leave(f);
-#ifdef _WIN32
-  SetLastError(saved_last_error);
-#endif
-  errno = saved_errno;
+  nccc_cb_errno_restore(saved);
 }
 
 /* nccc_cb_begin and nccc_cb_call in one, for callbacks whose only result
@@ -88,29 +106,17 @@ static inline void nccc_cb_call(nccc_cb_frame *f, uint64_t *in,
 ** nothing runs (reported, out untouched) when ctx is stale. */
 static inline void nccc_cb_run(void *ctx, unsigned member, uint64_t *in,
                                uint64_t *out) {
-  int saved_errno = errno;
-#ifdef _WIN32
-  DWORD saved_last_error = GetLastError();
-#endif
+  nccc_cb_errno saved = nccc_cb_errno_save();
   nccc_closure_call(ctx, member, in, out);
-#ifdef _WIN32
-  SetLastError(saved_last_error);
-#endif
-  errno = saved_errno;
+  nccc_cb_errno_restore(saved);
 }
 
 /* The same for thunk i of pool. */
 static inline void nccc_cb_run_thunk(const nccc_thunk_pool *pool, unsigned i,
                                      uint64_t *in, uint64_t *out) {
-  int saved_errno = errno;
-#ifdef _WIN32
-  DWORD saved_last_error = GetLastError();
-#endif
+  nccc_cb_errno saved = nccc_cb_errno_save();
   nccc_thunk_call(pool, i, in, out);
-#ifdef _WIN32
-  SetLastError(saved_last_error);
-#endif
-  errno = saved_errno;
+  nccc_cb_errno_restore(saved);
 }
 
 /* For callback types whose contract is to set errno: after nccc_cb_call,
