@@ -10,7 +10,8 @@
 # describes to <target> yourself.
 #
 # LANGS: targets of the generator: c (always made: it is <target>'s
-#   library), lua (<module>.lua), scheme (<module>.sls); the host modules
+#   library), lua (<module>.lua), scheme (<module>.sls, with <module>.scm
+#   and <module>.rkt for Guile's and Racket's module systems); the host modules
 #   go to OUTPUT_DIR beside the C files.
 # OUTPUT_DIR: where the files go (default: ${CMAKE_CURRENT_BINARY_DIR}/nccc/<target>).
 # MODULE: the IDL's module name; read from its "module NAME" line if absent.
@@ -99,7 +100,7 @@ function(nccc_add_bindings target idl)
     list(APPEND outputs "${out}/${module}.lua")
   endif()
   if("scheme" IN_LIST B_LANGS)
-    list(APPEND outputs "${out}/${module}.sls")
+    list(APPEND outputs "${out}/${module}.sls" "${out}/${module}.scm" "${out}/${module}.rkt")
   endif()
   set(env)
   if(NCCC_PYTHON)

@@ -6,7 +6,7 @@ LuaJIT alike, docs/LUA.md "Generated modules").
 
 The file holds tables (stubgen/host.py), one binder per function,
 specialised from its slots (non-NULL arguments, owned results, owned
-strings), and a bind function that looks every function up once,
+strings, thunks to bind), and a bind function that looks every function up once,
 checks its signature and makes each function's converter and call once
 (lib:fast: a C closure on Lua 5.4, compiled Lua on LuaJIT).
 """
@@ -102,22 +102,47 @@ def _names(src, field, names):
             src.line("%s," % lua_string(n))
 
 
+def _thunks(f):
+    """The callback types without a context (a pool of thunks) that f
+    binds: a full pool shows only as the runtime's last error."""
+    names = []
+    for s in f.in_slots:
+        if s.role != "closure":
+            continue
+        for p in s.callbacks:
+            cb = p.callback
+            if cb is not None and cb.thunks and cb.name not in names:
+                names.append(cb.name)
+    return names
+
+
+def _nonnull(s):
+    """A pointer slot the IDL marks [nonnull], or a closure slot whose
+    callback is not [nullable] (the wrapper would refuse NULL; the
+    module refuses it first, as a NULL error)."""
+    if s.role == "closure":
+        return bool(s.callbacks) and not s.callbacks[0].info.nullable
+    return s.info is not None and s.info.nullable is False and \
+        s.code in "psF"
+
+
 def _binder(src, host, e):
     """The binder of one function, when it needs more than lib:fast:
     non-NULL arguments, an owned result (an object with a finalizer), an
-    owned string (read, then freed)."""
+    owned string (read, then freed), a thunk to bind (the last error
+    checked after the call)."""
     f = e.decl
     nonnull = [k + 1 for k, s in enumerate(a for a in f.in_slots
                                            if a.role != "target")
-               if s.info is not None and s.info.nullable is False
-               and s.code in "psFc"]
+               if _nonnull(s)]
     if f.function_pointer:
         nonnull = [k + 1 for k in nonnull]
     ret = f.out_slots[0] if f.out_slots and \
         f.out_slots[0].role == "return" else None
     owned = ret.info.owned if ret is not None and ret.info is not None \
         else None
-    if not nonnull and not owned:
+    thunks = _thunks(f)
+    if not nonnull and not owned and not thunks:
         return
     opts = []
     if nonnull:
@@ -126,6 +151,8 @@ def _binder(src, host, e):
     string = owned and ret.code == "s"
     if owned and ret.code == "s":
         opts.append('outs = {[1] = "p"}')
+    if thunks:
+        opts.append("thunks = true")
     src.line("-- %s" % _describe(e))
     with src.block("B[%s] = function(lib, h)" % lua_string(e.name), "end"):
         src.line("local call = lib:fast(h, {%s})" % ", ".join(opts))
@@ -145,14 +172,18 @@ def _binder(src, host, e):
 def _describe(e):
     f = e.decl
     notes = []
-    ins = [s for s in f.in_slots
-           if s.info is not None and s.info.nullable is False]
+    ins = [s for s in f.in_slots if s.role != "target" and _nonnull(s)]
     if ins:
-        notes.append("non-NULL: " + ", ".join(s.name or "?" for s in ins))
+        notes.append("non-NULL: " + ", ".join(
+            (s.callbacks[0].name if s.role == "closure" and s.callbacks
+             else s.name) or "?" for s in ins))
     ret = f.out_slots[0] if f.out_slots else None
     if ret is not None and ret.role == "return" and ret.info and \
             ret.info.owned:
         notes.append("owned(%s)" % ret.info.owned)
+    thunks = _thunks(f)
+    if thunks:
+        notes.append("binds a thunk of " + ", ".join(thunks))
     return "%s: %s" % (e.name, "; ".join(notes))
 
 

@@ -1,6 +1,7 @@
 """The Scheme emitter: M.sls, the R6RS library (nccc M) over (nccc core),
 the same file on Guile, Chez and Racket (docs/SCHEME.md "Generated
-modules").
+modules"), and two one-line ways in to it: M.scm for Guile's
+(use-modules (nccc M)) and M.rkt for Racket's (require nccc/M).
 
     (import (rnrs) (prefix (nccc tour) tour:))
     (tour:tour-bind! (nccc-load path))
@@ -20,7 +21,8 @@ from stubgen.source import Source
 _FAST_IN = set("?bBhHiIlLfdpF")
 _FAST_OUT = set("?bBhHiIlLfdpFes")
 _RANGES = {"b": (-128, 127), "B": (0, 255), "h": (-32768, 32767),
-           "H": (0, 65535), "i": (-2 ** 31, 2 ** 31 - 1), "I": (0, 2 ** 32 - 1)}
+           "H": (0, 65535), "i": (-2 ** 31, 2 ** 31 - 1), "I": (0, 2 ** 32 - 1),
+           "l": (-2 ** 63, 2 ** 63 - 1), "L": (0, 2 ** 64 - 1)}
 _SIGNED = set("bhile")
 
 # Binding and helpers; @ stands for the module name.
@@ -74,10 +76,11 @@ _BIND = r'''
     (r:and (r:< i (r:string-length name))
            (r:or (r:char=? (r:string-ref name i) #\.) (loop (r:+ i 1))))))
 
-;; The slow way of a fast function: fresh buffers (a callback is calling
-;; it again while its own are in use).
-(r:define (%slow-call k in out)
-  (nccc-primitive-call (nccc-function-address (%fn k)) in out))
+;; What a fast function's name means until the library is bound.
+(r:define (%unbound name j)
+  (r:lambda args
+    (%bound name)
+    (r:apply (r:vector-ref %fast j) args)))
 
 (r:define (%value values name)
   (r:let loop ([k 0])
@@ -174,12 +177,23 @@ def emit(module, idl_name):
     _table(src, "%constants", host.constants)
     src.lines(_BIND.replace("@", m))
     src.blank()
-    plans = [_plan(m, k, f) for k, f in enumerate(host.functions)]
+    plans = []
+    for k, f in enumerate(host.functions):
+        plans.append(_plan(m, k, f, sum(p.fast is not None for p in plans)))
     src.line(";; Per function: its buffers and primitive (fast ones), "
              "destructors")
     for plan in plans:
         for var in plan.state:
             src.line("(r:define %s #f)" % var)
+    fast = [(k, f) for k, f in enumerate(host.functions)
+            if plans[k].fast is not None]
+    src.line(";; The procedures of fast functions, made at bind: until then one"
+             " that")
+    src.line(";; raises \"not bound\" (or, kept from before, calls the bound"
+             " one)")
+    src.line("(r:define %%fast (r:vector%s))" % "".join(
+        " (%%unbound (r:quote %s) %d)" % (f.name, plans[k].fast)
+        for k, f in fast))
     src.line("(r:define (%bind-functions! rt fns)")
     src.indent()
     src.line("#t")
@@ -199,16 +213,42 @@ def emit(module, idl_name):
                         for f in host.functions))
     src.dedent()
     src.blank()
+    for k, f in fast:
+        src.line("(r:define-syntax %s (r:identifier-syntax (r:vector-ref %%fast %d)))"
+                 % (f.name, plans[k].fast))
     for k, c in enumerate(host.constants):
         src.line("(r:define-syntax %s (r:identifier-syntax (%%constant %d)))"
                  % (c, k))
     src.dedent()
     src.line(")")
-    return {m + ".sls": str(src)}
+    return {m + ".sls": str(src), m + ".scm": _guile_entry(m, host),
+            m + ".rkt": _racket_entry(m, host)}
+
+
+def _guile_entry(m, host):
+    """M.scm: what (use-modules (nccc M)) finds on Guile's load path
+    (Guile looks for .scm files; .sls only with -x .sls)."""
+    return (";;; nccc/%s.scm: Guile's way in to (nccc %s), %s.\n"
+            ";;; (use-modules (nccc %s)) finds this file on the load path; it is\n"
+            ";;; the R6RS library %s.sls beside it, as it is.\n"
+            "(include-from-path \"nccc/%s.sls\")\n"
+            % (m, m, host.generated_by(), m, m, m))
+
+
+def _racket_entry(m, host):
+    """M.rkt: what (require nccc/M) finds in the collection nccc."""
+    return ("#lang racket/base\n"
+            ";;; nccc/%s.rkt: Racket's way in to (nccc %s), %s.\n"
+            ";;; (require nccc/%s) finds this file in the collection nccc; it is\n"
+            ";;; the R6RS library %s.sls beside it, as it is.\n"
+            "(require \"%s.sls\")\n"
+            "(provide (all-from-out \"%s.sls\"))\n"
+            % (m, m, host.generated_by(), m, m, m, m))
 
 
 class _Plan:
     def __init__(self):
+        self.fast = None     # index in %fast of its procedure made at bind
         self.state = []      # module variables set at bind
         self.bind = []       # lines of %bind-functions!
         self.code = ""       # the procedure
@@ -228,23 +268,17 @@ def _arg_in(k, slot, v, pos, name):
     c = slot.code
     who = "(r:quote %s)" % name
     if c in _RANGES:
+        # arg-int? is the adapter's cheap test; the rest go to %nccc-int
         lo, hi = _RANGES[c]
-        return ("(r:if (r:and (r:fixnum? %s) (r:fx<=? %d %s) (r:fx<=? %s %d)) %s "
-                "(%%nccc-int %s %d %s #\\%s))" % (v, lo, v, v, hi, v, who, pos, v, c),
-                "slot-s64-set!")
-    if c == "l":
-        return ("(r:if (r:fixnum? %s) %s (%%nccc-int %s %d %s #\\l))"
-                % (v, v, who, pos, v), "slot-s64-set!")
-    if c == "L":
-        return ("(r:if (r:and (r:fixnum? %s) (r:fx>=? %s 0)) %s "
-                "(%%nccc-int %s %d %s #\\L))" % (v, v, v, who, pos, v),
-                "slot-u64-set!")
+        return ("(r:if (arg-int? %s %d %d) %s (%%nccc-int %s %d %s #\\%s))"
+                % (v, lo, hi, v, who, pos, v, c),
+                "slot-u64-set!" if c == "L" else "slot-s64-set!")
     if c == "?":
         return ("(r:if (r:boolean? %s) (r:if %s 1 0) (%%nccc-misuse %s "
                 "(r:quote type) \"bad argument #%d: expected a boolean\" %s))"
                 % (v, v, who, pos, v), "slot-u64-set!")
     if c == "d":
-        return ("(r:if (r:flonum? %s) %s (%%nccc-real %s %d %s))"
+        return ("(r:if (arg-flonum? %s) %s (%%nccc-real %s %d %s))"
                 % (v, v, who, pos, v), "slot-f64-set!")
     if c == "f":
         return "(%%nccc-float %s %d %s)" % (who, pos, v), "slot-u64-set!"
@@ -274,7 +308,7 @@ def _reader(c):
     return "slot-s64-ref" if c in _SIGNED else "slot-u64-ref"
 
 
-def _plan(m, k, f):
+def _plan(m, k, f, fast_index):
     d = f.decl
     name = f.name
     plan = _Plan()
@@ -303,13 +337,14 @@ def _plan(m, k, f):
         plan.code = "\n".join(lines) + "\n"
         return plan
     if fast:
-        c_, i_, o_ = "%%c%d" % k, "%%i%d" % k, "%%o%d" % k
-        plan.state += [c_, i_, o_]
+        # made at bind, closed over the function's primitive and its two
+        # buffers; the library's name for it reads the vector %fast
+        plan.fast = fast_index
         plan.bind.append(
             "(r:let-values ([(c i o) (%%nccc-bind-call (r:vector-ref fns %d) "
-            "%d %d)]) (r:set! %s c) (r:set! %s i) (r:set! %s o))"
-            % (k, n, len(d.out_slots), c_, i_, o_))
-        lines.append("(r:define %s" % name)
+            "%d %d)]) (r:vector-set! %%fast %d (%%make%d c i o)))"
+            % (k, n, len(d.out_slots), fast_index, k))
+        lines.append("(r:define (%%make%d call in out)" % k)
         lines.append("  (r:case-lambda")
         lines.append("   [(%s)" % " ".join(args))
         conv = [_arg_in(k, s, a, i + 1, name)
@@ -317,26 +352,20 @@ def _plan(m, k, f):
         binds = " ".join("[x%d %s]" % (i + 1, e) for i, (e, _) in
                          enumerate(conv))
         lines.append("    (r:let (%s)" % binds)
-        lines.append("      (r:let* ([in %s] [fast in] [in (r:or in (%%nccc-slots %d))]"
-                     % (i_, n))
-        lines.append("               [out (r:if fast %s (%%nccc-slots %d))])"
-                     % (o_, len(d.out_slots)))
-        lines.append("        (r:if fast (r:set! %s #f))" % i_)
         for i, (_, setter) in enumerate(conv):
-            lines.append("        (%s in %d x%d)" % (setter, 8 * i, i + 1))
-        lines.append("        (r:if fast (%s) (%%slow-call %d in out))" % (c_, k))
+            lines.append("      (%s in %d x%d)" % (setter, 8 * i, i + 1))
+        lines.append("      (call)")
         reads = " ".join("[y%d (%s out %d)]" % (j + 1, _reader(s.code), 8 * j)
                          for j, s in enumerate(d.out_slots))
-        lines.append("        (r:let (%s)" % reads)
-        lines.append("          (r:if fast (r:set! %s in))" % i_)
-        lines.append("          (r:if (r:vector-ref %nccc-pending 0) "
+        lines.append("      (r:let (%s)" % reads)
+        lines.append("        (r:if (r:vector-ref %nccc-pending 0) "
                      "(%nccc-raise-pending))")
         results = [_result(s, "y%d" % (j + 1), destructors.get(j))
                    for j, s in enumerate(d.out_slots)]
         if len(results) == 1:
-            lines.append("          %s)))]" % results[0])
+            lines.append("        %s))]" % results[0])
         else:
-            lines.append("          (r:values %s))))]" % " ".join(results))
+            lines.append("        (r:values %s)))]" % " ".join(results))
     else:
         thunk = False
         lines.append("(r:define %s" % name)

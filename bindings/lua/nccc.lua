@@ -375,7 +375,7 @@ local ENCODE = {
     if type(v) ~= "boolean" then return nil, "type" end
     return v and 1 or 0
   end,
-  l = N.i64, L = N.u64, ["*"] = N.raw,
+  l = N.i64, L = N.u64,
   f = function(v)
     if type(v) ~= "number" then return nil, "type" end
     if v == v and v > -math.huge and v < math.huge and (v > FLT_MAX or v < -FLT_MAX) then
@@ -405,6 +405,13 @@ local ENCODE = {
     return v.ctx
   end}
 ENCODE.F = ENCODE.p
+-- A raw slot: any 64-bit integer value, or a pointer value (LuaJIT's are
+-- cdata, an owned object or a closure its address).
+ENCODE["*"] = function(v)
+  local s, why = N.raw(v)
+  if s == nil and why == "type" and v ~= nil then return ENCODE.p(v) end
+  return s, why
+end
 -- Strings are copied into C by invoke; only NULL gets here.
 ENCODE.s = function(v)
   if v == NULL then return 0 end
@@ -542,7 +549,7 @@ local BUILTINS = {
   "write", "strlen", "closure_claim", "closure_claim_group", "closure_release",
   "closure_stats", "trace_enable", "trace_enable_module", "trace_buffer",
   "trace_stats", "trace_read", "trace_clear", "fault_arm", "fault_disarm",
-  "fault_query"}
+  "fault_query", "clear_error"}
 nccc.BUILTINS = BUILTINS
 local B = {}
 for k, name in ipairs(BUILTINS) do B[name] = k - 1 end
@@ -970,31 +977,37 @@ end
 
 local STAR = {code = "*"}
 
-local function decode_all(lib, f, outb)
+-- The results in outb, then extra raw slots after the fixed ones.
+local function decode_all(lib, f, outb, extra)
   local n = #f.outs
-  if n == 0 then return end
-  if n == 1 then return (take(lib, f.outs[1], outb, 0)) end
+  if extra == 0 then
+    if n == 0 then return end
+    if n == 1 then return (take(lib, f.outs[1], outb, 0)) end
+  end
   local results, pos = {}, 0
   for k = 1, n do results[k], pos = take(lib, f.outs[k], outb, pos) end
-  return unpack(results, 1, n)
+  for k = 1, extra do results[n + k] = core.get(outb, f.nout + k - 1) end
+  return unpack(results, 1, n + extra)
 end
 
 local function free_all(lib, temps)
   for _, p in ipairs(temps) do bcall(lib, B.free, 1, p) end
 end
 
--- Encodes the arguments, calls, decodes the results. Strings go into C
--- copies made after every other argument has been checked, and freed
--- after the results (which may point into them) have been read. Always
--- tail-called, so error level 2 is the caller of Lib:call.
-local function invoke(lib, f, ...)
+-- Encodes the arguments, calls, decodes the results; extra: the out
+-- slots after the fixed ones of a function whose results end in '*'
+-- (the caller's count: C writes them, so the buffer has them). Strings
+-- go into C copies made after every other argument has been checked,
+-- and freed after the results (which may point into them) have been
+-- read. Always tail-called, so error level 2 is the caller of Lib:call.
+local function invoke(lib, f, extra, ...)
   local nargs = select("#", ...)
   if nargs ~= f.nargs and not (f.var_in and nargs > f.nargs) then
     error(fmt("'%s' expects %s%d argument%s, got %d", f.name, f.var_in and "at least " or "",
       f.nargs, f.nargs == 1 and "" or "s", nargs), 2)
   end
   local inb = core.buffer(f.nin + nargs - f.nargs)
-  local outb = core.buffer(f.nout)
+  local outb = core.buffer(f.nout + extra)
   local pos, strings = 0, nil
   for k = 1, nargs do
     local item, v = f.ins[k] or STAR, (select(k, ...))
@@ -1016,7 +1029,7 @@ local function invoke(lib, f, ...)
   if not strings then
     local err = core.call(f.addr, inb, outb)
     if err then error("error in callback: " .. err, 2) end
-    return decode_all(lib, f, outb)
+    return decode_all(lib, f, outb, extra)
   end
   local temps = {}
   local ok, err = pcall(function()
@@ -1030,7 +1043,7 @@ local function invoke(lib, f, ...)
     error(err, 2)
   end
   err = core.call(f.addr, inb, outb)
-  local r = pack(pcall(decode_all, lib, f, outb))
+  local r = pack(pcall(decode_all, lib, f, outb, extra))
   free_all(lib, temps)
   if err then error("error in callback: " .. err, 2) end
   if not r[1] then error(r[2], 2) end
@@ -1061,6 +1074,10 @@ local function slow_for(lib, f, nonnull)
         f.nargs, f.nargs == 1 and "" or "s", v), 2)
     elseif k == -1 then
       raise("error in callback: " .. tostring(v), 2)
+    elseif k == -2 then -- the call needed a thunk and its pool was full
+      v = tostring(v)
+      if not v:find("pool", 1, true) then v = "thunk pool exhausted: " .. v end
+      raise(fmt("'%s': %s", f.name, v), 2)
     end
     local item = f.ins[k] or STAR
     local code, why, s = item.code, nil, nil
@@ -1093,20 +1110,63 @@ local function post_for(lib, f)
   end
 end
 
+-- Built-ins whose '*' side is sized by one of their arguments
+-- (docs/ABI.md): {argument, slots for its value[, out side]}. Calls
+-- giving fewer slots than C would read or write are refused.
+local function bytes(n) return ceil(n / 8) end
+local function pairs_of(n) return 2 * n end
+local function same(n) return n end
+local VAR_SIZE = {
+  ["nccc.read"] = {2, bytes, out = true}, ["nccc.write"] = {2, bytes},
+  ["nccc.closure_claim_group"] = {3, pairs_of}, ["nccc.fault_arm"] = {4, same},
+  ["tvm.call_packed"] = {2, pairs_of}, ["tvm.call_global"] = {2, pairs_of}}
+
+-- The slots a '*' side needs for argument value v by rule, or nil when v
+-- is no count (the call's own conversion reports it).
+local function var_need(rule, v)
+  local s = N.raw(v)
+  if s == nil then return nil end
+  local n = tonumber(s)
+  if n < 0 then return math.huge end -- above 2^63: more than any buffer
+  return rule[2](n)
+end
+
+-- The function with its '*' in side checked against the rule.
+local function var_checked(f, rule, fast)
+  return function(...)
+    local need = var_need(rule, (select(rule[1], ...)))
+    local got = select("#", ...) - f.nargs
+    if need and got < need then
+      raise(fmt("'%s' expects %s slot%s after its %d fixed arguments, got %d", f.name,
+        tostring(need), need == 1 and "" or "s", f.nargs, got), 2)
+    end
+    return fast(...)
+  end
+end
+
 -- The specialised callable of f; opts (generated modules): nonnull =
 -- {[k] = true} for arguments that must not be NULL, outs = {[k] = code}
--- to read out item k by another code (an owned string as "p"). The plain
--- one is cached.
+-- to read out item k by another code (an owned string as "p"), thunks =
+-- true for a function that binds a thunk (a callback type without a
+-- context): the last error is cleared before each call and a full pool
+-- raises. The plain one is cached.
 local function fast_of(lib, f, opts)
   if not opts and f.fast then return f.fast end
   local fast
   local nonnull = opts and opts.nonnull
-  if f.var_out then -- raw out slots past the fixed ones: the generic path
-    fast = function(...) return invoke(lib, f, ...) end
+  if f.var_out then -- C writes slots past the fixed ones: lib:call_var only
+    fast = function()
+      raise(fmt("'%s' expects a count of extra out slots (its results end in '*'): "
+        .. "call it with lib:call_var(name, count, ...)", f.name), 2)
+    end
   else
+    local clear, last
+    if opts and opts.thunks then clear, last = lib.builtins[B.clear_error], lib.builtins[B.last_error] end
     fast = core.fn(f.addr, spec_side(f.ins, f.var_in, nonnull),
       spec_side(f.outs, false, nil, opts and opts.outs), f.name, slow_for(lib, f, nonnull),
-      post_for(lib, f))
+      post_for(lib, f), clear, last)
+    local rule = VAR_SIZE[f.name]
+    if rule and f.var_in and not rule.out then fast = var_checked(f, rule, fast) end
   end
   if not opts then f.fast = fast end
   return fast
@@ -1129,6 +1189,29 @@ function Lib:call(key, ...)
     if not f then error(msg, 2) end
   end
   return (f.fast or fast_of(self, f))(...)
+end
+
+-- call_var(name_or_handle, count, ...): a function whose results end in
+-- '*' (nccc.read): its results, then count raw slots after the fixed
+-- ones, the buffer sized by count (C writes as many as its arguments
+-- say: count must cover them; the built-ins' needs are checked).
+function Lib:call_var(key, count, ...)
+  local f, msg = self:_fn(key)
+  if not f then error(msg, 2) end
+  if not f.var_out then
+    error(fmt("'%s': its results do not end in '*' (use lib:call)", f.name), 2)
+  end
+  local n, why = N.int(count, 0, 1048576)
+  if n == nil then
+    error("bad argument #2 to 'call_var' (" .. describe(why, "i", count) .. ")", 2)
+  end
+  local rule = VAR_SIZE[f.name]
+  local need = rule and rule.out and select("#", ...) >= rule[1] and var_need(rule, (select(rule[1], ...)))
+  if need and n < need then
+    error(fmt("'%s' expects %s extra out slot%s for its arguments, got a count of %d", f.name,
+      tostring(need), need == 1 and "" or "s", n), 2)
+  end
+  return invoke(self, f, n, ...)
 end
 
 -- call_address(addr, sig, ...): calls the nccc_fn at addr (a pointer

@@ -66,9 +66,15 @@ typedef struct slots {
 
 /* Per Lua state: its tag (the high half of its environment words) and
 ** the number of live references. */
+struct spec;
 typedef struct core_state {
   uint32_t tag;
   lua_Integer live;
+  /* by reference: the spec of a converted callback (NULL for a raw one),
+  ** so the dispatcher finds it without a table lookup; the spec
+  ** userdata itself is kept alive by the reference's entry */
+  const struct spec **cb;
+  int ncb;
 } core_state;
 
 /* One core.call under way; the innermost one of a thread is current. */
@@ -90,6 +96,7 @@ static atomic_uint next_tag;
 static atomic_ullong lost;
 static const char refs_key = 'r';  /* registry: the table of references */
 static const char state_key = 's'; /* registry: the core_state */
+static const char convs_key = 'c'; /* registry: converted callbacks' entries */
 
 /* ---- buffers --------------------------------------------------------- */
 
@@ -227,10 +234,16 @@ typedef struct item {
   char nonnull;       /* a zero slot is refused */
   uint32_t size;      /* bytes of a record */
   uint32_t slot;      /* its first slot */
+  lua_Integer lo, hi; /* integer codes: the Lua integers C takes alone */
 } item;
 
 typedef struct spec {
+  core_state *st;     /* of the Lua state that made it */
+  int direct;         /* a callback whose values C converts alone: the
+                         dispatcher calls f itself, no protected body */
   nccc_fn fn;
+  nccc_fn clear, last; /* built-ins clear_error, last_error: a call that can
+                          fail only there (a thunk pool running out) */
   int nargs, var;     /* fixed arguments; more are raw slots ('*') */
   int nres;           /* out items */
   uint32_t nin, nout; /* slots of the fixed items */
@@ -239,11 +252,22 @@ typedef struct spec {
 } spec;
 
 static const lua_Integer LO[128] = {['b'] = -128, ['h'] = -32768,
-                                    ['i'] = -2147483647 - 1, ['e'] = -2147483647 - 1};
+                                    ['i'] = -2147483647 - 1, ['e'] = -2147483647 - 1,
+                                    ['l'] = LUA_MININTEGER};
 static const lua_Integer HI[128] = {['?'] = 1, ['b'] = 127, ['B'] = 255,
                                     ['h'] = 32767, ['H'] = 65535,
                                     ['i'] = 2147483647, ['I'] = 4294967295,
-                                    ['e'] = 2147483647};
+                                    ['e'] = 2147483647, ['l'] = LUA_MAXINTEGER,
+                                    ['L'] = LUA_MAXINTEGER};
+
+/* Integer codes whose Lua value is the slot itself (within LO..HI). */
+static int int_code(char c) {
+  switch (c) {
+  case 'b': case 'B': case 'h': case 'H': case 'i': case 'I': case 'l': case 'L': case 'e':
+    return 1;
+  default: return 0;
+  }
+}
 
 /* Parses one side of a spec ("ll", "!s{16}", ...) into items; returns
 ** the item count (-1: malformed), *slots the slots taken. */
@@ -252,7 +276,7 @@ static int parse_side(const char *s, item *out, int max, uint32_t *slots, int *v
   uint32_t slot = 0;
   *var = 0;
   while (*s) {
-    item it = {0, 0, 0, 0};
+    item it = {0, 0, 0, 0, 0, 0};
     if (*s == '!') { it.nonnull = 1; s++; }
     if (*s == '*' && s[1] == '\0') { *var = 1; s++; break; }
     it.code = *s++;
@@ -267,6 +291,8 @@ static int parse_side(const char *s, item *out, int max, uint32_t *slots, int *v
     }
     if (n == max) return -1;
     it.slot = slot;
+    it.lo = LO[(int)it.code];
+    it.hi = HI[(int)it.code];
     slot += it.code == '{' ? (it.size + 7u) / 8u : 1u;
     out[n++] = it;
   }
@@ -279,6 +305,9 @@ static spec *new_spec(lua_State *L, const char *ins, const char *outs, const cha
   size_t nl = strlen(name), ni = strlen(ins) + 1, no = strlen(outs) + 1;
   spec *sp = (spec *)lua_newuserdatauv(L, sizeof(spec) + (ni + no) * sizeof(item) + nl + 1, 0);
   int var_out;
+  sp->fn = sp->clear = sp->last = NULL;
+  sp->st = NULL;
+  sp->direct = 0;
   sp->ins = (item *)(sp + 1);
   sp->outs = sp->ins + ni;
   sp->name = (const char *)memcpy((char *)(sp->outs + no), name, nl + 1);
@@ -287,6 +316,10 @@ static spec *new_spec(lua_State *L, const char *ins, const char *outs, const cha
   if (sp->nargs < 0 || sp->nres < 0 || var_out) {
     luaL_error(L, "malformed slot spec '%s:%s' for %s", ins, outs, name);
   }
+  /* as a callback: C pushes every argument itself and has room for the
+  ** results (strings and records need the helper or may allocate) */
+  sp->direct = !strchr(ins, 's') && !strchr(ins, '{') && !strchr(outs, '{') &&
+               sp->nout <= STACK_SLOTS;
   luaL_setmetatable(L, SPEC);
   return sp;
 }
@@ -313,72 +346,76 @@ static uint64_t ask(lua_State *L, int h, int k, int v, const item *it, uint64_t 
   return r;
 }
 
-/* Lua value v -> slot(s) at p by item it; h is the helper, k its key.
-** Fast paths only; everything else asks the helper. */
-static void encode(lua_State *L, int v, const item *it, uint64_t *p, int h, int k) {
-  int t = lua_type(L, v);
+/* Lua value v -> slot(s) at p by item it, where C can convert it alone:
+** 1 done, 0 the helper must (or the value is wrong). Never raises, so
+** the dispatcher may use it outside protected mode. */
+static int encode_fast(lua_State *L, int v, const item *it, uint64_t *p) {
   char c = it->code;
+  int ok;
+  lua_Integer x;
   switch (c) {
-  case '?':
-    if (t == LUA_TBOOLEAN) { *p = (uint64_t)lua_toboolean(L, v); return; }
-    break;
-  case 'b': case 'B': case 'h': case 'H': case 'i': case 'I':
-    if (lua_isinteger(L, v)) {
-      lua_Integer x = lua_tointeger(L, v);
-      if (x >= LO[(int)c] && x <= HI[(int)c]) { *p = (uint64_t)x; return; }
+  case 'l': case '*': /* an integral float as well: the helper would take it */
+    x = lua_tointegerx(L, v, &ok);
+    if (ok && lua_type(L, v) == LUA_TNUMBER) { *p = (uint64_t)x; return 1; }
+    return 0;
+  case 'b': case 'B': case 'h': case 'H': case 'i': case 'I': case 'e':
+    x = lua_tointegerx(L, v, &ok);
+    if (ok && x >= LO[(int)c] && x <= HI[(int)c] && lua_type(L, v) == LUA_TNUMBER) {
+      *p = (uint64_t)x;
+      return 1;
     }
-    break;
-  case 'l':
-    if (lua_isinteger(L, v)) { *p = (uint64_t)lua_tointeger(L, v); return; }
-    break;
+    return 0;
   case 'L':
-    if (lua_isinteger(L, v) && lua_tointeger(L, v) >= 0) {
-      *p = (uint64_t)lua_tointeger(L, v);
-      return;
-    }
-    break;
+    x = lua_tointegerx(L, v, &ok);
+    if (ok && x >= 0 && lua_type(L, v) == LUA_TNUMBER) { *p = (uint64_t)x; return 1; }
+    return 0;
+  case '?':
+    if (lua_type(L, v) == LUA_TBOOLEAN) { *p = (uint64_t)lua_toboolean(L, v); return 1; }
+    return 0;
   case 'f': /* the double's bits; C narrows it (docs/ABI.md) */
-    if (t == LUA_TNUMBER) {
-      double d = (double)lua_tonumber(L, v);
-      if (d != d || isinf(d) || (d <= FLT_MAX && d >= -FLT_MAX)) {
-        *p = nccc_slot_from_double(d);
-        return;
-      }
-    }
-    break;
-  case 'd':
-    if (t == LUA_TNUMBER) { *p = nccc_slot_from_double((double)lua_tonumber(L, v)); return; }
-    break;
+  case 'd': {
+    double d = (double)lua_tonumberx(L, v, &ok);
+    if (!ok || lua_type(L, v) != LUA_TNUMBER) return 0;
+    if (c == 'f' && !(d != d || isinf(d) || (d <= FLT_MAX && d >= -FLT_MAX))) return 0;
+    *p = nccc_slot_from_double(d);
+    return 1;
+  }
   case 'p': case 'F':
-    if (lua_isinteger(L, v) && (!it->nonnull || lua_tointeger(L, v) != 0)) {
-      *p = (uint64_t)lua_tointeger(L, v);
-      return;
+    if (lua_isinteger(L, v)) {
+      x = lua_tointeger(L, v);
+      if (it->nonnull && x == 0) return 0;
+      *p = (uint64_t)x;
+      return 1;
     }
-    if (t == LUA_TNIL && !it->nonnull) { *p = 0; return; }
-    break;
+    if (!it->nonnull && lua_isnil(L, v)) { *p = 0; return 1; }
+    return 0;
   case 'c':
-    if (t == LUA_TNIL && !it->nonnull) { *p = 0; return; }
-    break;
+    if (!it->nonnull && lua_isnil(L, v)) { *p = 0; return 1; }
+    return 0;
   case 's':
-    if (t == LUA_TSTRING) {
+    if (lua_type(L, v) == LUA_TSTRING) {
       size_t n;
-      const char *s = lua_tolstring(L, v, &n);
+      const char *str = lua_tolstring(L, v, &n);
       /* the Lua string itself, NUL-terminated and alive on the stack for
       ** the whole call: no copy */
-      if (strlen(s) == n) { *p = (uint64_t)(uintptr_t)s; return; }
+      if (strlen(str) == n) { *p = (uint64_t)(uintptr_t)str; return 1; }
     }
-    break;
+    return 0;
   case '{':
-    if (t == LUA_TSTRING && lua_rawlen(L, v) == it->size) {
+    if (lua_type(L, v) == LUA_TSTRING && lua_rawlen(L, v) == it->size) {
       nccc_slots_from_bytes(p, lua_tostring(L, v), it->size);
-      return;
+      return 1;
     }
-    break;
-  case '*':
-    if (lua_isinteger(L, v)) { *p = (uint64_t)lua_tointeger(L, v); return; }
-    break;
+    return 0;
   }
-  if (c == '{') {
+  return 0;
+}
+
+/* Lua value v -> slot(s) at p by item it; h is the helper, k its key:
+** what encode_fast cannot do goes to the helper (which may raise). */
+static void encode(lua_State *L, int v, const item *it, uint64_t *p, int h, int k) {
+  if (encode_fast(L, v, it, p)) return;
+  if (it->code == '{') {
     ask(L, h, k, v, it, p);
   } else {
     *p = ask(L, h, k, v, it, p);
@@ -442,61 +479,147 @@ static void push_errors(lua_State *L, frame *f) {
   }
 }
 
-/* The closure core.fn makes: upvalues spec, state, slow, post. */
+/* After a call that binds a thunk: the wrapper zeroed its outputs and
+** left NCCC_ERR_POOL_EXHAUSTED as the last error only; slow(-2, message)
+** raises it (or a plain error without slow). */
+static void pool_check(lua_State *L, const spec *sp) {
+  uint64_t g[3] = {0, 0, 0};
+  sp->last(g, g);
+  if (g[0] != 0 || g[1] != 0x4007u) return;
+  if (g[2] != 0) lua_pushstring(L, (const char *)(uintptr_t)g[2]);
+  else lua_pushliteral(L, "thunk pool exhausted");
+  if (lua_isnil(L, lua_upvalueindex(2))) {
+    luaL_error(L, "'%s': %s", sp->name, lua_tostring(L, -1));
+  }
+  ask(L, lua_upvalueindex(2), -2, lua_gettop(L), NULL, NULL); /* raises */
+}
+
+/* The closure core.fn makes: upvalues spec, slow, post. */
 static int l_fast(lua_State *L) {
   const spec *sp = (const spec *)lua_touserdata(L, lua_upvalueindex(1));
   int n = lua_gettop(L), k, errors;
   uint64_t in_stack[STACK_SLOTS], out_stack[STACK_SLOTS];
   uint64_t *in = in_stack, *out = out_stack;
-  uint32_t nin = sp->nin + (uint32_t)(n > sp->nargs ? n - sp->nargs : 0);
+  uint32_t nin = sp->nin + (uint32_t)(n > sp->nargs ? n - sp->nargs : 0), j;
   frame f;
   if (n != sp->nargs && !(sp->var && n > sp->nargs)) {
-    if (lua_isnil(L, lua_upvalueindex(3))) {
+    if (lua_isnil(L, lua_upvalueindex(2))) {
       return luaL_error(L, "'%s' expects %s%d argument%s, got %d", sp->name,
                         sp->var ? "at least " : "", sp->nargs, sp->nargs == 1 ? "" : "s", n);
     }
     lua_pushinteger(L, n); /* slow(0, n) raises the count error */
-    ask(L, lua_upvalueindex(3), 0, lua_gettop(L), NULL, NULL);
+    ask(L, lua_upvalueindex(2), 0, lua_gettop(L), NULL, NULL);
   }
   if (nin > STACK_SLOTS) in = (uint64_t *)lua_newuserdatauv(L, nin * 8u, 0);
   if (sp->nout > STACK_SLOTS) out = (uint64_t *)lua_newuserdatauv(L, sp->nout * 8u, 0);
   for (k = 0; k < sp->nargs; k++) {
-    encode(L, k + 1, &sp->ins[k], in + sp->ins[k].slot, lua_upvalueindex(3), k + 1);
-  }
-  if (n > sp->nargs) {
-    static const item raw = {'*', 0, 0, 0};
-    for (k = sp->nargs; k < n; k++) {
-      encode(L, k + 1, &raw, in + sp->nin + (k - sp->nargs), lua_upvalueindex(3), k + 1);
+    const item *it = &sp->ins[k];
+    if (!encode_fast(L, k + 1, it, in + it->slot)) {
+      encode(L, k + 1, it, in + it->slot, lua_upvalueindex(2), k + 1);
     }
   }
-  if (sp->nout > 0) memset(out, 0, sp->nout * 8u);
-  errors = run(L, (core_state *)lua_touserdata(L, lua_upvalueindex(2)), sp->fn, in, out, &f);
+  if (n > sp->nargs) {
+    static const item raw = {'*', 0, 0, 0, 0, 0};
+    for (k = sp->nargs; k < n; k++) {
+      encode(L, k + 1, &raw, in + sp->nin + (k - sp->nargs), lua_upvalueindex(2), k + 1);
+    }
+  }
+  for (j = 0; j < sp->nout; j++) out[j] = 0;
+  if (sp->clear != NULL) {
+    uint64_t g[3] = {0, 0, 0};
+    sp->clear(g, g);
+  }
+  errors = run(L, sp->st, sp->fn, in, out, &f);
   if (errors) {
     push_errors(L, &f);
-    if (lua_isnil(L, lua_upvalueindex(3))) return lua_error(L);
-    ask(L, lua_upvalueindex(3), -1, lua_gettop(L), NULL, NULL); /* raises */
+    if (lua_isnil(L, lua_upvalueindex(2))) return lua_error(L);
+    ask(L, lua_upvalueindex(2), -1, lua_gettop(L), NULL, NULL); /* raises */
   }
-  luaL_checkstack(L, sp->nres, "too many results");
+  if (sp->last != NULL) pool_check(L, sp);
+  /* a C function starts with LUA_MINSTACK free slots; only the userdata
+  ** buffers above may have taken two */
+  if (sp->nres > LUA_MINSTACK - 2) luaL_checkstack(L, sp->nres, "too many results");
   for (k = 0; k < sp->nres; k++) {
-    decode(L, out + sp->outs[k].slot, &sp->outs[k], lua_upvalueindex(4), k + 1);
+    const item *it = &sp->outs[k];
+    const uint64_t *p = out + it->slot;
+    switch (it->code) { /* the common ones inline */
+    case 'l': case 'i': case 'I': case 'h': case 'H': case 'b': case 'B': case 'e':
+      lua_pushinteger(L, (lua_Integer)*p);
+      break;
+    case 'd': lua_pushnumber(L, (lua_Number)nccc_slot_to_double(*p)); break;
+    default: decode(L, p, it, lua_upvalueindex(3), k + 1);
+    }
   }
   return sp->nres;
 }
 
-/* fn(addr, ins, outs, name[, slow[, post]]): the closure of one function. */
+/* The closure of a function whose arguments and results are all
+** integers (add, most counts and flags): no per-item switch. Arguments
+** C cannot take alone, and results above math.maxinteger of a uint64,
+** go to the same helpers as l_fast's. */
+static int l_fast_int(lua_State *L) {
+  const spec *sp = (const spec *)lua_touserdata(L, lua_upvalueindex(1));
+  int k, ok, errors;
+  uint64_t in[STACK_SLOTS], out[STACK_SLOTS];
+  frame f;
+  if (lua_gettop(L) != sp->nargs) {
+    lua_pushinteger(L, lua_gettop(L)); /* slow(0, n) raises the count error */
+    ask(L, lua_upvalueindex(2), 0, lua_gettop(L), NULL, NULL);
+  }
+  for (k = 0; k < sp->nargs; k++) {
+    const item *it = &sp->ins[k];
+    lua_Integer x = lua_tointegerx(L, k + 1, &ok);
+    if (ok && x >= it->lo && x <= it->hi && lua_type(L, k + 1) == LUA_TNUMBER) {
+      in[k] = (uint64_t)x;
+    } else {
+      in[k] = ask(L, lua_upvalueindex(2), k + 1, k + 1, it, NULL);
+    }
+  }
+  for (k = 0; k < (int)sp->nout; k++) out[k] = 0;
+  errors = run(L, sp->st, sp->fn, in, out, &f);
+  if (errors) {
+    push_errors(L, &f);
+    ask(L, lua_upvalueindex(2), -1, lua_gettop(L), NULL, NULL); /* raises */
+  }
+  for (k = 0; k < sp->nres; k++) {
+    if (sp->outs[k].code == 'L' && (int64_t)out[k] < 0) {
+      decode(L, out + k, &sp->outs[k], lua_upvalueindex(3), k + 1);
+    } else {
+      lua_pushinteger(L, (lua_Integer)out[k]);
+    }
+  }
+  return sp->nres;
+}
+
+/* fn(addr, ins, outs, name[, slow[, post[, clear, last]]]): the closure
+** of one function; with clear and last (the addresses of the built-ins
+** clear_error and last_error) it clears the last error before each call
+** and raises slow(-2, message) when the call left a thunk pool exhausted. */
 static int l_fn(lua_State *L) {
   lua_Integer a = luaL_checkinteger(L, 1);
   const char *ins = luaL_checkstring(L, 2), *outs = luaL_checkstring(L, 3);
   const char *name = luaL_checkstring(L, 4);
+  lua_Integer clear = luaL_optinteger(L, 7, 0), last = luaL_optinteger(L, 8, 0);
   spec *sp;
   luaL_argcheck(L, a != 0, 1, "NULL function");
+  luaL_argcheck(L, (clear == 0) == (last == 0), 8, "clear_error and last_error go together");
   lua_settop(L, 6);
   sp = new_spec(L, ins, outs, name);
   sp->fn = (nccc_fn)(uintptr_t)(uint64_t)a;
-  lua_pushvalue(L, lua_upvalueindex(1));
+  sp->clear = (nccc_fn)(uintptr_t)(uint64_t)clear;
+  sp->last = (nccc_fn)(uintptr_t)(uint64_t)last;
+  sp->st = (core_state *)lua_touserdata(L, lua_upvalueindex(1));
   lua_pushvalue(L, 5);
   lua_pushvalue(L, 6);
-  lua_pushcclosure(L, l_fast, 4);
+  {
+    int k, ints = !sp->var && sp->clear == NULL && !lua_isnil(L, 5) && !lua_isnil(L, 6) &&
+                  sp->nin <= STACK_SLOTS && sp->nout <= STACK_SLOTS &&
+                  (uint32_t)sp->nargs == sp->nin && (uint32_t)sp->nres == sp->nout;
+    for (k = 0; ints && k < sp->nargs; k++) ints = int_code(sp->ins[k].code);
+    for (k = 0; ints && k < sp->nres; k++) ints = int_code(sp->outs[k].code);
+    /* the state stays alive: the registry has it */
+    lua_pushcclosure(L, ints ? l_fast_int : l_fast, 3);
+  }
   return 1;
 }
 
@@ -523,34 +646,35 @@ static int l_call_slots(lua_State *L) {
 }
 
 /* Runs in protected mode: 1 = in, 2 = out or nil. A reference is a
-** function f, called f(in, out) with raw views, or a converted callback
-** {f, spec, notice, conv}: f gets the arguments as Lua values and its
-** results go into out, both by the spec; a release notice runs notice(). */
+** function f (refs[ref]), called f(in, out) with raw views, or a
+** converted callback, with entry convs[ref] = {spec, notice, conv}: f
+** gets the arguments as Lua values and its results go into out, both by
+** the spec; a release notice runs notice(). */
 static int dispatch_body(lua_State *L) {
   const uint64_t *in = (const uint64_t *)lua_touserdata(L, 1);
   uint64_t *out = (uint64_t *)lua_touserdata(L, 2);
   int ref = (int)(uint32_t)in[0], k, base;
   const spec *sp;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &refs_key); /* 3 */
-  switch (lua_rawgeti(L, 3, ref)) {               /* 4 */
-  case LUA_TFUNCTION:
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &refs_key);        /* 3 */
+  if (lua_rawgeti(L, 3, ref) != LUA_TFUNCTION) return 0; /* 4: released */
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &convs_key);       /* 5 */
+  if (lua_rawgeti(L, 5, ref) != LUA_TTABLE) {          /* 6 */
+    lua_settop(L, 4);
     lua_pushvalue(L, 1);
     if (out != NULL) lua_pushvalue(L, 2); else lua_pushnil(L);
     lua_call(L, 2, 0);
     return 0;
-  case LUA_TTABLE: break;
-  default: return 0; /* released */
   }
   if (out == NULL) {
-    if (lua_rawgeti(L, 4, 3) == LUA_TFUNCTION) lua_call(L, 0, 0);
+    if (lua_rawgeti(L, 6, 2) == LUA_TFUNCTION) lua_call(L, 0, 0);
     return 0;
   }
-  lua_rawgeti(L, 4, 2); /* 5: spec */
-  lua_rawgeti(L, 4, 4); /* 6: conv */
-  sp = (const spec *)lua_touserdata(L, 5);
-  lua_rawgeti(L, 4, 1); /* 7: f */
+  lua_rawgeti(L, 6, 1); /* 7: spec */
+  lua_rawgeti(L, 6, 3); /* 8: conv */
+  sp = (const spec *)lua_touserdata(L, 7);
   luaL_checkstack(L, sp->nargs + sp->nres + 4, "too many arguments");
-  for (k = 0; k < sp->nargs; k++) decode(L, in + 1 + sp->ins[k].slot, &sp->ins[k], 6, k + 1);
+  lua_pushvalue(L, 4);
+  for (k = 0; k < sp->nargs; k++) decode(L, in + 1 + sp->ins[k].slot, &sp->ins[k], 8, k + 1);
   lua_call(L, sp->nargs, sp->nres);
   base = lua_gettop(L) - sp->nres + 1;
   for (k = 0; k < sp->nres; k++) {
@@ -559,42 +683,137 @@ static int dispatch_body(lua_State *L) {
     uint32_t n = it->code == '{' ? (it->size + 7u) / 8u : 1u;
     /* into a copy first: out keeps C's zeroes if a later result fails */
     if (n <= STACK_SLOTS) {
-      encode(L, base + k, it, tmp, 6, -(k + 1));
+      encode(L, base + k, it, tmp, 8, -(k + 1));
       memcpy(out + it->slot, tmp, n * 8u);
     } else {
-      encode(L, base + k, it, out + it->slot, 6, -(k + 1));
+      encode(L, base + k, it, out + it->slot, 8, -(k + 1));
     }
   }
   return 0;
+}
+
+/* Drops reference ref of state st (the stack top is the refs table). */
+static void drop_ref(lua_State *L, core_state *st, int ref) {
+  luaL_unref(L, -1, ref);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &convs_key) == LUA_TTABLE) {
+    lua_pushnil(L);
+    lua_rawseti(L, -2, ref);
+  }
+  lua_pop(L, 1);
+  if (ref < st->ncb) st->cb[ref] = NULL;
+  st->live--;
+}
+
+/* The first error of a call is kept (by its frame), the others counted. */
+static void keep_error(lua_State *L, frame *f) {
+  if (f->errors++ == 0) {
+    luaL_tolstring(L, -1, NULL);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, f);
+  }
+}
+
+/* Protected: a direct callback's results that C could not convert
+** alone. 1..n the results, then spec, the slots to fill, the reference. */
+static int encode_results(lua_State *L) {
+  int n = lua_gettop(L) - 3, k;
+  const spec *sp = (const spec *)lua_touserdata(L, n + 1);
+  uint64_t *tmp = (uint64_t *)lua_touserdata(L, n + 2);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &convs_key);
+  lua_rawgeti(L, -1, (lua_Integer)lua_tointeger(L, n + 3));
+  lua_rawgeti(L, -1, 3); /* conv */
+  for (k = 0; k < sp->nres; k++) {
+    encode(L, k + 1, &sp->outs[k], tmp + sp->outs[k].slot, lua_gettop(L), -(k + 1));
+  }
+  return 0;
+}
+
+/* A converted callback whose arguments C pushes itself: f is called
+** straight in protected mode (no body function between). Returns 0 when
+** the general path must run it (nothing has run yet). */
+static int direct(lua_State *L, frame *f, const spec *sp, int ref, const uint64_t *in,
+                  uint64_t *out) {
+  uint64_t tmp[STACK_SLOTS];
+  int k, base;
+  if (sp->nargs + sp->nres > 32 && !lua_checkstack(L, sp->nargs + sp->nres + 8)) return 0;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &refs_key);
+  if (lua_rawgeti(L, -1, ref) != LUA_TFUNCTION) return 0; /* f */
+  base = lua_gettop(L);
+  for (k = 0; k < sp->nargs; k++) {
+    const item *it = &sp->ins[k];
+    uint64_t v = in[1 + it->slot];
+    switch (it->code) {
+    case '?': lua_pushboolean(L, v != 0); break;
+    case 'f': case 'd': lua_pushnumber(L, (lua_Number)nccc_slot_to_double(v)); break;
+    case 'p': case 'F': case 'c':
+      if (v == 0) lua_pushnil(L); else lua_pushinteger(L, (lua_Integer)v);
+      break;
+    case 'L':
+      if ((int64_t)v < 0) return 0; /* a uint64 box: the helper makes it */
+      lua_pushinteger(L, (lua_Integer)v);
+      break;
+    default: lua_pushinteger(L, (lua_Integer)v);
+    }
+  }
+  if (lua_pcall(L, sp->nargs, sp->nres, 0) != LUA_OK) {
+    keep_error(L, f);
+    return 1;
+  }
+  /* into a copy first: out keeps C's zeroes if a result is refused */
+  for (k = 0; k < sp->nres; k++) {
+    const item *it = &sp->outs[k];
+    if (int_code(it->code)) { /* the common case inline */
+      int ok;
+      lua_Integer x = lua_tointegerx(L, base + k, &ok);
+      if (ok && x >= it->lo && x <= it->hi && lua_type(L, base + k) == LUA_TNUMBER) {
+        tmp[it->slot] = (uint64_t)x;
+        continue;
+      }
+    }
+    if (!encode_fast(L, base + k, it, tmp + it->slot)) break;
+  }
+  if (k < sp->nres) {
+    lua_pushcfunction(L, encode_results);
+    lua_insert(L, base);
+    lua_pushlightuserdata(L, (void *)(uintptr_t)sp);
+    lua_pushlightuserdata(L, tmp);
+    lua_pushinteger(L, ref);
+    if (lua_pcall(L, sp->nres + 3, 0, 0) != LUA_OK) {
+      keep_error(L, f);
+      return 1;
+    }
+  }
+  memcpy(out, tmp, sp->nout * 8u);
+  return 1;
 }
 
 /* The one nccc_fn C calls for every callback of every Lua closure. */
 static void dispatch(const uint64_t *in, uint64_t *out) {
   frame *f = current;
   lua_State *L;
-  int top;
+  const spec *sp;
+  int top, ref = (int)(uint32_t)in[0];
   if (f == NULL || (uint32_t)(in[0] >> 32) != f->st->tag ||
-      !lua_checkstack(f->L, 8)) {
+      !lua_checkstack(f->L, 40)) { /* room for direct()'s 32 values */
     atomic_fetch_add(&lost, 1);
     return;
   }
   L = f->L;
   top = lua_gettop(L);
+  sp = out != NULL && ref < f->st->ncb ? f->st->cb[ref] : NULL;
+  if (sp != NULL && sp->direct && direct(L, f, sp, ref, in, out)) {
+    lua_settop(L, top);
+    return;
+  }
+  lua_settop(L, top);
   lua_pushcfunction(L, dispatch_body);
   lua_pushlightuserdata(L, (void *)(uintptr_t)in);
   lua_pushlightuserdata(L, out);
-  if (lua_pcall(L, 2, 0, 0) != LUA_OK && f->errors++ == 0) {
-    luaL_tolstring(L, -1, NULL);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, f);
-  }
+  if (lua_pcall(L, 2, 0, 0) != LUA_OK) keep_error(L, f);
   if (out == NULL) { /* a release notice: drop the reference */
-    int ref = (int)(uint32_t)in[0];
     lua_rawgetp(L, LUA_REGISTRYINDEX, &refs_key);
-    int t = lua_rawgeti(L, -1, ref);
-    if (t == LUA_TFUNCTION || t == LUA_TTABLE) {
+    if (lua_rawgeti(L, -1, ref) == LUA_TFUNCTION) {
       lua_pop(L, 1);
-      luaL_unref(L, -1, ref);
-      f->st->live--;
+      drop_ref(L, f->st, ref);
     }
   }
   lua_settop(L, top);
@@ -610,28 +829,41 @@ static int l_dispatcher(lua_State *L) {
 ** in[0]) the dispatcher converts; notice runs on the release notice. */
 static int l_ref(lua_State *L) {
   core_state *st = (core_state *)lua_touserdata(L, lua_upvalueindex(1));
+  spec *cbsp = NULL;
   int ref;
   luaL_checktype(L, 1, LUA_TFUNCTION);
-  if (!lua_isnoneornil(L, 2)) {
+  lua_settop(L, 5);
+  if (!lua_isnil(L, 2)) {
     const char *ins = luaL_checkstring(L, 2), *outs = luaL_checkstring(L, 3);
-    spec *sp;
-    lua_settop(L, 5);
-    lua_createtable(L, 4, 0); /* 6 */
-    lua_pushvalue(L, 1);
+    lua_createtable(L, 3, 0); /* 6: the entry */
+    cbsp = new_spec(L, ins, outs, "callback");
+    if (cbsp->var) return luaL_error(L, "a callback spec cannot end in '*'");
     lua_rawseti(L, 6, 1);
-    sp = new_spec(L, ins, outs, "callback");
-    if (sp->var) return luaL_error(L, "a callback spec cannot end in '*'");
-    lua_rawseti(L, 6, 2);
     lua_pushvalue(L, 4);
-    lua_rawseti(L, 6, 3);
+    lua_rawseti(L, 6, 2);
     lua_pushvalue(L, 5);
-    lua_rawseti(L, 6, 4);
-    lua_replace(L, 1);
+    lua_rawseti(L, 6, 3);
   }
-  lua_settop(L, 1);
   lua_rawgetp(L, LUA_REGISTRYINDEX, &refs_key);
-  lua_insert(L, 1);
-  ref = luaL_ref(L, 1);
+  lua_pushvalue(L, 1);
+  ref = luaL_ref(L, -2);
+  if (ref >= st->ncb) { /* room for its spec pointer */
+    int n = ref < 64 ? 128 : 2 * ref;
+    const spec **cb = (const spec **)realloc((void *)st->cb, (size_t)n * sizeof *cb);
+    if (cb == NULL) {
+      luaL_unref(L, -1, ref);
+      return luaL_error(L, "not enough memory");
+    }
+    memset((void *)(cb + st->ncb), 0, (size_t)(n - st->ncb) * sizeof *cb);
+    st->cb = cb;
+    st->ncb = n;
+  }
+  if (cbsp != NULL) {
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &convs_key);
+    lua_pushvalue(L, 6);
+    lua_rawseti(L, -2, ref);
+  }
+  st->cb[ref] = cbsp;
   st->live++;
   lua_pushinteger(L, (lua_Integer)(((uint64_t)st->tag << 32) | (uint32_t)ref));
   return 1;
@@ -644,9 +876,9 @@ static int l_unref(lua_State *L) {
   int ref = (int)(uint32_t)env;
   luaL_argcheck(L, (uint32_t)(env >> 32) == st->tag, 1, "not a reference of this state");
   lua_rawgetp(L, LUA_REGISTRYINDEX, &refs_key);
-  if (lua_rawgeti(L, -1, ref) == LUA_TFUNCTION || lua_type(L, -1) == LUA_TTABLE) {
-    luaL_unref(L, -2, ref);
-    st->live--;
+  if (lua_rawgeti(L, -1, ref) == LUA_TFUNCTION) {
+    lua_pop(L, 1);
+    drop_ref(L, st, ref);
   }
   return 0;
 }
@@ -661,6 +893,15 @@ static int l_refs(lua_State *L) {
 static int l_lost(lua_State *L) {
   lua_pushinteger(L, (lua_Integer)atomic_load(&lost));
   return 1;
+}
+
+/* The state record goes with its Lua state. */
+static int state_gc(lua_State *L) {
+  core_state *st = (core_state *)lua_touserdata(L, 1);
+  free((void *)st->cb);
+  st->cb = NULL;
+  st->ncb = 0;
+  return 0;
 }
 
 static const luaL_Reg core_functions[] = {
@@ -682,6 +923,8 @@ int luaopen_nccc_core(lua_State *L) {
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &refs_key) != LUA_TTABLE) {
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &refs_key);
+    lua_newtable(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &convs_key);
   }
   lua_pop(L, 1);
   luaL_newlibtable(L, core_functions);
@@ -692,6 +935,13 @@ int luaopen_nccc_core(lua_State *L) {
     st = (core_state *)lua_newuserdatauv(L, sizeof *st, 0);
     st->tag = atomic_fetch_add(&next_tag, 1) + 1;
     st->live = 0;
+    st->cb = NULL;
+    st->ncb = 0;
+    if (luaL_newmetatable(L, "nccc.state")) {
+      lua_pushcfunction(L, state_gc);
+      lua_setfield(L, -2, "__gc");
+    }
+    lua_setmetatable(L, -2);
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &state_key);
   }

@@ -193,14 +193,19 @@ local function compile(src, chunkname, env)
   return chunk(unpack(env, 1, table.maxn(env)))
 end
 
--- fn(addr, ins, outs, name, slow, post): the function's converter and call.
-function M.fn(addr, ins, outs, name, slow, post)
+-- fn(addr, ins, outs, name, slow, post[, clear, last]): the function's
+-- converter and call; with clear and last (the built-ins clear_error and
+-- last_error) the last error is cleared before each call and a thunk
+-- pool left exhausted raises slow(-2, message).
+function M.fn(addr, ins, outs, name, slow, post, clear, last)
   local f = ffi.cast(fn_t, addr)
   if f == nil then error("NULL function", 2) end
+  local guard = clear ~= nil and clear ~= 0
   local items, nin, var = parse(ins)
   local ritems, nout = parse(outs)
   local n = #items
-  local L = {"local " .. ENV_NAMES .. ", f, slow, post, argcount, cberr = ...",
+  local L = {"local " .. ENV_NAMES .. ", f, slow, post, argcount, cberr, clearf, lastf, pool = ...",
+    "local gb = buf_t(3)",
     string.format("local ib, ob, U = buf_t(%d), buf_t(%d), ffi.new('union { double d; int64_t l; }')", nin, nout),
     "return function(...)", "local n = select('#', ...)"}
   if var then
@@ -225,15 +230,24 @@ function M.fn(addr, ins, outs, name, slow, post)
     L[#L + 1] = string.format("if live then i, o = buf_t(%d), buf_t(%d) end", nin, nout)
   end
   for k = 1, n do L[#L + 1] = store_src(items[k], "i", vals[k]) end
+  if guard then L[#L + 1] = "clearf(gb, gb)" end
   L[#L + 1] = "if live then local e = slowcall(f, i, o) if e then cberr(e) end else f(i, o) end"
+  if guard then
+    L[#L + 1] = "lastf(gb, gb) if gb[0] == 0 and gb[1] == 0x4007 then pool(gb[2]) end"
+  end
   local rs = {}
   for k, it in ipairs(ritems) do rs[k] = dec_src(it, "o", k, 0, "post") end
   if #rs > 0 then L[#L + 1] = "return " .. table.concat(rs, ", ") end
   L[#L + 1] = "end"
   local function argcount(got) slow(0, got) end
   local function cberr(e) slow(-1, e) end
+  local clearf, lastf
+  if guard then clearf, lastf = ffi.cast(fn_t, clear), ffi.cast(fn_t, last) end
+  local function pool(p)
+    slow(-2, p ~= 0 and ffi.string(ffi.cast("const char *", ffi.cast("intptr_t", p))) or "thunk pool exhausted")
+  end
   return compile(table.concat(L, "\n"), name, env_values(M.codec.s2f, M.codec.vptr, f, slow, post,
-    argcount, cberr))
+    argcount, cberr, clearf, lastf, pool))
 end
 
 -- The converter of a callback spec: run(f, inp, out) calls f with the

@@ -115,6 +115,51 @@ return function(lib, nccc)
     raises(function() lib:call_address(nil, ":") end, "call_address")
   end)
 
+  -- nccc.read is "pL:i*": C writes ceil(n/8) slots after the status, so
+  -- the out buffer is sized by the caller's count, never by the fixed part.
+  case("'*' out slots sized by the caller's count", function()
+    local p = lib:alloc(24)
+    lib:write(p, "abcdefgh12345678ABCDEFGH")
+    raises(function() lib:call("nccc.read", p, 24) end, "lib:call_var")
+    local r = {lib:call_var("nccc.read", 3, p, 17)}
+    assert(#r == 4 and r[1] == 0, "status and three slots")
+    local b = core.buffer(3)
+    for k = 1, 3 do core.set(b, k - 1, r[k + 1]) end
+    assert(core.getbytes(b, 0, 17) == "abcdefgh12345678A")
+    raises(function() lib:call_var("nccc.read", 2, p, 17) end, "expects 3 extra out slots")
+    raises(function() lib:call_var("nccc.read", -1, p, 1) end, "out of range")
+    raises(function() lib:call_var("tour.add", 1, 1, 2) end, "do not end in '*'")
+    local h = lib:lookup("nccc.read")
+    assert(select(2, lib:call_var(h, 1, p, 3)) ~= nil, "by handle")
+    lib:free(p)
+  end)
+
+  case("'*' in slots checked against the built-in's count", function()
+    local p = lib:alloc(16)
+    raises(function() lib:call("nccc.write", p, 9, 0) end, "expects 2 slots after its 2 fixed arguments, got 1")
+    raises(function() lib:call("tvm.call_global", "hcb.scale", 2, 0, 5) end, "expects 4 slots")
+    assert(lib:call("nccc.write", p, 9, 0, 0) == 0)
+    assert(lib:read(p, 9) == string.rep("\0", 9))
+    lib:free(p)
+  end)
+
+  case("a full thunk pool raises only where a thunk is bound", function()
+    local hcb = require("hcb").bind(lib)
+    local k = {}
+    for i = 1, 3 do k[i] = hcb.callback("plain_fn", function(x) return i * x end, "forever") end
+    assert(hcb.keep(k[1]) == 1 and hcb.keep(k[2]) == 2)
+    local err = raises(function() hcb.keep(k[3]) end, "'hcb.keep': thunk pool exhausted: plain_fn")
+    assert(err:find("lua_cases.lua:%d+:"), err)
+    raises(function() hcb.apply_plain(k[3], 1) end, "thunk pool exhausted")
+    -- the error stays the runtime's last one; functions without thunks ignore it
+    assert(hcb.run_kept(10) == 30)
+    assert(lib:call("hcb.keep", k[3]) == 0, "the registry call leaves the check to the caller")
+    assert(hcb.drop_kept() == 2)
+    assert(k[1]:release() and k[2]:release())
+    assert(hcb.apply_plain(k[3], 7) == 21)
+    assert(k[3]:release())
+  end)
+
   case("pack and unpack", function()
     local bytes = lib:pack("tour.point", {x = 1, y = -2})
     assert(#bytes == 8)
@@ -137,14 +182,20 @@ return function(lib, nccc)
 
   case("released closures are collected", function()
     local weak = setmetatable({}, {__mode = "v"})
-    do
+    -- in a function of its own: no dead register of this one keeps fn
+    local function use()
       local fn = function(a, i) return a + i end
       weak[1] = fn
       assert(lib:call("hcb.fold", 3, lib:callback("ii:i", fn)) == 3)
     end
+    local refs = core.refs()
+    use()
+    -- LuaJIT's traces may hold a function they called as a constant
+    if luajit then jit.flush() end
     collectgarbage()
     collectgarbage()
-    assert(weak[1] == nil, "the callback is still referenced")
+    assert(weak[1] == nil, string.format("the callback is still referenced (references %d -> %d)",
+      refs, core.refs()))
   end)
 
   case("callbacks inside a coroutine", function()

@@ -162,6 +162,16 @@ local function make_callback(spec)
   elseif type(spec["do"]) == "table" and spec["do"].arg then
     local k = spec["do"].arg
     body = function(...) return (select(k, ...)) end
+  elseif type(spec["do"]) == "table" and spec["do"].call then
+    -- the callback's own call, as a call step makes it; its results recorded
+    local call, args = spec["do"].call, spec["do"].args or {}
+    body = function()
+      local m, fname = call:match("^(.-)%.([^.]+)$")
+      local vals = {}
+      for k = 1, #args do vals[k] = resolve(args[k]) end
+      local f = gen[m] and gen[m][fname] or function(...) return lib:call(call, ...) end
+      rec.collected[#rec.collected + 1] = setmetatable({f(unpack(vals, 1, #args))}, json.ARRAY)
+    end
   elseif type(spec["do"]) == "table" and spec["do"].error_at then
     local n = spec["do"].error_at
     body = function(a, b)
@@ -204,9 +214,8 @@ function STEPS.call(step)
   local key = step.call
   local m, fname = key:match("^(.-)%.([^.]+)$")
   local fn
-  if step.handle then
-    local h = lib:lookup(key)
-    fn = function(...) return lib:call(h, ...) end
+  if step.handle then -- the lookup's own error counts too
+    fn = function(...) return lib:call(lib:lookup(key), ...) end
   elseif gen[m] and not step.registry then
     fn = gen[m][fname] or function() error("unknown function '" .. key .. "'") end
   else

@@ -229,6 +229,18 @@
      [(equal? do "divmod") (let ([q (truncate (/ (car xs) (cadr xs)))]) (values q (- (car xs) (* q (cadr xs)))))]
      [(get do "error_at") (if (= (vector-ref (rec) 1) (get do "error_at")) (boom) (apply + xs))]
      [(get do "arg") (list-ref xs (- (get do "arg") 1))]
+     [(get do "call")
+      ;; a call of the callback's own, made as a call step makes it;
+      ;; its results recorded as collect records arguments
+      => (lambda (name)
+           (let* ([p (procedure-of name (list 'obj))]
+                  [xs (map (lambda (v) (arg v #f)) (get do "args" '()))]
+                  [got (call-with-values
+                           (lambda () (if p (apply p xs) (apply nccc-call (nccc-lookup rt name) xs)))
+                         list)]
+                  [r (rec)])
+             (vector-set! r 2 (append (vector-ref r 2) (list got)))
+             (values)))]
      [else (error 'runner "unknown behaviour" do)])))
 
 (define (scope-of step) (string->symbol (get step "scope" "call")))

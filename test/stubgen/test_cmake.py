@@ -231,7 +231,8 @@ def test_add_bindings_langs_lua_and_scheme(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     out = build / "nccc" / "tour_nccc"
     assert sorted(p.name for p in out.iterdir()) == \
-        ["tour.lua", "tour.sls", "tour_nccc.c", "tour_nccc.h"]
+        ["tour.lua", "tour.rkt", "tour.scm", "tour.sls", "tour_nccc.c",
+         "tour_nccc.h"]
     assert "function M.bind(lib)" in (out / "tour.lua").read_text()
     assert "(library (nccc tour)" in (out / "tour.sls").read_text()
 

@@ -20,24 +20,34 @@ def _sls():
 
 
 def _proc(text, name):
-    start = text.index("(r:define %s\n" % name)
+    """A function's procedure: made at bind (%makeK) for a fast one."""
+    k = ["add", "u8", "obj_new", "obj_free", "len"].index(name)
+    head = "(r:define %s\n" % name
+    if head not in text:
+        head = "(r:define (%%make%d call in out)\n" % k
+    start = text.index(head)
     end = text.index("(r:define ", start + 1)
     return text[start:end]
 
 
 def test_fast_function_keeps_buffers_and_converts_by_code():
-    add = _proc(_sls(), "add")
-    assert "slot-s64-set! in 0 x1" in add and "slot-s64-set! in 8 x2" in add
-    assert "slot-s64-ref out 0" in add
+    text = _sls()
+    add = _proc(text, "add")
+    assert "(slot-s64-set! in 0 x1)\n" in add and "(slot-s64-set! in 8 x2)\n" in add
+    assert "(call)\n" in add and "slot-s64-ref out 0" in add
     assert "nccc-call" not in add          # no signature walking
-    assert "(r:set! %i0 #f)" in add        # buffers taken, then given back
+    assert "(arg-int? a1 -9223372036854775808 9223372036854775807)" in add
     assert "%nccc-raise-pending" in add
     assert "[args (%nccc-arity (r:quote add) 2 args)]" in add
+    # bound once; the exported name reads the procedure made then
+    assert "(r:vector-set! %fast 0 (%make0 c i o))" in text
+    assert "(r:define-syntax add (r:identifier-syntax (r:vector-ref %fast 0)))" in text
+    assert "(%unbound (r:quote add) 0)" in text
 
 
 def test_narrow_ranges_are_checked_inline():
     u8 = _proc(_sls(), "u8")
-    assert "(r:fx<=? 0 a1) (r:fx<=? a1 255)" in u8
+    assert "(arg-int? a1 0 255)" in u8
     assert "slot-u64-ref out 0" in u8
 
 
@@ -56,3 +66,12 @@ def test_procedure_table_and_bind_exported():
     text = _sls()
     for name in ("fx-bind!", "fx-procedure", "fx-callback-signature"):
         assert name in text.split("(import")[0]
+
+
+def test_guile_and_racket_entries_name_the_library():
+    files = generate(IDL, "fx.idl", ["scheme"])
+    assert sorted(files) == ["fx.rkt", "fx.scm", "fx.sls"]
+    assert '(include-from-path "nccc/fx.sls")' in files["fx.scm"]
+    rkt = files["fx.rkt"]
+    assert rkt.startswith("#lang racket/base\n")
+    assert '(require "fx.sls")' in rkt and '(provide (all-from-out "fx.sls"))' in rkt

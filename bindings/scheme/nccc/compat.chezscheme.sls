@@ -6,7 +6,7 @@
           compat-bound-call compat-dispatcher compat-guardian compat-collect
           slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set!
           slot-f64-set! view-s64-ref view-u64-ref view-f64-ref view-s64-set!
-          view-u64-set! view-f64-set!)
+          view-u64-set! view-f64-set! arg-int? arg-flonum?)
   (import (chezscheme))
 
   (define compat-implementation 'chez)
@@ -46,6 +46,17 @@
   (view view-s64-ref view-s64-set! integer-64)
   (view view-u64-ref view-u64-set! unsigned-64)
   (view view-f64-ref view-f64-set! double)
+
+  ;; Argument checks of generated code (v an identifier): #t for a fixnum
+  ;; in lo..hi (a bound beyond the fixnums needs no test) or a flonum; #f
+  ;; leaves the value to the full check.
+  (define-syntax arg-int?
+    (lambda (x)
+      (syntax-case x ()
+        [(_ v lo hi)
+         #`(and (fixnum? v) #,@(if (fixnum? (syntax->datum #'lo)) #'((fx<= lo v)) #'())
+                #,@(if (fixnum? (syntax->datum #'hi)) #'((fx<= v hi)) #'()))])))
+  (define-syntax arg-flonum? (identifier-syntax flonum?))
 
   ;; The one callback of the process: its code object is locked so that
   ;; its entry point never moves; handler gets the two slot addresses

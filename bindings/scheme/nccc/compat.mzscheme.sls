@@ -5,12 +5,13 @@
 ;;; Racket CS runs on Chez Scheme: calls, slot access and views use
 ;;; Chez's own primitives (ffi/unsafe/vm), much cheaper than _fun and
 ;;; Racket's R6RS bytevector procedures.
-(require ffi/unsafe ffi/unsafe/vm (for-syntax racket/base))
+(require ffi/unsafe ffi/unsafe/vm racket/unsafe/ops
+         (for-syntax racket/base))
 (provide compat-implementation compat-load compat-symbol compat-call
          compat-bound-call compat-dispatcher compat-guardian compat-collect
          slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set!
          slot-f64-set! view-s64-ref view-u64-ref view-f64-ref view-s64-set!
-         view-u64-set! view-f64-set!)
+         view-u64-set! view-f64-set! arg-int? arg-flonum?)
 (unless (eq? (system-type 'vm) 'chez-scheme)
   (error 'nccc "Racket CS is required (this is the ~a virtual machine)" (system-type 'vm)))
 
@@ -48,6 +49,14 @@
 (alias slot-s64-set! s64-set!) (alias slot-u64-set! u64-set!) (alias slot-f64-set! f64-set!)
 (alias view-s64-ref vs64-ref) (alias view-u64-ref vu64-ref) (alias view-f64-ref vf64-ref)
 (alias view-s64-set! vs64-set!) (alias view-u64-set! vu64-set!) (alias view-f64-set! vf64-set!)
+
+;; Argument checks of generated code, as in Chez's adapter.
+(define-syntax (arg-int? stx)
+  (syntax-case stx ()
+    [(_ v lo hi)
+     #`(and (fixnum? v) #,@(if (fixnum? (syntax-e #'lo)) #'((unsafe-fx<= lo v)) '())
+            #,@(if (fixnum? (syntax-e #'hi)) #'((unsafe-fx<= v hi)) '()))]))
+(define-syntax-rule (arg-flonum? v) (flonum? v))
 
 ;; The one callback of the process, kept for good; handler gets the two
 ;; slot addresses (#f for out in a release notice).

@@ -10,7 +10,7 @@
             compat-bound-call compat-dispatcher compat-guardian compat-collect
             slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set!
             slot-f64-set! view-s64-ref view-u64-ref view-f64-ref view-s64-set!
-            view-u64-set! view-f64-set!))
+            view-u64-set! view-f64-set! arg-int? arg-flonum?))
 
 (define compat-implementation 'guile)
 
@@ -51,19 +51,37 @@
 (alias view-u64-set! bytevector-u64-native-set!)
 (alias view-f64-set! bytevector-ieee-double-native-set!)
 
+;; Argument checks of generated code (v an identifier): #t for an exact
+;; integer in lo..hi (literals) or a flonum; #f leaves the value to the
+;; full check. Guile's R6RS fixnum? and fx<=? are procedure calls.
+(define-syntax-rule (arg-int? v lo hi) (and (exact-integer? v) (<= lo v) (<= v hi)))
+(define-syntax-rule (arg-flonum? v) (and (real? v) (inexact? v)))
+
 ;; The one callback of the process, made on the first request and kept
 ;; in `dispatcher' for good. handler gets views of in[] and out[] (#f
-;; for a release notice), as long as the most slots a call has.
+;; for a release notice), as long as the most slots a call has. The
+;; addresses come as integers (no pointer objects); the last view of each
+;; side is kept with its address in one pair (threads see either whole
+;; pair), since a C loop calls back with the same buffers.
 (define dispatcher #f)
 (define (compat-dispatcher handler)
+  (define (viewer)
+    (let ((last (cons 0 #f)))
+      (lambda (a)
+        (let ((hit last))
+          (if (eqv? (car hit) a)
+              (cdr hit)
+              (let ((v (pointer->bytevector (make-pointer a) 4096)))
+                (set! last (cons a v))
+                v))))))
   (unless dispatcher
-    (set! dispatcher
-          (procedure->pointer
-           void
-           (lambda (in out)
-             (handler (pointer->bytevector in 4096)
-                      (and (not (null-pointer? out)) (pointer->bytevector out 4096))))
-           '(* *))))
+    (let ((in-view (viewer)) (out-view (viewer)))
+      (set! dispatcher
+            (procedure->pointer
+             void
+             (lambda (in out)
+               (handler (in-view in) (and (not (eqv? out 0)) (out-view out))))
+             (list uintptr_t uintptr_t)))))
   (pointer-address dispatcher))
 
 ;; Owned objects: a guardian (g obj) registers, (g) gives one collected

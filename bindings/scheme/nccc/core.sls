@@ -53,7 +53,7 @@
    &nccc nccc-error? nccc-error-status nccc-error-kind
    ;; for generated libraries (docs/SCHEME.md, "Generated modules")
    slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set! slot-f64-set!
-   %nccc-bind-call %nccc-slots %nccc-pending %nccc-raise-pending %nccc-int
+   arg-int? arg-flonum? %nccc-bind-call %nccc-slots %nccc-pending %nccc-raise-pending %nccc-int
    %nccc-real %nccc-float %nccc-pointer %nccc-string-result %nccc-owned-result
    %nccc-misuse %nccc-callback-arg %nccc-arity %nccc-thunk-call)
   (import (rnrs) (nccc compat))
@@ -248,7 +248,9 @@
        "call_checked" "register" "module_count" "module_info" "module_find"
        "module_type" "module_field" "module_constant" "alloc" "free" "peek"
        "poke" "read" "write" "strlen" "closure_claim" "closure_claim_group"
-       "closure_release" "closure_stats"))
+       "closure_release" "closure_stats" "trace_enable" "trace_enable_module"
+       "trace_buffer" "trace_stats" "trace_read" "trace_clear" "fault_arm"
+       "fault_disarm" "fault_query" "clear_error"))
   (define B-VERSION 1) (define B-LAST-ERROR 2) (define B-LOOKUP 3)
   (define B-FUNCTION 4) (define B-REGISTER 7) (define B-MODULE-COUNT 8)
   (define B-MODULE-INFO 9) (define B-MODULE-FIND 10) (define B-MODULE-TYPE 11)
@@ -256,6 +258,7 @@
   (define B-FREE 15) (define B-PEEK 16) (define B-POKE 17) (define B-READ 18)
   (define B-WRITE 19) (define B-STRLEN 20) (define B-CLAIM 21)
   (define B-CLAIM-GROUP 22) (define B-RELEASE 23) (define B-STATS 24)
+  (define B-CLEAR-ERROR 34)
 
   (define NCCC-ERR-NAME-NOT-FOUND #x0100)
 
@@ -857,9 +860,11 @@
       ;; a C function may write any number of slots after a '*': only the
       ;; caller knows how many, so it must say
       (unless (eq? (items-rest? (fn-out-items f)) (and n-extra #t))
-        (misuse who (if n-extra
-                        "nccc-call* is for functions whose results end in '*'"
-                        "results end in '*': call with nccc-call* and a slot count")))
+        (%nccc-misuse who (if n-extra 'type 'count)
+                      (if n-extra
+                          "nccc-call* is for functions whose results end in '*'"
+                          "results end in '*': call with nccc-call* and a slot count")))
+      (check-byte-slots rt who f args n-extra)
       (let* ([n-extra (or n-extra 0)]
              [in (make-slots (+ (fn-n-in f) (- n-args n-fixed)))]
              [out (make-slots (+ (fn-n-out f) n-extra))]
@@ -886,6 +891,22 @@
                  (decode-results rt (fn-out-items f) out n-extra))])
           (cleanup)
           (apply values results)))))
+
+  ;; The built-ins read and write move n bytes through their '*' slots:
+  ;; fewer slots than the bytes need would let C read or write past the
+  ;; buffer, so that is refused (kind count) before the call.
+  (define (check-byte-slots rt who f args n-extra)
+    (let ([a (nccc-function-address f)] [b (runtime-builtins rt)])
+      (when (and (or (= a (vector-ref b B-READ)) (= a (vector-ref b B-WRITE)))
+                 (>= (length args) 2) (exact-int? (cadr args)) (>= (cadr args) 0))
+        (let ([need (slots-of (cadr args))]
+              [have (if (= a (vector-ref b B-READ)) (or n-extra 0) (- (length args) 2))])
+          (when (< have need)
+            (%nccc-misuse who 'count
+                          (string-append "wrong number of '*' slots: "
+                                         (number->string (cadr args)) " bytes need "
+                                         (number->string need) ", got "
+                                         (number->string have))))))))
 
   ;; ---- registry listing ------------------------------------------------------------
 
@@ -1285,12 +1306,13 @@
 
   (define (%nccc-arity who n args) (count-error who n #f (length args)))
 
-  ;; A call of f that binds a thunk of a pool: the wrapper refuses the
-  ;; call with a zeroed out[] when the pool is full, and says so only in
-  ;; the thread's last error, so a known other error is put there first.
+  ;; A call of f that binds a thunk of a pool (a callback parameter with
+  ;; no context): the wrapper refuses the call with a zeroed out[] when
+  ;; the pool is full and says so only in the thread's last error, so the
+  ;; error is cleared before and read after.
   (define (%nccc-thunk-call f . args)
     (let ([rt (fn-rt f)])
-      (builtin/status rt B-PEEK (slots 0 (char->integer #\i)) 1)   ; NULL: status #x4004
+      (builtin/status rt B-CLEAR-ERROR (make-slots 0) 0)
       (call-with-values (lambda () (call f #f args))
         (lambda results
           (let-values ([(st out) (builtin/status rt B-LAST-ERROR (make-slots 0) 2)])

@@ -35,6 +35,17 @@
     (let loop ([i 0] [acc 0])
       (if (= i n) acc (loop (+ i 1) (nccc-call add acc i)))))
 
+  ;; a hand-written nccc call, what a person would write with the
+  ;; adapter: the primitive bound once to two kept buffers, raw slot
+  ;; stores and load, no checks; called like the generated procedure
+  (define (hand-add f)
+    (let-values ([(call in out) (%nccc-bind-call f 2 1)])
+      (lambda (a b)
+        (slot-s64-set! in 0 a)
+        (slot-s64-set! in 8 b)
+        (call)
+        (slot-s64-ref out 0))))
+
   (define (proc-loop add n)
     (let loop ([i 0] [acc 0])
       (if (= i n) acc (loop (+ i 1) (add acc i)))))
@@ -52,6 +63,7 @@
         (best "add.lib" n expect (lambda () (lib-loop add n)))
         (let ([p (nccc-procedure rt "bench.add")])
           (best "add.lib_proc" n expect (lambda () (proc-loop p n))))
+        (best "add.hand" n expect (lambda () (proc-loop (hand-add add) n)))
         ;; the generated library (nccc bench) from bench/bench.idl
         (bench:bench-bind! rt)
         (best "add.generated" n expect (lambda () (proc-loop bench:add n)))
