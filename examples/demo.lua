@@ -1,12 +1,14 @@
 -- demo.lua — zlib and SQLite from Lua 5.4 through nccc: the library
 -- built from examples/demo_lib.c holds the runtime and the wrappers
 -- generated from idl/zlib.idl and idl/sqlite3.idl; everything below goes
--- through the support library bindings/lua/nccc.lua, by name.
+-- through the Lua modules zlib.lua and sqlite3.lua that nccc-stubgen
+-- generates from the same IDL files, over bindings/lua/nccc.lua.
 --
 --   lua5.4 demo.lua LIBRARY FILE
 --
--- LUA_PATH must reach bindings/lua/?.lua and LUA_CPATH the nccc/core.so
--- built for the demo (tools/demo.sh sets both). Exits 1 on any mismatch.
+-- LUA_PATH must reach bindings/lua/?.lua and the generated zlib.lua and
+-- sqlite3.lua, LUA_CPATH the nccc/core.so built for the demo (tools/demo.sh
+-- sets both). Exits 1 on any mismatch.
 
 local nccc = require("nccc")
 
@@ -28,8 +30,12 @@ end
 local lib = nccc.open(libpath)
 local st = lib:call_address(lib:symbol("nccc_demo_open"), ":i")
 if st ~= 0 then error("nccc_demo_open failed with status " .. st) end
+-- The generated modules: one Lua function per IDL function, each looked
+-- up once here, and the constants by name.
+local zlib = require("zlib").bind(lib)
+local sqlite3 = require("sqlite3").bind(lib)
 print(string.format("nccc runtime %s, zlib %s, SQLite %s", lib.version,
-  lib:call("zlib.zlibVersion"), lib:call("sqlite3.sqlite3_libversion")))
+  zlib.zlibVersion(), sqlite3.sqlite3_libversion()))
 
 -- ---- zlib: compress a real file and back ------------------------------------
 
@@ -40,7 +46,7 @@ local function c_copy(bytes) -- bytes in C memory (the caller frees them)
 end
 
 local function crc32(p, n)
-  return lib:call("zlib.crc32", lib:call("zlib.crc32", 0, nil, 0), p, n)
+  return zlib.crc32(zlib.crc32(0, nil, 0), p, n)
 end
 
 print()
@@ -48,16 +54,15 @@ print("== zlib: " .. file)
 local f = assert(io.open(file, "rb"))
 local text = f:read("a")
 f:close()
-local Z_OK = lib:constant("zlib.Z_OK")
+local Z_OK = zlib.Z_OK
 
 local src = c_copy(text)
-local bound = lib:call("zlib.compressBound", #text)
+local bound = zlib.compressBound(#text)
 local packed = lib:alloc(bound)
-local rc, packed_len = lib:call("zlib.compress2", packed, bound, src, #text,
-  lib:constant("zlib.Z_BEST_COMPRESSION"))
+local rc, packed_len = zlib.compress2(packed, bound, src, #text, zlib.Z_BEST_COMPRESSION)
 check(rc == Z_OK, "compress2 returned " .. rc)
 local back = lib:alloc(#text)
-local rc2, back_len = lib:call("zlib.uncompress", back, #text, packed, packed_len)
+local rc2, back_len = zlib.uncompress(back, #text, packed, packed_len)
 check(rc2 == Z_OK, "uncompress returned " .. rc2)
 
 local crc_in, crc_out = crc32(src, #text), crc32(back, back_len)
@@ -77,15 +82,17 @@ lib:free(back)
 
 print()
 print("== SQLite (:memory:)")
-local SQLITE_OK = lib:constant("sqlite3.SQLITE_OK")
-local rc3, db = lib:call("sqlite3.sqlite3_open", ":memory:")
+local SQLITE_OK = sqlite3.SQLITE_OK
+local rc3, db = sqlite3.sqlite3_open(":memory:")
 if rc3 ~= SQLITE_OK then error("sqlite3_open failed: " .. rc3) end
 
+-- row: a Lua function made into a closure of the IDL's callback type exec_fn
+-- ("call" scope: released when sqlite3_exec returns).
 local function exec(sql, row)
-  local cb = row and lib:callback("ipp:i", row) or nil
-  local r, msg = lib:call("sqlite3.sqlite3_exec", db, sql, cb)
+  local cb = row and sqlite3.callback("exec_fn", row) or nil
+  local r, msg = sqlite3.sqlite3_exec(db, sql, cb)
   if r ~= SQLITE_OK then
-    check(false, string.format("%s: %s", sql, msg or lib:call("sqlite3.sqlite3_errmsg", db)))
+    check(false, string.format("%s: %s", sql, msg or sqlite3.sqlite3_errmsg(db)))
   end
 end
 
@@ -93,21 +100,19 @@ local planets = {
   {"Mercury", 2439.7, 0}, {"Venus", 6051.8, 0}, {"Earth", 6371.0, 1},
   {"Mars", 3389.5, 2}, {"Jupiter", 69911.0, 95}}
 exec("CREATE TABLE planets (name TEXT, radius_km REAL, moons INTEGER)")
-local rcp, stmt = lib:call("sqlite3.sqlite3_prepare_v2", db,
-  "INSERT INTO planets VALUES (?, ?, ?)", -1)
+local rcp, stmt = sqlite3.sqlite3_prepare_v2(db, "INSERT INTO planets VALUES (?, ?, ?)", -1)
 check(rcp == SQLITE_OK, "prepare failed")
 for _, p in ipairs(planets) do
   local name = c_copy(p[1])
   -- -1: SQLITE_TRANSIENT, SQLite copies the text
-  lib:call("sqlite3.sqlite3_bind_text", stmt, 1, name, #p[1], -1)
-  lib:call("sqlite3.sqlite3_bind_double", stmt, 2, p[2])
-  lib:call("sqlite3.sqlite3_bind_int64", stmt, 3, p[3])
-  check(lib:call("sqlite3.sqlite3_step", stmt) == lib:constant("sqlite3.SQLITE_DONE"),
-    "insert " .. p[1])
-  lib:call("sqlite3.sqlite3_reset", stmt)
+  sqlite3.sqlite3_bind_text(stmt, 1, name, #p[1], -1)
+  sqlite3.sqlite3_bind_double(stmt, 2, p[2])
+  sqlite3.sqlite3_bind_int64(stmt, 3, p[3])
+  check(sqlite3.sqlite3_step(stmt) == sqlite3.SQLITE_DONE, "insert " .. p[1])
+  sqlite3.sqlite3_reset(stmt)
   lib:free(name)
 end
-lib:call("sqlite3.sqlite3_finalize", stmt)
+check(sqlite3.sqlite3_finalize(stmt) == SQLITE_OK, "sqlite3_finalize failed")
 print(string.format("  inserted %d rows with a prepared statement", #planets))
 
 -- Row callback: one Lua table per row, from the char ** arrays SQLite gives.
@@ -131,18 +136,18 @@ for _, r in ipairs(rows) do
 end
 check(#rows == #planets, "the callback saw " .. #rows .. " rows")
 
--- A scalar SQL function in Lua: sphere_area(r) = 4 pi r^2. Its closure is
--- "notified": SQLite calls the destroy notify when the connection closes.
+-- A scalar SQL function in Lua, of the IDL's callback type sql_func_fn:
+-- sphere_area(r) = 4 pi r^2. Its closure is "notified": SQLite calls the
+-- destroy notify when the connection closes.
 local area_calls = 0
-local area = lib:callback("pip:", function(ctx, argc, argv)
+local area = sqlite3.callback("sql_func_fn", function(ctx, argc, argv)
   area_calls = area_calls + 1
-  local r = lib:call("sqlite3.sqlite3_value_double", lib:peek(argv, "p"))
-  lib:call("sqlite3.sqlite3_result_double", ctx, 4 * math.pi * r * r)
+  local r = sqlite3.sqlite3_value_double(lib:peek(argv, "p"))
+  sqlite3.sqlite3_result_double(ctx, 4 * math.pi * r * r)
   check(argc == 1, "sphere_area got " .. argc .. " arguments")
 end, "notified")
-local rcf = lib:call("sqlite3.sqlite3_create_function_v2", db, "sphere_area", 1,
-  lib:constant("sqlite3.SQLITE_UTF8") + lib:constant("sqlite3.SQLITE_DETERMINISTIC"),
-  area, nil, nil)
+local rcf = sqlite3.sqlite3_create_function_v2(db, "sphere_area", 1,
+  sqlite3.SQLITE_UTF8 + sqlite3.SQLITE_DETERMINISTIC, area, nil, nil)
 check(rcf == SQLITE_OK, "sqlite3_create_function_v2 returned " .. rcf)
 
 local areas = {}
@@ -160,7 +165,7 @@ end
 check(#areas == #planets and area_calls == #planets,
   string.format("%d rows, %d calls of sphere_area", #areas, area_calls))
 
-local rcc = lib:call("sqlite3.sqlite3_close", db)
+local rcc = sqlite3.sqlite3_close(db)
 check(rcc == SQLITE_OK, "sqlite3_close returned " .. rcc)
 print(string.format("  closed; sphere_area ran %d times, its closure %s", area_calls,
   area.live and "is STILL HELD" or "was released by the destroy notify"))

@@ -1,17 +1,21 @@
 ;;; demo.scm — zlib and SQLite from Guile 3 through nccc: the library
 ;;; built from examples/demo_lib.c holds the runtime and the wrappers
 ;;; generated from idl/zlib.idl and idl/sqlite3.idl; everything below goes
-;;; through the portable core bindings/scheme/nccc/core.sls, by name.
+;;; through the R6RS libraries (nccc zlib) and (nccc sqlite3) that
+;;; nccc-stubgen generates from the same IDL files, over the portable core
+;;; bindings/scheme/nccc/core.sls.
 ;;;
-;;;   GUILE_AUTO_COMPILE=0 guile -L bindings/scheme demo.scm LIBRARY FILE
+;;;   GUILE_AUTO_COMPILE=0 guile -L bindings/scheme -L GENERATED demo.scm LIBRARY FILE
 ;;;
-;;; Exits 1 on any mismatch.
-(use-modules (nccc core) (rnrs bytevectors) (rnrs io ports) (srfi srfi-11)
-             (ice-9 format))
+;;; GENERATED holds nccc/zlib.scm and nccc/sqlite3.scm (and their .sls),
+;;; tools/demo.sh passes it. Exits 1 on any mismatch.
+(use-modules (nccc core) ((nccc zlib) #:prefix zlib:) ((nccc sqlite3) #:prefix sqlite3:)
+             (rnrs bytevectors) (rnrs io ports) (srfi srfi-11) (ice-9 format))
 
 (define args (command-line))
 (unless (= (length args) 3)
-  (format (current-error-port) "usage: guile -L bindings/scheme demo.scm LIBRARY FILE~%")
+  (format (current-error-port)
+          "usage: guile -L bindings/scheme -L GENERATED demo.scm LIBRARY FILE~%")
   (exit 2))
 (define libpath (cadr args))
 (define file (caddr args))
@@ -26,27 +30,14 @@
 (define rt (nccc-load libpath))
 (let ([st (nccc-call (nccc-function-at rt (nccc-symbol rt "nccc_demo_open") ":i"))])
   (unless (= st 0) (error "nccc_demo_open failed with status" st)))
-
-;; (call "module.function" arg ...): looked up once, then called.
-(define procedures (make-hash-table))
-(define (call name . args)
-  (let ([f (or (hash-ref procedures name)
-               (let ([f (nccc-lookup rt name)]) (hash-set! procedures name f) f))])
-    (apply nccc-call f args)))
-;; The wrappers that take a callback have a closure slot, code "c", which
-;; nccc-lookup does not parse yet; their exported symbols are called with
-;; the same signature and "p" in its place (a callback object fills a "p"
-;; slot with its context).
-(define (wrapper module function signature)
-  (nccc-function-at rt (nccc-symbol rt (string-append "nccc_" module "_" function))
-                    signature))
-(define sqlite3-exec (wrapper "sqlite3" "sqlite3_exec" "psp:is"))
-(define sqlite3-create-function-v2
-  (wrapper "sqlite3" "sqlite3_create_function_v2" "psiipFF:i"))
+;; Each generated library looks its functions up once; then every function
+;; is a procedure and every constant an identifier.
+(zlib:zlib-bind! rt)
+(sqlite3:sqlite3-bind! rt)
 
 (format #t "nccc runtime ~a, zlib ~a, SQLite ~a~%"
         (call-with-values (lambda () (nccc-version rt)) (lambda (number text) text))
-        (call "zlib.zlibVersion") (call "sqlite3.sqlite3_libversion"))
+        (zlib:zlibVersion) (sqlite3:sqlite3_libversion))
 
 ;;; ---- zlib: compress a real file and back ---------------------------------------
 
@@ -54,23 +45,22 @@
   (let ([p (nccc-alloc rt (max 1 (bytevector-length bv)))])
     (nccc-write rt p bv)
     p))
-(define (crc32 p n) (call "zlib.crc32" (call "zlib.crc32" 0 #f 0) p n))
+(define (crc32 p n) (zlib:crc32 (zlib:crc32 0 #f 0) p n))
 
 (newline)
 (format #t "== zlib: ~a~%" file)
 (define text (call-with-port (open-file-input-port file) get-bytevector-all))
 (define n (bytevector-length text))
-(define Z_OK (nccc-constant rt "zlib.Z_OK"))
 
 (define src (c-copy text))
-(define bound (call "zlib.compressBound" n))
+(define bound (zlib:compressBound n))
 (define packed (nccc-alloc rt bound))
 (define-values (rc packed-len)
-  (call "zlib.compress2" packed bound src n (nccc-constant rt "zlib.Z_BEST_COMPRESSION")))
-(check (= rc Z_OK) (format #f "compress2 returned ~a" rc))
+  (zlib:compress2 packed bound src n zlib:Z_BEST_COMPRESSION))
+(check (= rc zlib:Z_OK) (format #f "compress2 returned ~a" rc))
 (define back (nccc-alloc rt n))
-(define-values (rc2 back-len) (call "zlib.uncompress" back n packed packed-len))
-(check (= rc2 Z_OK) (format #f "uncompress returned ~a" rc2))
+(define-values (rc2 back-len) (zlib:uncompress back n packed packed-len))
+(check (= rc2 zlib:Z_OK) (format #f "uncompress returned ~a" rc2))
 
 (define crc-in (crc32 src n))
 (define crc-out (crc32 back back-len))
@@ -88,36 +78,41 @@
 
 (newline)
 (format #t "== SQLite (:memory:)~%")
-(define SQLITE_OK (nccc-constant rt "sqlite3.SQLITE_OK"))
-(define-values (rc3 db) (call "sqlite3.sqlite3_open" ":memory:"))
+(define SQLITE_OK sqlite3:SQLITE_OK)
+;; db is an owned object ([owned(sqlite3_close)] in the IDL): nccc-close
+;; closes it, at most once.
+(define-values (rc3 db) (sqlite3:sqlite3_open ":memory:"))
 (unless (= rc3 SQLITE_OK) (error "sqlite3_open failed" rc3))
 
+;; row: a procedure made into a closure of the IDL's callback type exec_fn
+;; (call scope: released when sqlite3_exec returns).
 (define* (exec sql #:optional row)
-  (let-values ([(r msg) (nccc-call sqlite3-exec db sql
-                                   (and row (nccc-callback rt "ipp:i" 'call row)))])
+  (let-values ([(r msg) (sqlite3:sqlite3_exec
+                         db sql (and row (sqlite3:sqlite3-callback "exec_fn" 'call row)))])
     (unless (= r SQLITE_OK)
-      (check #f (format #f "~a: ~a" sql (or msg (call "sqlite3.sqlite3_errmsg" db)))))))
+      (check #f (format #f "~a: ~a" sql (or msg (sqlite3:sqlite3_errmsg db)))))))
 
 (define planets
   '(("Mercury" 2439.7 0) ("Venus" 6051.8 0) ("Earth" 6371.0 1)
     ("Mars" 3389.5 2) ("Jupiter" 69911.0 95)))
 (exec "CREATE TABLE planets (name TEXT, radius_km REAL, moons INTEGER)")
+;; stmt is owned too ([owned(sqlite3_finalize)]).
 (define-values (rcp stmt tail)
-  (call "sqlite3.sqlite3_prepare_v2" db "INSERT INTO planets VALUES (?, ?, ?)" -1))
+  (sqlite3:sqlite3_prepare_v2 db "INSERT INTO planets VALUES (?, ?, ?)" -1))
 (check (= rcp SQLITE_OK) "prepare failed")
 (define SQLITE_TRANSIENT (- (expt 2 64) 1)) ; (void (*)(void *))-1: SQLite copies
 (for-each
  (lambda (p)
    (let* ([bytes (string->utf8 (car p))] [name (c-copy bytes)])
-     (call "sqlite3.sqlite3_bind_text" stmt 1 name (bytevector-length bytes) SQLITE_TRANSIENT)
-     (call "sqlite3.sqlite3_bind_double" stmt 2 (cadr p))
-     (call "sqlite3.sqlite3_bind_int64" stmt 3 (caddr p))
-     (check (= (call "sqlite3.sqlite3_step" stmt) (nccc-constant rt "sqlite3.SQLITE_DONE"))
+     (sqlite3:sqlite3_bind_text stmt 1 name (bytevector-length bytes) SQLITE_TRANSIENT)
+     (sqlite3:sqlite3_bind_double stmt 2 (cadr p))
+     (sqlite3:sqlite3_bind_int64 stmt 3 (caddr p))
+     (check (= (sqlite3:sqlite3_step stmt) sqlite3:SQLITE_DONE)
             (string-append "insert " (car p)))
-     (call "sqlite3.sqlite3_reset" stmt)
+     (sqlite3:sqlite3_reset stmt)
      (nccc-free rt name)))
  planets)
-(call "sqlite3.sqlite3_finalize" stmt)
+(check (nccc-close stmt) "sqlite3_finalize did not run")
 (format #t "  inserted ~a rows with a prepared statement~%" (length planets))
 
 ;; Row callback: an alist per row, from the char ** arrays SQLite gives;
@@ -145,23 +140,23 @@
 (check (= (length (car rows)) (length planets))
        (format #f "the callback saw ~a rows" (length (car rows))))
 
-;; A scalar SQL function in Scheme: sphere_area(r) = 4 pi r^2. Its closure
-;; is notified: SQLite calls the destroy notify when the connection closes.
+;; A scalar SQL function in Scheme, of the IDL's callback type sql_func_fn:
+;; sphere_area(r) = 4 pi r^2. Its closure is notified: SQLite calls the
+;; destroy notify when the connection closes.
 (define pi (* 4 (atan 1)))
 (define area-calls 0)
 (define area
-  (nccc-callback rt "pip:" 'notified
+  (sqlite3:sqlite3-callback "sql_func_fn" 'notified
                  (lambda (ctx argc argv)
                    (set! area-calls (+ area-calls 1))
                    (check (= argc 1) (format #f "sphere_area got ~a arguments" argc))
-                   (let ([r (call "sqlite3.sqlite3_value_double" (nccc-peek rt argv "p"))])
-                     (call "sqlite3.sqlite3_result_double" ctx (* 4 pi r r)))
+                   (let ([r (sqlite3:sqlite3_value_double (nccc-peek rt argv "p"))])
+                     (sqlite3:sqlite3_result_double ctx (* 4 pi r r)))
                    (values))))
 (define rcf
-  (nccc-call sqlite3-create-function-v2 db "sphere_area" 1
-             (+ (nccc-constant rt "sqlite3.SQLITE_UTF8")
-                (nccc-constant rt "sqlite3.SQLITE_DETERMINISTIC"))
-             area #f #f))
+  (sqlite3:sqlite3_create_function_v2 db "sphere_area" 1
+                                     (+ sqlite3:SQLITE_UTF8 sqlite3:SQLITE_DETERMINISTIC)
+                                     area #f #f))
 (check (= rcf SQLITE_OK) (format #f "sqlite3_create_function_v2 returned ~a" rcf))
 
 (define areas (list '()))
@@ -181,8 +176,7 @@
 (check (and (= (length (car areas)) (length planets)) (= area-calls (length planets)))
        (format #f "~a rows, ~a calls of sphere_area" (length (car areas)) area-calls))
 
-(define rcc (call "sqlite3.sqlite3_close" db))
-(check (= rcc SQLITE_OK) (format #f "sqlite3_close returned ~a" rcc))
+(check (nccc-close db) "sqlite3_close did not run")
 (format #t "  closed; sphere_area ran ~a times, its closure ~a~%" area-calls
         (if (nccc-callback-live? area) "is STILL HELD"
             "was released by the destroy notify"))
