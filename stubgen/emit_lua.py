@@ -126,11 +126,21 @@ def _nonnull(s):
         s.code in "psF"
 
 
+def _owned_strings(f):
+    """The 1-based result positions of f's owned strings after the
+    first: [out] parameters the caller frees (read, then freed at once)."""
+    return [k for k, s in enumerate(f.out_slots, 1)
+            if k > 1 and s.info is not None and s.info.owned
+            and s.code == "s"]
+
+
 def _binder(src, host, e):
     """The binder of one function, when it needs more than lib:fast:
     non-NULL arguments, an owned result (an object with a finalizer), an
-    owned string (read, then freed), a thunk to bind (the last error
-    checked after the call)."""
+    owned string (read, then freed; also from [out] parameters), a thunk
+    to bind (the last error checked after the call). Owned pointers from
+    [out] parameters other than strings stay plain pointers: the caller
+    frees them (docs/LUA.md, "Ownership")."""
     f = e.decl
     nonnull = [k + 1 for k, s in enumerate(a for a in f.in_slots
                                            if a.role != "target")
@@ -141,32 +151,44 @@ def _binder(src, host, e):
         f.out_slots[0].role == "return" else None
     owned = ret.info.owned if ret is not None and ret.info is not None \
         else None
+    out_strings = _owned_strings(f)
     thunks = _thunks(f)
-    if not nonnull and not owned and not thunks:
+    if not nonnull and not owned and not thunks and not out_strings:
         return
     opts = []
     if nonnull:
         opts.append("nonnull = {%s}" % ", ".join(
             "[%d] = true" % k for k in nonnull))
     string = owned and ret.code == "s"
-    if owned and ret.code == "s":
-        opts.append('outs = {[1] = "p"}')
+    raw = ([1] if string else []) + out_strings
+    if raw:
+        opts.append("outs = {%s}" % ", ".join('[%d] = "p"' % k for k in raw))
     if thunks:
         opts.append("thunks = true")
     src.line("-- %s" % _describe(e))
     with src.block("B[%s] = function(lib, h)" % lua_string(e.name), "end"):
         src.line("local call = lib:fast(h, {%s})" % ", ".join(opts))
-        if not owned:
+        convs = []
+        if owned:
+            free = lua_string(host.qualified(owned))
+            if string:
+                convs.append((1, "lib:owned_string(%s)" % free))
+            else:
+                tname = ret.type.spell() if ret.type is not None else "owned"
+                convs.append((1, "lib:owner(%s, %s)" % (
+                    free, lua_string(tname.replace(" *", "").strip()))))
+        for k in out_strings:
+            free = lua_string(host.qualified(f.out_slots[k - 1].info.owned))
+            convs.append((k, "lib:owned_string(%s)" % free))
+        if not convs:
             src.line("return call")
-            return
-        free = lua_string(host.qualified(owned))
-        if string:
-            src.line("local own = lib:owned_string(%s)" % free)
+        elif len(convs) == 1 and convs[0][0] == 1:
+            src.line("local own = %s" % convs[0][1])
+            src.line("return function(...) return own(call(...)) end")
         else:
-            tname = ret.type.spell() if ret.type is not None else "owned"
-            src.line("local own = lib:owner(%s, %s)" % (
-                free, lua_string(tname.replace(" *", "").strip())))
-        src.line("return function(...) return own(call(...)) end")
+            src.line("local own = lib:owning({%s})" % ", ".join(
+                "[%d] = %s" % c for c in convs))
+            src.line("return function(...) return own(call(...)) end")
 
 
 def _describe(e):
@@ -181,6 +203,9 @@ def _describe(e):
     if ret is not None and ret.role == "return" and ret.info and \
             ret.info.owned:
         notes.append("owned(%s)" % ret.info.owned)
+    for k in _owned_strings(f):
+        notes.append("owned string result %d (%s)"
+                     % (k, f.out_slots[k - 1].info.owned))
     thunks = _thunks(f)
     if thunks:
         notes.append("binds a thunk of " + ", ".join(thunks))

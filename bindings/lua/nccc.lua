@@ -1282,6 +1282,16 @@ function Lib:owned_string(free_name)
   end
 end
 
+-- owning(convs): a function applying convs[k] (from owner or
+-- owned_string) to result k of a call, the other results as they are.
+function Lib:owning(convs)
+  return function(...)
+    local r = pack(...)
+    for k, conv in pairs(convs) do r[k] = (conv(r[k])) end
+    return unpack(r, 1, r.n)
+  end
+end
+
 -- ---- callbacks ---------------------------------------------------------------
 
 -- The dispatcher's address, registered once per bound runtime.

@@ -215,6 +215,7 @@ function lib:call(h, ...) return h, ... end
 function lib:fast(h, opts) return function(...) return lib:call(h, ...) end end
 function lib:owner() return function(p, ...) return p, ... end end
 lib.owned_string = lib.owner
+function lib:owning() return function(...) return ... end end
 function lib:callback(sig, fn, scope) return sig .. " " .. scope end
 function lib:constants(m)
   local t = {}

@@ -28,6 +28,9 @@ int64_t fx_value([nonnull] struct fx_obj *o) [rename=obj_value];
 void fx_free([nullable] struct fx_obj *o) [rename=obj_free];
 char *fx_dup([nonnull] const char *s) [rename=dup, string, owned(str_free), nonnull];
 void fx_str_free([nullable] char *s) [rename=str_free];
+int fx_dup_into([nonnull] const char *s,
+                [out, string, nullable, owned(str_free)] char **copy,
+                [out] int *len) [rename=dup_into];
 int64_t fx_fold(int64_t n, step_fn *fn, [context=fn] void *ctx) [rename=fold];
 int fx_apply(plain_fn *fn, int x) [rename=apply];
 int fx_keep([scope=forever] plain_fn *fn) [rename=keep];
@@ -131,3 +134,14 @@ def test_output_parses(tmp_path):
     path = tmp_path / "fx.lua"
     path.write_text(_lua())
     subprocess.run(["luac5.4", "-p", str(path)], check=True)
+
+
+def test_owned_strings_from_out_parameters_are_read_then_freed():
+    b = _binder(_lua(), "dup_into")
+    assert b is not None
+    # the [out] string (result 2) is read as a pointer, then converted
+    # (read and freed) by owned_string; the int results stay as they are
+    assert 'outs = {[2] = "p"}' in b
+    assert 'lib:owning({[2] = lib:owned_string("fx.str_free")})' in b
+    assert "[3]" not in b
+    assert "owned string result 2 (str_free)" in _comment(_lua(), "dup_into")
