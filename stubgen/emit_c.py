@@ -22,6 +22,12 @@ closures after the call. A wrapper with the trace or fault shim is a
 static body and a public wrapper around it (NCCC_SITE_WRAP); the
 releases follow NCCC_SITE_WRAP, so a faulted call releases too.
 
+A [nonnull] pointer argument (or [inout] value) is refused when NULL
+before anything else in the wrapper (NCCC_NONNULL_REQUIRE, nccc/
+shim_nonnull.h): out zeroed, NCCC_ERR_NULL_POINTER recorded, C not
+called, CALL-scoped closures released; a packed forwarder's status slot
+gets the status.
+
 A struct or union a wrapper writes to out[] goes through the static
 helpers of its type, shared by all wrappers: put_T zeroes the record's
 slots and calls copy_T, which copies each field at its offsetof (nested
@@ -91,6 +97,37 @@ def signature_literal(codes_in, codes_out):
     if lit:
         parts.append(c_string("".join(lit)))
     return " ".join(parts)
+
+
+def nonnull_slots(f):
+    """The in slots of f that must not be NULL: arguments (or [inout]
+    values) the IDL marks [nonnull] whose code is a pointer (p, s, F).
+    Unannotated pointers pass through; closure slots have their own
+    check (NCCC_CB_REQUIRE), as does a function_pointer target."""
+    return [s for s in f.in_slots
+            if s.role in ("arg", "inout") and s.record is None
+            and s.info is not None and s.info.nullable is False
+            and s.code in ("p", "s", "F")]
+
+
+def nonnull_checks(f, v_in, v_out, status=False, end_calls=False):
+    """One NCCC_NONNULL_REQUIRE per slot of nonnull_slots(f): the _STATUS
+    form when out[0] is a status, the _END form when the wrapper itself
+    releases CALL-scoped closures (a refused call releases them too)."""
+    macro, end = "NCCC_NONNULL_REQUIRE", ""
+    if status:
+        macro += "_STATUS"
+    elif end_calls and f.closure_slots:
+        macro += "_END"
+        end = ", " + ", ".join(
+            "NCCC_CB_END_CALL(nccc_slot_to_ptr(%s[%s]))"
+            % (v_in, slot_index(sl.index)) for sl in f.closure_slots)
+        if len(f.closure_slots) > 1:
+            end = ", (%s)" % end[2:]
+    return ["%s(%s[%s], %s, %s, %s, %s%s);" % (
+        macro, v_in, slot_index(s.index), c_string(f.name),
+        c_string(s.name or "argument %d" % (s.param.index + 1)), v_out,
+        slot_index(f.n_out), end) for s in nonnull_slots(f)]
 
 
 def slot_index(idx):
@@ -397,6 +434,8 @@ class _Emitter:
             src.line("#include <nccc/shim_callback.h>")
         if m.uses_sites:
             src.line("#include <nccc/shim_site.h>")
+        if any(nonnull_slots(f) for f in m.functions):
+            src.line("#include <nccc/shim_nonnull.h>")
         if m.qualified_returns:
             src.blank()
             src.line("/* The IDL has qualified return types, as C allows; "
@@ -768,6 +807,8 @@ class _Emitter:
         sig = signature_literal(f.packed.codes,
                                 [f.packed.ret] if f.packed.ret else [])
         with src.block(head, "}"):
+            for line in nonnull_checks(f, v_in, v_out, status=True):
+                src.line(line)
             src.line("nccc_packed_forward(%s, %s, %s, %s, %s);"
                      % (c_string(f.packed.name), where, sig, v_in, v_out))
 
@@ -906,6 +947,10 @@ class _Emitter:
             if f.function_pointer:
                 src.line("NCCC_FP_REQUIRE(%s[0], %s, %s);"
                          % (v_in, v_out, n_out))
+            # [nonnull]: refused before anything else (one compare each)
+            for line in nonnull_checks(f, v_in, v_out,
+                                       end_calls=end_calls):
+                src.line(line)
             simple = not decls and not f.errno and len(f.out_slots) <= 1 \
                 and (not returns or f.out_slots[0].record is None)
             if simple:

@@ -4,6 +4,7 @@
 */
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 
 struct triple { int32_t a, b, c; };
 struct rgb { uint8_t r, g, b; };
@@ -69,4 +70,29 @@ int32_t raise_errno(int32_t e);
 int32_t raise_errno(int32_t e) {
   errno = e;
   return -1;
+}
+
+/* Dereferences every [nonnull] pointer without a check: a NULL that got
+** past the wrapper would crash here. */
+static int32_t nonnull_count;
+
+int32_t nonnull_sum(const char *s, const int32_t *p, const int32_t *q,
+                    const char **word, int32_t *len);
+int32_t nonnull_sum(const char *s, const int32_t *p, const int32_t *q,
+                    const char **word, int32_t *len) {
+  nonnull_count++;
+  *len = (int32_t)strlen(s);
+  if (**word != '\0') (*word)++;
+  errno = EDOM;
+  return *p + (q != NULL ? *q : 100);
+}
+
+int32_t nonnull_calls(void);
+int32_t nonnull_calls(void) { return nonnull_count; }
+
+typedef int32_t visit_fn(int32_t v, void *ctx);
+int32_t nonnull_visit(const int32_t *v, visit_fn *fn, void *ctx);
+int32_t nonnull_visit(const int32_t *v, visit_fn *fn, void *ctx) {
+  nonnull_count++;
+  return fn(*v, ctx);
 }

@@ -134,10 +134,13 @@ static const sig sigs[] = {
     {"edges.float_outs", "fd:fd", 2, 2},
     {"edges.leave_errno", "i:ie", 1, 2},
     {"edges.raise_errno", "i:ie", 1, 2},
+    {"edges.nonnull_sum", "spps:isie", 4, 4},
+    {"edges.nonnull_calls", ":i", 0, 1},
+    {"edges.nonnull_visit", "pc:i", 2, 1},
 };
 #define N_SIGS (sizeof sigs / sizeof sigs[0])
 #define N_TOUR 57
-#define N_EDGES 8
+#define N_EDGES 11
 
 #define SENTINEL 0xA5A5A5A5A5A5A5A5u
 
@@ -886,6 +889,13 @@ START_TEST(test_pointers) {
   call("tour.release", in, 1, out, 0);
   in[0] = 0;
   call("tour.release", in, 1, out, 0); /* [nullable] */
+  /* [nonnull] b: NULL is refused by the wrapper, join does not run */
+  in[0] = nccc_slot_from_ptr("head-");
+  in[1] = 0;
+  call("tour.join", in, 2, out, 1);
+  ck_assert_uint_eq(out[0], 0);
+  ck_assert_int_eq(nccc_last_status(), NCCC_ERR_NULL_POINTER);
+  ck_assert_str_eq(nccc_last_error(), "join: b is NULL ([nonnull])");
 
   /* an opaque handle, owned */
   in[0] = nccc_slot_from_i32(-1);
@@ -900,6 +910,115 @@ START_TEST(test_pointers) {
   call("tour.counter_next", in, 1, out, 1);
   ck_assert_uint_eq(out[0], 1);
   call("tour.counter_free", in, 1, out, 0);
+}
+END_TEST
+
+/* The number of calls of nonnull_sum that reached C. */
+static int32_t nonnull_calls(void) {
+  uint64_t out[1];
+  call("edges.nonnull_calls", NULL, 0, out, 1);
+  return nccc_slot_to_i32(out[0]);
+}
+
+START_TEST(test_nonnull_refused_before_c) {
+  static const int32_t p = 40, q = 2;
+  uint64_t in[4], good[4], out[4];
+  int32_t before;
+  size_t i, k;
+  good[0] = nccc_slot_from_ptr("four");
+  good[1] = nccc_slot_from_ptr(&p);
+  good[2] = nccc_slot_from_ptr(&q);
+  good[3] = nccc_slot_from_ptr("xy");
+
+  /* all given: C runs */
+  before = nonnull_calls();
+  call("edges.nonnull_sum", good, 4, out, 4);
+  ck_assert_int_eq(nonnull_calls(), before + 1);
+  ck_assert_uint_eq(out[0], 42);
+  expect_string(out[1], "y");
+  ck_assert_uint_eq(out[2], 4);
+  ck_assert_uint_eq(out[3], nccc_slot_from_i32(EDOM));
+
+  /* q is not [nonnull]: NULL reaches C */
+  memcpy(in, good, sizeof in);
+  in[2] = 0;
+  call("edges.nonnull_sum", in, 4, out, 4);
+  ck_assert_int_eq(nonnull_calls(), before + 2);
+  ck_assert_uint_eq(out[0], 140);
+
+  /* NULL in each [nonnull] slot (s, p and the [inout] word): refused
+  ** before C (nonnull_sum would dereference it), out[] zeroed, errno
+  ** slot included, the last error naming function and parameter */
+  for (k = 0; k < 4; k++) {
+    static const char *const msgs[4] = {
+        "nonnull_sum: s is NULL ([nonnull])",
+        "nonnull_sum: p is NULL ([nonnull])", NULL,
+        "nonnull_sum: word is NULL ([nonnull])"};
+    if (msgs[k] == NULL) continue;
+    memcpy(in, good, sizeof in);
+    in[k] = 0;
+    nccc_clear_error();
+    call("edges.nonnull_sum", in, 4, out, 4);
+    for (i = 0; i < 4; i++) ck_assert_uint_eq(out[i], 0);
+    ck_assert_int_eq(nccc_last_status(), NCCC_ERR_NULL_POINTER);
+    ck_assert_str_eq(nccc_last_error(), msgs[k]);
+  }
+  ck_assert_int_eq(nonnull_calls(), before + 2);
+
+  /* all NULL: the first [nonnull] slot is named */
+  memset(in, 0, sizeof in);
+  call("edges.nonnull_sum", in, 4, out, 4);
+  ck_assert_str_eq(nccc_last_error(), "nonnull_sum: s is NULL ([nonnull])");
+  ck_assert_int_eq(nonnull_calls(), before + 2);
+
+  /* a refusal leaves nothing behind: the next good call runs */
+  call("edges.nonnull_sum", good, 4, out, 4);
+  ck_assert_int_eq(nonnull_calls(), before + 3);
+  ck_assert_uint_eq(out[0], 42);
+}
+END_TEST
+
+/* The host side of visit_fn: out[0] = env + 2 * v. */
+static void visit_target(const uint64_t *in, uint64_t *out) {
+  out[0] = nccc_slot_from_i32((int32_t)in[0] + 2 * nccc_slot_to_i32(in[1]));
+}
+
+START_TEST(test_nonnull_refusal_releases_call_closures) {
+  static const int32_t v = 20;
+  uint64_t in[2], out[1];
+  void *ctx = NULL;
+  int32_t before = nonnull_calls();
+
+  /* a finished call releases its CALL closure */
+  ck_assert_int_eq(nccc_closure_claim(visit_target, 2, NCCC_SCOPE_CALL, &ctx),
+                   NCCC_OK);
+  in[0] = nccc_slot_from_ptr(&v);
+  in[1] = nccc_slot_from_ptr(ctx);
+  call("edges.nonnull_visit", in, 2, out, 1);
+  ck_assert_uint_eq(out[0], 42);
+  ck_assert_int_eq(nonnull_calls(), before + 1);
+  ck_assert_int_eq(nccc_closure_check(ctx), NCCC_ERR_STALE_CLOSURE);
+
+  /* so does a refused one, and C never runs */
+  ck_assert_int_eq(nccc_closure_claim(visit_target, 2, NCCC_SCOPE_CALL, &ctx),
+                   NCCC_OK);
+  in[0] = 0;
+  in[1] = nccc_slot_from_ptr(ctx);
+  call("edges.nonnull_visit", in, 2, out, 1);
+  ck_assert_uint_eq(out[0], 0);
+  ck_assert_int_eq(nccc_last_status(), NCCC_ERR_NULL_POINTER);
+  ck_assert_str_eq(nccc_last_error(), "nonnull_visit: v is NULL ([nonnull])");
+  ck_assert_int_eq(nonnull_calls(), before + 1);
+  ck_assert_int_eq(nccc_closure_check(ctx), NCCC_ERR_STALE_CLOSURE);
+
+  /* a FOREVER closure stays */
+  ck_assert_int_eq(
+      nccc_closure_claim(visit_target, 2, NCCC_SCOPE_FOREVER, &ctx), NCCC_OK);
+  in[1] = nccc_slot_from_ptr(ctx);
+  call("edges.nonnull_visit", in, 2, out, 1);
+  ck_assert_int_eq(nccc_last_status(), NCCC_ERR_NULL_POINTER);
+  ck_assert_int_eq(nccc_closure_check(ctx), NCCC_OK);
+  ck_assert_int_eq(nccc_closure_release(ctx), NCCC_OK);
 }
 END_TEST
 
@@ -1205,6 +1324,8 @@ int main(void) {
   tcase_add_test(val, test_out_order_with_records_and_errno);
   tcase_add_test(val, test_float_outs);
   tcase_add_test(val, test_pointers);
+  tcase_add_test(val, test_nonnull_refused_before_c);
+  tcase_add_test(val, test_nonnull_refusal_releases_call_closures);
   suite_add_tcase(s, val);
 
   tcase_add_checked_fixture(shim, setup, NULL);

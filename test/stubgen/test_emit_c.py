@@ -191,6 +191,49 @@ def test_function_pointer_wrapper_calls_through_in0():
     assert "extern int f(int x);" not in src
 
 
+def test_nonnull_slots_are_refused_before_the_call():
+    src = c_of(M + "int f([nonnull] const char *s, [nullable] int *a, "
+               "int *b, [nonnull] void *p, int n);\n"
+               "void g([inout, nonnull] const char **w, [nonnull] int *q) "
+               "[function_pointer];\n"
+               "int h([out, nonnull] void **r);")
+    assert "#include <nccc/shim_nonnull.h>\n" in src
+    w = src[src.index("void nccc_m_f("):]
+    w = w[:w.index("\n}\n")]
+    # one check per [nonnull] slot, first, before C is called
+    assert w.split("\n")[1:3] == [
+        '  NCCC_NONNULL_REQUIRE(in[0], "f", "s", out, 1);',
+        '  NCCC_NONNULL_REQUIRE(in[3], "f", "p", out, 1);']
+    assert w.count("NCCC_NONNULL_REQUIRE") == 2   # not a, b (unannotated)
+    g = src[src.index("void nccc_m_g("):]
+    g = g[:g.index("\n}\n")]
+    # after the target's check; the [inout] value's slot is checked too
+    assert g.index("NCCC_FP_REQUIRE(in[0], out, 1);") < g.index(
+        'NCCC_NONNULL_REQUIRE(in[1], "g", "w", out, 1);') < g.index(
+        'NCCC_NONNULL_REQUIRE(in[2], "g", "q", out, 1);')
+    # an [out] value has no in slot: nothing to check
+    assert '"h"' not in src[src.index("void nccc_m_h("):]
+
+
+def test_nonnull_refusal_releases_call_closures():
+    text = (M + "typedef int fn_t(int x, [context] void *c);\n"
+            "int f([nonnull] int *p, fn_t *a, [context=a] void *ca, "
+            "fn_t *b, [context=b] void *cb);\n"
+            "int g([nonnull] int *p, fn_t *a, [context=a] void *ca) "
+            "[trace];\n")
+    src = c_of(text)
+    assert ('  NCCC_NONNULL_REQUIRE_END(in[0], "f", "p", out, 1, '
+            "(NCCC_CB_END_CALL(nccc_slot_to_ptr(in[1])), "
+            "NCCC_CB_END_CALL(nccc_slot_to_ptr(in[2]))));\n") in src
+    # under a call-site shim the public wrapper releases after the body
+    assert '  NCCC_NONNULL_REQUIRE(in[0], "g", "p", out, 1);\n' in src
+
+
+def test_no_nonnull_shim_without_nonnull():
+    src = c_of(M + "int f([nullable] const char *s, int *b);")
+    assert "NONNULL" not in src and "shim_nonnull" not in src
+
+
 def test_variadic_arguments_get_their_exact_types():
     w = wrapper(M + "int printf(const char *fmt, ...);\n"
                 "int p(const char *fmt, int a, long b, float c) "

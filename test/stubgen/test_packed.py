@@ -150,6 +150,19 @@ def test_wrapper_is_one_call():
         "}\n")
 
 
+def test_nonnull_argument_is_refused_with_a_status():
+    src = c_of('packed "x" int f([nonnull] const char *s, void *p, '
+               '[nonnull] void *q) [module];')
+    start = src.index("void nccc_m_f(")
+    assert src[start:src.index("}\n", start) + 2] == (
+        "void nccc_m_f(const uint64_t *in, uint64_t *out) {\n"
+        '  NCCC_NONNULL_REQUIRE_STATUS(in[1], "f", "s", out, 2);\n'
+        '  NCCC_NONNULL_REQUIRE_STATUS(in[3], "f", "q", out, 2);\n'
+        '  nccc_packed_forward("x", NCCC_PACKED_MODULE, "spp:i", in, out);\n'
+        "}\n")
+    assert "#include <nccc/shim_nonnull.h>\n" in src
+
+
 def test_wrapper_where_and_target_codes():
     src = c_of('packed "sq" long sq(long x) [module];\n'
                'packed "run" void run(void) [system_lib];')
@@ -237,10 +250,33 @@ int main(void) {
 """
 
 
-def test_called_through_the_runtime(tmp_path, runtime_lib):
-    write_outputs(M + 'packed "demo.add" double add(int a, double b);\n'
-                  'packed "demo.missing" void missing(void);', tmp_path)
-    (tmp_path / "main.c").write_text(MAIN)
+NONNULL_MAIN = r"""
+#include <stdio.h>
+#include <tvm/runtime/c_backend_api.h>
+#include <tvm/runtime/crt/crt.h>
+#include "m_nccc.h"
+
+int main(void) {
+  uint64_t in[1], out[2];
+  TVMInitializeRuntime();
+  in[0] = 0;
+  out[0] = out[1] = 7;
+  nccc_m_len(in, out);
+  printf("%#x %u %s\n", (unsigned)out[0], (unsigned)out[1],
+         TVMGetLastError());
+  in[0] = (uint64_t)(uintptr_t)"abc";
+  nccc_m_len(in, out);
+  printf("%#x %s\n", (unsigned)out[0], TVMGetLastError());
+  return 0;
+}
+"""
+
+
+def _run_with_runtime(idl, main_c, tmp_path, runtime_lib):
+    """Generates idl's wrappers, builds them with main_c against the
+    runtime, runs the program; returns its standard output."""
+    write_outputs(idl, tmp_path)
+    (tmp_path / "main.c").write_text(main_c)
     exe = tmp_path / "prog"
     r = compile_c([tmp_path / "m_nccc.c", tmp_path / "main.c"], exe,
                   "-I", str(tmp_path),
@@ -249,6 +285,25 @@ def test_called_through_the_runtime(tmp_path, runtime_lib):
     assert r.returncode == 0, r.stderr
     run = subprocess.run([str(exe)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    assert run.stdout == ("0 -1.75\n"
+    return run.stdout
+
+
+def test_nonnull_refused_through_the_runtime(tmp_path, runtime_lib):
+    # NULL: the status slot says why and nothing is looked up; a string:
+    # the lookup runs (and finds nothing)
+    out = _run_with_runtime(
+        M + 'packed "demo.len" int len([nonnull] const char *s);',
+        NONNULL_MAIN, tmp_path, runtime_lib)
+    assert out == ("0x4004 0 len: s is NULL ([nonnull])\n"
+                          "0x100 packed function not registered: "
+                          "demo.len\n")
+
+
+def test_called_through_the_runtime(tmp_path, runtime_lib):
+    out = _run_with_runtime(
+        M + 'packed "demo.add" double add(int a, double b);\n'
+        'packed "demo.missing" void missing(void);', MAIN, tmp_path,
+        runtime_lib)
+    assert out == ("0 -1.75\n"
                           "0x100 packed function not registered: "
                           "demo.missing\n")
