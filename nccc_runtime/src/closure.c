@@ -465,22 +465,34 @@ static COLD int thunk_enter_locked(const nccc_thunk_pool *pool, unsigned i,
   return ok;
 }
 
+/* The head of the closure bound to thunk i of pool, for the paths that
+** take no lock: *slot and *t (the slot's context) are set when it is
+** not NULL. NULL (the locked path decides): no such thunk, a member
+** other than 0, or a context that is not a callable head now. */
+static inline const rec *thunk_fast_head(const nccc_thunk_pool *pool,
+                                         unsigned i,
+                                         const nccc_thunk_slot **slot,
+                                         uintptr_t *t) {
+  const nccc_thunk_slot *s;
+  if (!LIKELY(pool != NULL && i < pool->size)) return NULL;
+  s = &pool->slots[i];
+  *t = (uintptr_t)LOAD_ACQ(&s->ctx);
+  if (LOAD_RLX(&s->member) != 0) return NULL;
+  *slot = s;
+  return fast_head(*t, 0);
+}
+
 /* Here rather than in thunk.c, to share the inline lookup. A thunk bound
 ** to a member other than 0 takes the lock. */
 int nccc_thunk_enter(const nccc_thunk_pool *pool, unsigned i,
                      nccc_cb_frame *frame) {
-  if (LIKELY(pool != NULL && i < pool->size)) {
-    nccc_thunk_slot *s = &pool->slots[i];
-    uintptr_t t = (uintptr_t)LOAD_ACQ(&s->ctx);
-    unsigned member = LOAD_RLX(&s->member);
-    const rec *h = fast_head(t, member);
-    /* fill's fence orders the slot's second read after member's: a
-    ** rebinding meanwhile changed ctx */
-    if (h != NULL && member == 0 && fill(h, h, t, 0, frame) &&
-        (uintptr_t)LOAD_RLX(&s->ctx) == t) {
-      return 1;
-    }
-  }
+  const nccc_thunk_slot *s;
+  uintptr_t t;
+  const rec *h = thunk_fast_head(pool, i, &s, &t);
+  /* fill's fence orders the slot's second read after member's: a
+  ** rebinding meanwhile changed ctx */
+  if (h != NULL && fill(h, h, t, 0, frame) && (uintptr_t)LOAD_RLX(&s->ctx) == t)
+    return 1;
   return thunk_enter_locked(pool, i, frame);
 }
 
@@ -541,22 +553,18 @@ void nccc_closure_call(void *ctx, unsigned member, uint64_t *in,
 
 void nccc_thunk_call(const nccc_thunk_pool *pool, unsigned i, uint64_t *in,
                      uint64_t *out) {
-  if (LIKELY(pool != NULL && i < pool->size)) {
-    nccc_thunk_slot *s = &pool->slots[i];
-    uintptr_t t = (uintptr_t)LOAD_ACQ(&s->ctx);
-    unsigned member = LOAD_RLX(&s->member);
-    const rec *h = fast_head(t, member);
-    if (h != NULL && member == 0) {
-      nccc_fn target = h->target;
-      uint64_t env = h->env;
-      /* the fence also orders the slot's second read (nccc_thunk_enter) */
-      FENCE_ACQ();
-      if (LIKELY(LOAD_RLX(&h->key) == t &&
-                 (uintptr_t)LOAD_RLX(&s->ctx) == t)) {
-        in[0] = env;
-        target(in, out);
-        return;
-      }
+  const nccc_thunk_slot *s;
+  uintptr_t t;
+  const rec *h = thunk_fast_head(pool, i, &s, &t);
+  if (h != NULL) {
+    nccc_fn target = h->target;
+    uint64_t env = h->env;
+    /* the fence also orders the slot's second read (nccc_thunk_enter) */
+    FENCE_ACQ();
+    if (LIKELY(LOAD_RLX(&h->key) == t && (uintptr_t)LOAD_RLX(&s->ctx) == t)) {
+      in[0] = env;
+      target(in, out);
+      return;
     }
   }
   thunk_call_slow(pool, i, in, out);
