@@ -475,136 +475,21 @@ static void b_clear_error(const uint64_t *in, uint64_t *out) {
 
 /* ---- the table ------------------------------------------------------------ */
 
-/* Names in index order; each OFFn is the byte offset of name n in the
-** blob (after the 2-byte count). */
-#define N0 "builtin"
-#define N1 "version"
-#define N2 "last_error"
-#define N3 "lookup"
-#define N4 "function"
-#define N5 "call"
-#define N6 "call_checked"
-#define N7 "register"
-#define N8 "module_count"
-#define N9 "module_info"
-#define N10 "module_find"
-#define N11 "module_type"
-#define N12 "module_field"
-#define N13 "module_constant"
-#define N14 "alloc"
-#define N15 "free"
-#define N16 "peek"
-#define N17 "poke"
-#define N18 "read"
-#define N19 "write"
-#define N20 "strlen"
-#define N21 "closure_claim"
-#define N22 "closure_claim_group"
-#define N23 "closure_release"
-#define N24 "closure_stats"
-#define N25 "trace_enable"
-#define N26 "trace_enable_module"
-#define N27 "trace_buffer"
-#define N28 "trace_stats"
-#define N29 "trace_read"
-#define N30 "trace_clear"
-#define N31 "fault_arm"
-#define N32 "fault_disarm"
-#define N33 "fault_query"
-#define N34 "clear_error"
-
-#define OFF0 2u
-#define OFF1 (OFF0 + sizeof N0)
-#define OFF2 (OFF1 + sizeof N1)
-#define OFF3 (OFF2 + sizeof N2)
-#define OFF4 (OFF3 + sizeof N3)
-#define OFF5 (OFF4 + sizeof N4)
-#define OFF6 (OFF5 + sizeof N5)
-#define OFF7 (OFF6 + sizeof N6)
-#define OFF8 (OFF7 + sizeof N7)
-#define OFF9 (OFF8 + sizeof N8)
-#define OFF10 (OFF9 + sizeof N9)
-#define OFF11 (OFF10 + sizeof N10)
-#define OFF12 (OFF11 + sizeof N11)
-#define OFF13 (OFF12 + sizeof N12)
-#define OFF14 (OFF13 + sizeof N13)
-#define OFF15 (OFF14 + sizeof N14)
-#define OFF16 (OFF15 + sizeof N15)
-#define OFF17 (OFF16 + sizeof N16)
-#define OFF18 (OFF17 + sizeof N17)
-#define OFF19 (OFF18 + sizeof N18)
-#define OFF20 (OFF19 + sizeof N19)
-#define OFF21 (OFF20 + sizeof N20)
-#define OFF22 (OFF21 + sizeof N21)
-#define OFF23 (OFF22 + sizeof N22)
-#define OFF24 (OFF23 + sizeof N23)
-#define OFF25 (OFF24 + sizeof N24)
-#define OFF26 (OFF25 + sizeof N25)
-#define OFF27 (OFF26 + sizeof N26)
-#define OFF28 (OFF27 + sizeof N27)
-#define OFF29 (OFF28 + sizeof N28)
-#define OFF30 (OFF29 + sizeof N29)
-#define OFF31 (OFF30 + sizeof N30)
-#define OFF32 (OFF31 + sizeof N31)
-#define OFF33 (OFF32 + sizeof N32)
-#define OFF34 (OFF33 + sizeof N33)
+/* The names, signatures and slot counts are nccc/abi.h's, in index
+** order; each built-in's function is b_<name>. */
+#define BUILTIN_NAME(index, upper, name, sig, n_in, n_out, offset) #name "\0"
+#define BUILTIN_FN(index, upper, name, sig, n_in, n_out, offset) b_##name,
+#define BUILTIN_INFO(index, upper, name, sig, n_in, n_out, offset) \
+  {sig, n_in, n_out, offset},
 
 NCCC_NAMES_BLOB(builtin_names, NCCC_BUILTIN_COUNT,
-                N0 "\0" N1 "\0" N2 "\0" N3 "\0" N4 "\0" N5 "\0" N6 "\0" N7
-                "\0" N8 "\0" N9 "\0" N10 "\0" N11 "\0" N12 "\0" N13 "\0" N14
-                "\0" N15 "\0" N16 "\0" N17 "\0" N18 "\0" N19 "\0" N20 "\0" N21
-                "\0" N22 "\0" N23 "\0" N24 "\0" N25 "\0" N26 "\0" N27 "\0"
-                N28 "\0" N29 "\0" N30 "\0" N31 "\0" N32 "\0" N33 "\0" N34 "\0");
+                NCCC_ABI_BUILTINS(BUILTIN_NAME));
 
 static const nccc_fn builtin_funcs[NCCC_BUILTIN_COUNT] = {
-    b_builtin,       b_version,     b_last_error,  b_lookup,
-    b_function,      b_call,        b_call_checked, b_register,
-    b_module_count,  b_module_info, b_module_find, b_module_type,
-    b_module_field,  b_module_constant, b_alloc,   b_free,
-    b_peek,          b_poke,        b_read,        b_write,
-    b_strlen,        b_closure_claim, b_closure_claim_group,
-    b_closure_release, b_closure_stats, b_trace_enable,
-    b_trace_enable_module, b_trace_buffer, b_trace_stats, b_trace_read,
-    b_trace_clear,   b_fault_arm,   b_fault_disarm, b_fault_query,
-    b_clear_error};
+    NCCC_ABI_BUILTINS(BUILTIN_FN)};
 
-#define VAR NCCC_SLOTS_VARIABLE
 static const nccc_fn_info builtin_info[NCCC_BUILTIN_COUNT] = {
-    {"I:ipss", 1, 4, OFF0},
-    {":iIs", 0, 3, OFF1},
-    {":iis", 0, 3, OFF2},
-    {"s:iI", 1, 2, OFF3},
-    {"I:ipssII", 1, 6, OFF4},
-    {"Ipp:i", 3, 1, OFF5},
-    {"IpLpL:i", 5, 1, OFF6},
-    {"sps?:iI", 4, 2, OFF7},
-    {":iI", 0, 2, OFF8},
-    {"H:isIII", 1, 5, OFF9},
-    {"s:iH", 1, 2, OFF10},
-    {"HH:isIIII", 2, 6, OFF11},
-    {"HHH:issIII", 3, 6, OFF12},
-    {"HH:issL", 2, 4, OFF13},
-    {"L:ip", 1, 2, OFF14},
-    {"p:i", 1, 1, OFF15},
-    {"pI:iL", 2, 2, OFF16},
-    {"pIL:i", 3, 1, OFF17},
-    {"pL:i*", 2, 1 | VAR, OFF18},
-    {"pL*:i", 2 | VAR, 1, OFF19},
-    {"p:iL", 1, 2, OFF20},
-    {"FLI:ip", 3, 2, OFF21},
-    {"III*:ip", 3 | VAR, 2, OFF22},
-    {"p:i", 1, 1, OFF23},
-    {":iIIL", 0, 4, OFF24},
-    {"I?:i", 2, 1, OFF25},
-    {"H?:i", 2, 1, OFF26},
-    {"pL:i", 2, 1, OFF27},
-    {":iLLI", 0, 4, OFF28},
-    {"L:iIILL", 1, 5, OFF29},
-    {":i", 0, 1, OFF30},
-    {"IIiI*:i", 4 | VAR, 1, OFF31},
-    {"I:i", 1, 1, OFF32},
-    {"I:iIL", 1, 3, OFF33},
-    {":i", 0, 1, OFF34}};
+    NCCC_ABI_BUILTINS(BUILTIN_INFO)};
 
 static const nccc_registry builtin_registry = {
     (const char *)&builtin_names, builtin_funcs, builtin_info, NULL};

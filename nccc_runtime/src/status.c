@@ -39,28 +39,10 @@ void nccc_clear_error(void) {
 }
 
 const char *nccc_status_name(nccc_status status) {
-  switch (status) {
-    case NCCC_OK: return "ok";
-    case NCCC_ERR_NAME_NOT_FOUND: return "name not found";
-    case NCCC_ERR_INDEX_INVALID: return "index out of range";
-    case NCCC_ERR_REGISTRY_FULL: return "registry full";
-    case NCCC_ERR_ALREADY_DEFINED: return "already defined";
-    case NCCC_ERR_BUFFER_TOO_SMALL: return "buffer too small";
-    case NCCC_ERR_PLATFORM_CHECK: return "platform check failed";
-    case NCCC_ERR_NO_MEMORY: return "out of memory";
-    case NCCC_ERR_NUM_ARGUMENTS: return "wrong number of slots";
-    case NCCC_ERR_WRONG_ARG_TYPE: return "wrong argument type";
-    case NCCC_ERR_NOT_IMPLEMENTED: return "not implemented";
-    case NCCC_ERR_INVALID_ARG: return "invalid argument";
-    case NCCC_ERR_BAD_NAME: return "bad name";
-    case NCCC_ERR_BAD_HANDLE: return "bad handle";
-    case NCCC_ERR_BAD_SIGNATURE: return "bad signature";
-    case NCCC_ERR_MODULES_FULL: return "module table full";
-    case NCCC_ERR_NULL_POINTER: return "null pointer";
-    case NCCC_ERR_NOT_INITIALIZED: return "runtime not initialized";
-    case NCCC_ERR_STALE_CLOSURE: return "stale closure";
-    case NCCC_ERR_POOL_EXHAUSTED: return "pool exhausted";
-    case NCCC_ERR_FAULT_INJECTED: return "fault injected";
-  }
+#define NCCC_STATUS_TEXT(name, value, text) \
+  case name:                                \
+    return text;
+  switch (status) { NCCC_ABI_STATUSES(NCCC_STATUS_TEXT) }
+#undef NCCC_STATUS_TEXT
   return "unknown status";
 }

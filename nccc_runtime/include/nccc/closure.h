@@ -49,6 +49,7 @@
 
 #include "config.h"
 #include "slot.h"
+#include "abi.h"
 #include "status.h"
 
 #if NCCC_MAX_CLOSURES < 1 || NCCC_MAX_CLOSURES > 32767
@@ -58,17 +59,10 @@
 #error "NCCC_CLOSURE_GROUP_MAX must be 1..255"
 #endif
 
-/* Lifetimes; the numbers are part of the ABI (the closure_claim
-** built-in takes them). */
-typedef enum nccc_scope {
-  NCCC_SCOPE_CALL = 1,     /* until the forward call returns */
-  NCCC_SCOPE_ASYNC = 2,    /* until its one (final member's) call returns */
-  NCCC_SCOPE_NOTIFIED = 3, /* until the library calls the destroy notify */
-  NCCC_SCOPE_FOREVER = 4   /* until released explicitly */
-} nccc_scope;
-
-/* Or'ed into a scope: send release notices to the targets (see above). */
-#define NCCC_CLOSURE_NOTIFY 0x100u
+/* Lifetimes (enum nccc_scope: call, async, notified, forever) and
+** NCCC_CLOSURE_NOTIFY, or'ed into a scope to send release notices to
+** the targets (see above), are in nccc/abi.h: the closure_claim built-in
+** takes their numbers. */
 
 /* ---- claiming and releasing ------------------------------------------- */
 

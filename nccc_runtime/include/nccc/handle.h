@@ -13,20 +13,22 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "abi.h"
 #include "status.h"
 
 typedef uint32_t nccc_handle;
 
 #define NCCC_GLOBAL_MODULE ((uint16_t)NCCC_MAX_MODULES)
 
-#if NCCC_MAX_MODULES >= 0x7fff
+#if NCCC_MAX_MODULES >= NCCC_ABI_HANDLE_INDEX_MASK
 #error "NCCC_MAX_MODULES must leave a 15-bit index for the global registry"
 #endif
 
 static inline nccc_handle nccc_handle_encode(uint16_t module_index,
                                              uint16_t function_index) {
-  return ((uint32_t)(module_index | 0x8000u) << 16) |
-         (uint32_t)(function_index | 0x8000u);
+  return NCCC_ABI_HANDLE_MODULE_MARKER |
+         ((uint32_t)module_index << NCCC_ABI_HANDLE_MODULE_SHIFT) |
+         NCCC_ABI_HANDLE_FUNCTION_MARKER | (uint32_t)function_index;
 }
 
 /*

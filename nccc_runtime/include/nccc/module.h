@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "registry.h"
+#include "abi.h"
 #include "status.h"
 
 /* One field of a struct or union. */
@@ -27,11 +28,7 @@ typedef struct nccc_field {
   uint32_t count;    /* array elements, 1 for a plain field */
 } nccc_field;
 
-typedef enum nccc_type_kind {
-  NCCC_TYPE_STRUCT = 1,
-  NCCC_TYPE_UNION = 2,
-  NCCC_TYPE_OPAQUE = 3 /* size and alignment unknown: 0 */
-} nccc_type_kind;
+/* enum nccc_type_kind (struct 1, union 2, opaque 3) is in nccc/abi.h. */
 
 typedef struct nccc_type_layout {
   const char *name;   /* the IDL name ("point" for struct point) */

@@ -36,11 +36,11 @@
 
 /* Set in nccc_fn_info.n_in / n_out when the side ends in '*'; the low bits
 ** then give the minimum. */
-#define NCCC_SLOTS_VARIABLE 0x8000u
+#define NCCC_SLOTS_VARIABLE NCCC_ABI_SLOTS_VARIABLE
 
 /* The largest number of functions one registry can hold: function indices
 ** are 15 bits in a handle. */
-#define NCCC_REGISTRY_MAX_FUNCTIONS 0x7fffu
+#define NCCC_REGISTRY_MAX_FUNCTIONS NCCC_ABI_HANDLE_INDEX_MASK
 
 /* The longest name a registry accepts, in bytes without the NUL. */
 #define NCCC_NAME_MAX 255u

@@ -1,0 +1,199 @@
+"""The ABI description (idl/abi.json), loaded and checked once.
+
+Every table of an ABI fact — signature codes, the code grammar, the
+handle layout, status codes, built-ins, closure scopes and flags, type
+kinds — is generated from this one file: the C header nccc/abi.h, the
+Lua table nccc/abi.lua, the Scheme library (nccc abi), and the
+generator's own tables (stubgen.ctype, the host emitters) read it here.
+
+    abi = stubgen.abi.load()
+    abi.code("h").max   # 32767
+"""
+
+import json
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+SOURCE = os.path.join(ROOT, "idl", "abi.json")
+
+KINDS = ("bool", "int", "float", "pointer", "string", "function",
+         "closure", "errno")
+
+
+class AbiError(Exception):
+    """idl/abi.json breaks one of the rules below (message names it)."""
+
+
+class Code:
+    """One signature code: code, name, kind, bytes (0 = pointer-sized),
+    signed, in_ok / out_ok; min / max for integer-valued kinds (bool,
+    int, errno), derived from bytes and signed; None for the others."""
+
+    def __init__(self, entry):
+        self.code = entry["code"]
+        self.name = entry["name"]
+        self.kind = entry["kind"]
+        self.bytes = entry["bytes"]
+        self.signed = entry["signed"]
+        sides = entry["sides"].split()
+        self.in_ok = "in" in sides
+        self.out_ok = "out" in sides
+        self.min = self.max = None
+        if self.kind == "bool":
+            self.min, self.max = 0, 1
+        elif self.kind in ("int", "errno"):
+            bits = 8 * self.bytes
+            if self.signed:
+                self.min, self.max = -2 ** (bits - 1), 2 ** (bits - 1) - 1
+            else:
+                self.min, self.max = 0, 2 ** bits - 1
+
+    @property
+    def bits(self):
+        return 8 * self.bytes
+
+    @property
+    def ident(self):
+        """The code's C identifier part: BOOL, INT8, FUNCTION_POINTER ..."""
+        return self.name.upper().replace(" ", "_")
+
+
+class Builtin:
+    """One built-in: index, name, signature, n_in / n_out (slot counts,
+    NCCC_SLOTS_VARIABLE or'ed in for a side ending in '*'), doc."""
+
+    def __init__(self, index, entry, abi):
+        self.index = index
+        self.name = entry["name"]
+        self.signature = entry["signature"]
+        self.doc = entry.get("doc", "")
+        self.n_in, self.n_out = abi.counts(self.signature)
+
+    @property
+    def ident(self):
+        return self.name.upper()
+
+
+class Named:
+    """A name/value pair with an optional doc (status, scope, flag, type
+    kind); status entries also carry text and, where TVM has the same
+    condition, its tvm_crt_error_t name."""
+
+    def __init__(self, entry):
+        self.name = entry["name"]
+        self.value = entry["value"]
+        self.doc = entry.get("doc", "")
+        self.text = entry.get("text", "")
+        self.tvm = entry.get("tvm")
+
+
+class Abi:
+    def __init__(self, data):
+        self.codes = [Code(e) for e in data["codes"]]
+        self._by_code = {c.code: c for c in self.codes}
+        g = data["grammar"]
+        self.separator = g["separator"]
+        self.variadic = g["variadic"]
+        self.record_open = g["record_open"]
+        self.record_close = g["record_close"]
+        self.record_count = g["record_count"]
+        self.max_slots = g["max_slots_per_side"]
+        self.slots_variable = g["slots_variable"]
+        self.handle = dict(data["handle"])
+        self.status = [Named(e) for e in data["status"]]
+        self.scopes = [Named(e) for e in data["scopes"]]
+        self.closure_flags = [Named(e) for e in data["closure_flags"]]
+        self.type_kinds = [Named(e) for e in data["type_kinds"]]
+        self.builtins = [Builtin(k, e, self)
+                         for k, e in enumerate(data["builtins"])]
+        _check(self)
+
+    def code(self, c):
+        """The Code of one signature letter, or None."""
+        return self._by_code.get(c)
+
+    def grammar_chars(self):
+        """[(role, character)] of the signature grammar, in a fixed order."""
+        return [("separator", self.separator), ("variadic", self.variadic),
+                ("record_open", self.record_open),
+                ("record_close", self.record_close),
+                ("record_count", self.record_count)]
+
+    def in_codes(self):
+        return "".join(c.code for c in self.codes if c.in_ok)
+
+    def out_codes(self):
+        return "".join(c.code for c in self.codes if c.out_ok)
+
+    def counts(self, signature):
+        """(n_in, n_out) of a signature made of one-slot codes and '*'
+        (the built-ins' signatures), as the runtime stores them."""
+        sides = signature.split(self.separator)
+        if len(sides) != 2:
+            raise AbiError("signature %r: one '%s' expected"
+                           % (signature, self.separator))
+        return tuple(self._count(side, out)
+                     for side, out in zip(sides, (False, True)))
+
+    def _count(self, side, out):
+        n = 0
+        for k, c in enumerate(side):
+            if c == self.variadic and k == len(side) - 1:
+                return n | self.slots_variable
+            code = self.code(c)
+            if code is None or not (code.out_ok if out else code.in_ok):
+                raise AbiError("signature side %r: code %r not allowed"
+                               % (side, c))
+            n += 1
+        return n
+
+
+def _check(abi):
+    letters = [c.code for c in abi.codes]
+    if len(set(letters)) != len(letters) or \
+            any(len(c) != 1 for c in letters):
+        raise AbiError("codes: each code is one distinct character")
+    grammar = {abi.variadic, abi.record_open, abi.record_close}
+    if grammar & set(letters) or abi.separator in letters:
+        raise AbiError("codes: a code may not be a grammar character")
+    for c in abi.codes:
+        if c.kind not in KINDS:
+            raise AbiError("code %r: unknown kind %r" % (c.code, c.kind))
+        if c.bytes not in (0, 1, 2, 4, 8):
+            raise AbiError("code %r: bytes must be 0, 1, 2, 4 or 8"
+                           % c.code)
+        if (c.bytes == 0) != (c.kind in ("pointer", "string", "function",
+                                         "closure")):
+            raise AbiError("code %r: bytes 0 is for pointer-sized kinds "
+                           "only" % c.code)
+        if not (c.in_ok or c.out_ok):
+            raise AbiError("code %r: sides must name in, out or both"
+                           % c.code)
+    for group in ("status", "scopes", "closure_flags", "type_kinds"):
+        entries = getattr(abi, group)
+        for attr in ("name", "value"):
+            seen = [getattr(e, attr) for e in entries]
+            if len(set(seen)) != len(seen):
+                raise AbiError("%s: duplicate %s" % (group, attr))
+    names = [b.name for b in abi.builtins]
+    if len(set(names)) != len(names):
+        raise AbiError("builtins: duplicate name")
+    h = abi.handle
+    if h["index_mask"] + 1 != h["function_marker"] or \
+            h["function_marker"] << h["module_shift"] != h["module_marker"]:
+        raise AbiError("handle: markers must sit just above each 15-bit "
+                       "index, the module's in the upper half")
+
+
+def load(path=SOURCE):
+    """The checked Abi of path (idl/abi.json by default)."""
+    with open(path, encoding="utf-8") as f:
+        try:
+            data = json.load(f)
+        except ValueError as e:
+            raise AbiError("%s: %s" % (path, e))
+    try:
+        return Abi(data)
+    except KeyError as e:
+        raise AbiError("%s: missing key %s" % (path, e))

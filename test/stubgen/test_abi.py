@@ -1,0 +1,124 @@
+"""The one ABI source (idl/abi.json) and the tables generated from it.
+
+The C header, the Lua table and the Scheme library in the tree must be
+exactly what the source gives, and a change to the source must reach
+all three: a width changed in a copy of the source is seen by a C
+program, by Lua and by Guile reading the regenerated tables.
+"""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from conftest import ROOT, cc
+from stubgen.abi import AbiError, load
+from stubgen.abi.__main__ import generate, main
+
+
+def test_tree_tables_are_current():
+    assert main(["--check"]) == 0
+
+
+def test_builtin_counts_follow_their_signatures():
+    abi = load()
+    read = abi.builtins[[b.name for b in abi.builtins].index("read")]
+    assert (read.n_in, read.n_out) == (2, 1 | abi.slots_variable)
+    assert abi.code("e").out_ok and not abi.code("e").in_ok
+    assert (abi.code("h").min, abi.code("h").max) == (-32768, 32767)
+    assert abi.code("L").max == 2 ** 64 - 1
+
+
+def _mutated(tmp_path, change):
+    data = json.loads((ROOT / "idl" / "abi.json").read_text())
+    change(data)
+    src = tmp_path / "abi.json"
+    src.write_text(json.dumps(data))
+    return src
+
+
+def _regenerate(tmp_path, src):
+    out = tmp_path / "tree"
+    assert main(["--write", "--source", str(src), "--root", str(out)]) == 0
+    return out
+
+
+def _widen_int16(data):
+    for c in data["codes"]:
+        if c["code"] == "h":
+            c["bytes"] = 4
+
+
+def test_a_width_change_reaches_c_lua_and_scheme(tmp_path):
+    tree = _regenerate(tmp_path, _mutated(tmp_path, _widen_int16))
+    probe = tmp_path / "probe.c"
+    probe.write_text(
+        '#include <stdio.h>\n#include "nccc/abi.h"\n'
+        "#define ROW(c, n, k, bytes, s, i, o) "
+        "if (c == 'h') printf(\"%d\\n\", bytes);\n"
+        "int main(void) { NCCC_ABI_CODES(ROW) return 0; }\n")
+    exe = tmp_path / "probe"
+    subprocess.run(cc() + ["-o", str(exe), str(probe), "-I",
+                           str(tree / "nccc_runtime" / "include")],
+                   check=True)
+    assert subprocess.run([str(exe)], capture_output=True, text=True,
+                          check=True).stdout.strip() == "4"
+    lua = subprocess.run(
+        ["lua5.4", "-e", 'package.path = "%s/bindings/lua/?.lua"; '
+         'print(require("nccc.abi").codes.h.max)' % tree],
+        capture_output=True, text=True, check=True)
+    assert lua.stdout.strip() == "2147483647"
+    guile = subprocess.run(
+        ["guile", "-x", ".sls", "-c", '(add-to-load-path "%s/bindings/scheme") '
+         "(use-modules (nccc abi)) (display (vector-ref (abi-code #\\h) 6))"
+         % tree], capture_output=True, text=True, check=True,
+        env=dict(os.environ, GUILE_AUTO_COMPILE="0"))
+    assert guile.stdout.strip() == "2147483647"
+
+
+def test_a_changed_source_makes_the_tree_stale(tmp_path, capsys):
+    src = _mutated(tmp_path, _widen_int16)
+    assert main(["--check", "--source", str(src)]) == 1
+    err = capsys.readouterr().err
+    for path in ("nccc/abi.h", "nccc/abi.lua", "nccc/abi.sls"):
+        assert path in err
+
+
+def test_generated_outputs_differ_for_every_language(tmp_path):
+    before = generate(load())
+    after = generate(load(_mutated(tmp_path, _widen_int16)))
+    assert set(before) == set(after)
+    assert all(before[k] != after[k] for k in before)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["codes"].append(dict(d["codes"][0])), "distinct"),
+    (lambda d: d["codes"][1].update(bytes=3), "bytes must be"),
+    (lambda d: d["codes"][1].update(kind="integer"), "unknown kind"),
+    (lambda d: d["status"][2].update(value=256), "duplicate value"),
+    (lambda d: d["builtins"][3].update(signature="q:i"), "not allowed"),
+    (lambda d: d["handle"].update(module_shift=17), "markers"),
+    (lambda d: d.pop("scopes"), "missing key"),
+])
+def test_a_broken_source_is_refused_with_its_reason(tmp_path, change,
+                                                     message):
+    with pytest.raises(AbiError, match=message):
+        load(_mutated(tmp_path, change))
+
+
+def test_the_command_reports_a_broken_source_without_a_traceback(
+        tmp_path, capsys):
+    src = tmp_path / "abi.json"
+    src.write_text("{ not json")
+    assert main(["--check", "--source", str(src)]) == 1
+    err = capsys.readouterr().err
+    assert "error:" in err and "Traceback" not in err
+
+
+def test_chez_reads_the_generated_library():
+    out = subprocess.run(
+        ["chezscheme", "--libdirs", str(ROOT / "bindings" / "scheme"), "-q"],
+        input='(import (nccc abi)) (display (abi-status-text #x4007))',
+        capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "pool exhausted"
