@@ -60,12 +60,12 @@ nccc_status nccc_lookup(const char *name, nccc_handle *out) {
       return NCCC_OK;
     }
   }
-  nccc_state_lock();
+  nccc_platform_lock();
   if (nccc_registry_lookup(&nccc_G.global.view, name, &index) != NCCC_OK) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
   }
-  nccc_state_unlock();
+  nccc_platform_unlock();
   *out = nccc_handle_encode(NCCC_GLOBAL_MODULE, index);
   return NCCC_OK;
 }
@@ -122,13 +122,13 @@ nccc_status nccc_register(const char *name, nccc_fn fn, const char *signature,
   if (!nccc_G.initialized) {
     return nccc_fail(NCCC_ERR_NOT_INITIALIZED, "register", name);
   }
-  nccc_state_lock();
+  nccc_platform_lock();
   st = nccc_mreg_set(&nccc_G.global, name, fn, signature, override, &index);
   if (st == NCCC_OK) {
     nccc_G.dispatch[NCCC_GLOBAL_MODULE].count =
         nccc_registry_count(&nccc_G.global.view);
   }
-  nccc_state_unlock();
+  nccc_platform_unlock();
   if (st == NCCC_OK && out != NULL) {
     *out = nccc_handle_encode(NCCC_GLOBAL_MODULE, index);
   }

@@ -177,9 +177,9 @@ nccc_status nccc_closure_claim_group(unsigned n, const nccc_fn *targets,
       return nccc_fail(NCCC_ERR_NULL_POINTER, "closure claim", "NULL target");
     }
   }
-  nccc_state_lock();
+  nccc_platform_lock();
   if ((unsigned)(NCCC_MAX_CLOSURES - P.in_use) < n) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_POOL_EXHAUSTED, "closure claim",
                      "all NCCC_MAX_CLOSURES records in use");
   }
@@ -212,7 +212,7 @@ nccc_status nccc_closure_claim_group(unsigned n, const nccc_fn *targets,
   }
   *out_ctx = (void *)(P.r[head].key | 1u);
   STORE_REL(&P.r[head].key, (uintptr_t)*out_ctx);
-  nccc_state_unlock();
+  nccc_platform_unlock();
   return NCCC_OK;
 }
 
@@ -266,19 +266,19 @@ nccc_status nccc_closure_release(void *ctx) {
   notice notes[NCCC_CLOSURE_GROUP_MAX];
   unsigned n;
   int head;
-  nccc_state_lock();
+  nccc_platform_lock();
   head = head_of(ctx, 1);
   if (head < 0) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_STALE_CLOSURE, "closure release",
                      "not a live closure");
   }
   if (P.r[head].state == REC_SPENT) {
-    nccc_state_unlock(); /* its running final call releases it */
+    nccc_platform_unlock(); /* its running final call releases it */
     return NCCC_OK;
   }
   n = free_group(head, notes);
-  nccc_state_unlock();
+  nccc_platform_unlock();
   send_notices(notes, n, ctx);
   return NCCC_OK;
 }
@@ -287,21 +287,21 @@ void nccc_closure_end_call(void *ctx) {
   notice notes[NCCC_CLOSURE_GROUP_MAX];
   unsigned n = 0;
   int head;
-  nccc_state_lock();
+  nccc_platform_lock();
   head = head_of(ctx, 0);
   if (head >= 0 &&
       (P.r[head].flags & ~NCCC_CLOSURE_NOTIFY) == NCCC_SCOPE_CALL) {
     n = free_group(head, notes);
   }
-  nccc_state_unlock();
+  nccc_platform_unlock();
   send_notices(notes, n, ctx);
 }
 
 /* Counts and records a call through a context that is not live. */
 static void report_stale(const char *what) {
-  nccc_state_lock();
+  nccc_platform_lock();
   P.stale++;
-  nccc_state_unlock();
+  nccc_platform_unlock();
   nccc_fail(NCCC_ERR_STALE_CLOSURE, what, "released, spent or never claimed");
 }
 
@@ -309,19 +309,19 @@ void nccc_closure_destroy_notify(void *ctx) {
   notice notes[NCCC_CLOSURE_GROUP_MAX];
   unsigned n;
   int head;
-  nccc_state_lock();
+  nccc_platform_lock();
   head = head_of(ctx, 1);
   if (head < 0) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     report_stale("destroy notify");
     return;
   }
   if (P.r[head].state == REC_SPENT) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return;
   }
   n = free_group(head, notes);
-  nccc_state_unlock();
+  nccc_platform_unlock();
   send_notices(notes, n, ctx);
 }
 
@@ -409,10 +409,10 @@ static inline int fill(const rec *h, const rec *r, uintptr_t t,
 static COLD int enter_locked_or_report(void *ctx, unsigned member,
                                        nccc_cb_frame *frame) {
   int ok;
-  nccc_state_lock();
+  nccc_platform_lock();
   ok = nccc_closure_enter_locked(ctx, member, frame);
   if (!ok) P.stale++;
-  nccc_state_unlock();
+  nccc_platform_unlock();
   if (!ok) {
     nccc_fail(NCCC_ERR_STALE_CLOSURE, "callback through a stale closure",
               "not called");
@@ -451,13 +451,13 @@ int nccc_closure_enter(void *ctx, unsigned member, nccc_cb_frame *frame) {
 static COLD int thunk_enter_locked(const nccc_thunk_pool *pool, unsigned i,
                                    nccc_cb_frame *frame) {
   int ok = 0;
-  nccc_state_lock();
+  nccc_platform_lock();
   if (pool != NULL && i < pool->size && pool->slots[i].ctx != NULL) {
     ok = nccc_closure_enter_locked(pool->slots[i].ctx, pool->slots[i].member,
                                    frame);
   }
   if (!ok) P.stale++;
-  nccc_state_unlock();
+  nccc_platform_unlock();
   if (!ok) {
     nccc_fail(NCCC_ERR_STALE_CLOSURE, "callback through a stale thunk",
               pool != NULL ? pool->name : NULL);
@@ -502,10 +502,10 @@ void nccc_closure_leave(nccc_cb_frame *frame) {
   int head;
   if (frame == NULL || !frame->last) return;
   frame->last = 0;
-  nccc_state_lock();
+  nccc_platform_lock();
   head = head_of(frame->ctx, 1);
   if (head >= 0 && P.r[head].state == REC_SPENT) n = free_group(head, notes);
-  nccc_state_unlock();
+  nccc_platform_unlock();
   send_notices(notes, n, frame->ctx);
 }
 
@@ -582,9 +582,9 @@ nccc_status nccc_closure_check(void *ctx) {
   live = (t & 1u) != 0 && index < NCCC_MAX_CLOSURES &&
          LOAD_ACQ(&P.r[index].key) == t;
 #else
-  nccc_state_lock();
+  nccc_platform_lock();
   live = head_of(ctx, 0) >= 0;
-  nccc_state_unlock();
+  nccc_platform_unlock();
 #endif
   if (!live) {
     return nccc_fail(NCCC_ERR_STALE_CLOSURE, "closure",
@@ -597,40 +597,40 @@ nccc_status nccc_closure_info(void *ctx, unsigned member, nccc_fn *out_target,
                               uint64_t *out_env, unsigned *out_flags) {
   int head;
   rec *r;
-  nccc_state_lock();
+  nccc_platform_lock();
   head = head_of(ctx, 1);
   if (head < 0) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_STALE_CLOSURE, "closure info",
                      "not a live closure");
   }
   if ((r = member_of(head, member)) == NULL) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_INDEX_INVALID, "closure info", "no such member");
   }
   if (out_target != NULL) *out_target = r->target;
   if (out_env != NULL) *out_env = r->env;
   if (out_flags != NULL) *out_flags = P.r[head].flags;
-  nccc_state_unlock();
+  nccc_platform_unlock();
   return NCCC_OK;
 }
 
 void nccc_closure_get_stats(nccc_closure_stats *out) {
   if (out == NULL) return;
-  nccc_state_lock();
+  nccc_platform_lock();
   out->capacity = NCCC_MAX_CLOSURES;
   out->in_use = P.in_use;
   out->stale_calls = P.stale;
-  nccc_state_unlock();
+  nccc_platform_unlock();
 }
 
 void nccc_closure_reset(void) {
   uint16_t i;
-  nccc_state_lock();
+  nccc_platform_lock();
   /* Keep the generations: tokens of the old claims must stay stale. */
   for (i = 0; i < P.hwm; i++) {
     if (P.r[i].state != REC_FREE) give_back(i);
   }
   P.stale = 0;
-  nccc_state_unlock();
+  nccc_platform_unlock();
 }

@@ -22,6 +22,11 @@ static struct {
   unsigned armed; /* entries with remaining > 0 */
 } F;
 
+/* Sets the FAULT bit of nccc_site_active from the table. */
+static void publish_locked(void) {
+  nccc_site_flag_locked(NCCC_SITE_FAULT, F.armed > 0);
+}
+
 static fault *find(const nccc_module *m, uint32_t index) {
   unsigned i;
   for (i = 0; i < NCCC_FAULT_MAX; i++) {
@@ -47,10 +52,10 @@ nccc_status nccc_fault_arm(nccc_handle handle, uint32_t count,
   if (slots == NULL && n_slots > 0) {
     return nccc_fail(NCCC_ERR_NULL_POINTER, "fault arm", "slots");
   }
-  nccc_state_lock();
+  nccc_platform_lock();
   st = nccc_site_of(handle, "fault arm", &m, &index);
   if (st != NCCC_OK) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return st;
   }
   f = find(m, index);
@@ -61,7 +66,7 @@ nccc_status nccc_fault_arm(nccc_handle handle, uint32_t count,
     if (F.f[i].remaining == 0) f = &F.f[i];
   }
   if (f == NULL) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_POOL_EXHAUSTED, "fault arm",
                      "NCCC_FAULT_MAX functions armed already");
   }
@@ -74,8 +79,8 @@ nccc_status nccc_fault_arm(nccc_handle handle, uint32_t count,
   if (n_slots > 0) memcpy(f->slots, slots, n_slots * sizeof slots[0]);
   f->err = err;
   F.armed++;
-  nccc_site_update_locked();
-  nccc_state_unlock();
+  publish_locked();
+  nccc_platform_unlock();
   return NCCC_OK;
 }
 
@@ -84,22 +89,22 @@ nccc_status nccc_fault_disarm(nccc_handle handle) {
   uint32_t index;
   fault *f;
   nccc_status st;
-  nccc_state_lock();
+  nccc_platform_lock();
   st = nccc_site_of(handle, "fault disarm", &m, &index);
   if (st == NCCC_OK && (f = find(m, index)) != NULL) {
     if (f->remaining != 0) F.armed--;
     memset(f, 0, sizeof *f);
-    nccc_site_update_locked();
+    publish_locked();
   }
-  nccc_state_unlock();
+  nccc_platform_unlock();
   return st;
 }
 
 void nccc_fault_disarm_all(void) {
-  nccc_state_lock();
+  nccc_platform_lock();
   memset(&F, 0, sizeof F);
-  nccc_site_update_locked();
-  nccc_state_unlock();
+  publish_locked();
+  nccc_platform_unlock();
 }
 
 void nccc_fault_reset(void) { nccc_fault_disarm_all(); }
@@ -110,20 +115,18 @@ nccc_status nccc_fault_query(nccc_handle handle, uint32_t *out_remaining,
   uint32_t index;
   const fault *f;
   nccc_status st;
-  nccc_state_lock();
+  nccc_platform_lock();
   st = nccc_site_of(handle, "fault query", &m, &index);
   if (st != NCCC_OK) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return st;
   }
   f = find(m, index);
   if (out_remaining != NULL) *out_remaining = f != NULL ? f->remaining : 0;
   if (out_fired != NULL) *out_fired = f != NULL ? f->fired : 0;
-  nccc_state_unlock();
+  nccc_platform_unlock();
   return NCCC_OK;
 }
-
-int nccc_fault_any_locked(void) { return F.armed > 0; }
 
 int nccc_fault_fire_locked(const nccc_module *module, uint32_t index,
                            unsigned shims, uint64_t *out, size_t n_out) {
@@ -132,7 +135,7 @@ int nccc_fault_fire_locked(const nccc_module *module, uint32_t index,
   if (f == NULL || f->remaining == 0) return 0;
   if (f->remaining != NCCC_FAULT_ALWAYS && --f->remaining == 0) {
     F.armed--;
-    nccc_site_update_locked();
+    publish_locked();
   }
   f->fired++;
   if ((shims & NCCC_SITE_ERRNO) != 0 && n_out > 0) {

@@ -37,10 +37,6 @@ const nccc_registry *nccc_state_registry(uint16_t module_index);
 /* Points dispatch[index] at reg (NULL: empties it). */
 void nccc_dispatch_set(uint16_t index, const nccc_registry *reg);
 
-/* Platform lock around changes to nccc_G. */
-void nccc_state_lock(void);
-void nccc_state_unlock(void);
-
 /* Index of the module called name (its first len bytes), or -1. */
 int nccc_module_index(const char *name, size_t len);
 
@@ -84,28 +80,29 @@ int nccc_closure_live_locked(void *ctx, unsigned member);
 #define NCCC_FENCE_REL() ((void)0)
 #endif
 
+/* The shim stack: site_state.c at the bottom (the active word, handle
+** to module function), trace.c and fault.c on it, site.c on both. */
+
 /* The module and function index of a module function's handle:
 ** NCCC_ERR_BAD_HANDLE, or NCCC_ERR_INVALID_ARG for the global registry
 ** (what = the caller, for the message). */
 nccc_status nccc_site_of(nccc_handle handle, const char *what,
                          const nccc_module **out_module, uint32_t *out_index);
 
-/* Recomputes nccc_site_active from the fault and trace tables. */
-void nccc_site_update_locked(void);
+/* Sets (on) or clears one bit of nccc_site_active. */
+void nccc_site_flag_locked(uint32_t bit, int on);
 
 /* 1 when a fault for (module, index) fired and wrote out[]. */
 int nccc_fault_fire_locked(const nccc_module *module, uint32_t index,
                            unsigned shims, uint64_t *out, size_t n_out);
-int nccc_fault_any_locked(void);
 void nccc_fault_reset(void);
 
 int nccc_trace_wanted_locked(const nccc_module *module, uint32_t index);
-int nccc_trace_any_locked(void);
 void nccc_trace_put_locked(uint32_t handle, uint32_t status, uint64_t start_ns,
                            uint64_t end_ns);
 void nccc_trace_reset(void);
 
-/* The platform clock, 0 without a now_ns hook. */
+/* The platform clock, 0 without a now_ns hook (platform.c). */
 uint64_t nccc_now_ns(void);
 
 #endif

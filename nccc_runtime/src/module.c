@@ -1,9 +1,11 @@
 /*
-** module.c — the module table.
+** module.c — the module table and the dispatch index of calls.
 */
 #include <string.h>
 
 #include "internal.h"
+
+nccc_state nccc_G;
 
 const nccc_registry *nccc_state_registry(uint16_t module_index) {
   return module_index <= NCCC_GLOBAL_MODULE
@@ -48,9 +50,9 @@ nccc_status nccc_module_add(const nccc_module *module, uint16_t *out_index) {
   if (len == 0 || len > NCCC_NAME_MAX || memchr(module->name, '.', len)) {
     return nccc_fail(NCCC_ERR_BAD_NAME, "bad module name", module->name);
   }
-  nccc_state_lock();
+  nccc_platform_lock();
   if (nccc_module_index(module->name, len) >= 0) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_ALREADY_DEFINED, "module already present",
                      module->name);
   }
@@ -58,13 +60,13 @@ nccc_status nccc_module_add(const nccc_module *module, uint16_t *out_index) {
     if (nccc_G.modules[i] == NULL) free_slot = i;
   }
   if (free_slot < 0) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_MODULES_FULL, "module table full, cannot add",
                      module->name);
   }
   nccc_G.modules[free_slot] = module;
   nccc_dispatch_set((uint16_t)free_slot, module->registry);
-  nccc_state_unlock();
+  nccc_platform_unlock();
   if (out_index != NULL) *out_index = (uint16_t)free_slot;
   return NCCC_OK;
 }
@@ -73,10 +75,10 @@ nccc_status nccc_module_remove(uint16_t index) {
   if (index >= NCCC_MAX_MODULES || nccc_G.modules[index] == NULL) {
     return nccc_fail(NCCC_ERR_INDEX_INVALID, "no module at that index", NULL);
   }
-  nccc_state_lock();
+  nccc_platform_lock();
   nccc_G.modules[index] = NULL;
   nccc_dispatch_set(index, NULL);
-  nccc_state_unlock();
+  nccc_platform_unlock();
   return NCCC_OK;
 }
 

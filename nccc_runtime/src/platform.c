@@ -53,10 +53,14 @@ void nccc_platform_abort(nccc_status status) {
   default_abort(status);
 }
 
-void nccc_state_lock(void) {
+uint64_t nccc_now_ns(void) {
+  return hooks.now_ns != NULL ? hooks.now_ns() : 0;
+}
+
+void nccc_platform_lock(void) {
   if (hooks.lock != NULL) hooks.lock();
 }
 
-void nccc_state_unlock(void) {
+void nccc_platform_unlock(void) {
   if (hooks.unlock != NULL) hooks.unlock();
 }

@@ -5,8 +5,6 @@
 
 #include "internal.h"
 
-nccc_state nccc_G;
-
 /* The global registry's block when nccc_init is given none (uint64_t for
 ** alignment; mreg aligns anyway). */
 static uint64_t default_block[(NCCC_GLOBAL_REGISTRY_BYTES + 7) / 8];
@@ -17,7 +15,7 @@ nccc_status nccc_init(void *block, size_t size) {
     block = default_block;
     size = sizeof default_block;
   }
-  nccc_state_lock();
+  nccc_platform_lock();
   nccc_G.initialized = 0;
   memset(nccc_G.modules, 0, sizeof nccc_G.modules);
   memset(nccc_G.dispatch, 0, sizeof nccc_G.dispatch);
@@ -26,7 +24,7 @@ nccc_status nccc_init(void *block, size_t size) {
     nccc_dispatch_set(NCCC_GLOBAL_MODULE, &nccc_G.global.view);
     nccc_G.initialized = 1;
   }
-  nccc_state_unlock();
+  nccc_platform_unlock();
   if (st != NCCC_OK) return st;
   /* A fresh runtime: outstanding closure contexts become stale, and no
   ** fault or trace setting outlives the handles it was made for. */

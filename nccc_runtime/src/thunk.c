@@ -19,14 +19,14 @@ nccc_status nccc_thunk_bind(const nccc_thunk_pool *pool, void *ctx,
   if (pool == NULL || out_fn == NULL) {
     return nccc_fail(NCCC_ERR_NULL_POINTER, "thunk bind", NULL);
   }
-  nccc_state_lock();
+  nccc_platform_lock();
   if (!nccc_closure_live_locked(ctx, 0)) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_STALE_CLOSURE, "thunk bind",
                      "not a live closure");
   }
   if (!nccc_closure_live_locked(ctx, member)) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_INDEX_INVALID, "thunk bind", "no such member");
   }
   for (i = 0; i < pool->size; i++) {
@@ -40,7 +40,7 @@ nccc_status nccc_thunk_bind(const nccc_thunk_pool *pool, void *ctx,
     if (pick == UINT32_MAX || s->stamp < pool->slots[pick].stamp) pick = i;
   }
   if (pick == UINT32_MAX) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_POOL_EXHAUSTED, "thunk pool exhausted",
                      pool->name);
   }
@@ -55,16 +55,16 @@ nccc_status nccc_thunk_bind(const nccc_thunk_pool *pool, void *ctx,
     NCCC_STORE_REL(&s->ctx, ctx);
   }
   *out_fn = pool->thunks[pick];
-  nccc_state_unlock();
+  nccc_platform_unlock();
   return NCCC_OK;
 }
 
 uint32_t nccc_thunk_in_use(const nccc_thunk_pool *pool) {
   uint32_t i, n = 0;
   if (pool == NULL) return 0;
-  nccc_state_lock();
+  nccc_platform_lock();
   for (i = 0; i < pool->size; i++) n += (uint32_t)slot_live(&pool->slots[i]);
-  nccc_state_unlock();
+  nccc_platform_unlock();
   return n;
 }
 

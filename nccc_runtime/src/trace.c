@@ -31,18 +31,29 @@ static nccc_trace_record *ring(uint32_t *capacity) {
   return T.ring;
 }
 
+static int any_traced_locked(void) {
+  uint32_t cap;
+  (void)ring(&cap);
+  return cap > 0 && (T.n_fns > 0 || T.n_modules > 0);
+}
+
+/* Sets the TRACE bit of nccc_site_active from the tables. */
+static void publish_locked(void) {
+  nccc_site_flag_locked(NCCC_SITE_TRACE, any_traced_locked());
+}
+
 /* ---- the ring -------------------------------------------------------------- */
 
 nccc_status nccc_trace_set_buffer(void *block, size_t size) {
   uintptr_t start;
   size_t skip, n;
   if (block == NULL) {
-    nccc_state_lock();
+    nccc_platform_lock();
     T.ring = NULL;
     T.capacity = 0;
     T.next = 0;
-    nccc_site_update_locked();
-    nccc_state_unlock();
+    publish_locked();
+    nccc_platform_unlock();
     return NCCC_OK;
   }
   start = ((uintptr_t)block + 7u) & ~(uintptr_t)7u;
@@ -53,12 +64,12 @@ nccc_status nccc_trace_set_buffer(void *block, size_t size) {
                      "no room for one record");
   }
   if (n > UINT32_MAX) n = UINT32_MAX;
-  nccc_state_lock();
+  nccc_platform_lock();
   T.ring = (nccc_trace_record *)start;
   T.capacity = (uint32_t)n;
   T.next = 0;
-  nccc_site_update_locked();
-  nccc_state_unlock();
+  publish_locked();
+  nccc_platform_unlock();
   return NCCC_OK;
 }
 
@@ -78,34 +89,34 @@ void nccc_trace_put_locked(uint32_t handle, uint32_t status, uint64_t start_ns,
 void nccc_trace_get_stats(nccc_trace_stats *out) {
   uint32_t cap;
   if (out == NULL) return;
-  nccc_state_lock();
+  nccc_platform_lock();
   (void)ring(&cap);
   out->next = T.next;
   out->first = T.next > cap ? T.next - cap : 0;
   out->capacity = cap;
-  nccc_state_unlock();
+  nccc_platform_unlock();
 }
 
 nccc_status nccc_trace_read(uint64_t seq, nccc_trace_record *out) {
   uint32_t cap;
   nccc_trace_record *r;
   if (out == NULL) return nccc_fail(NCCC_ERR_NULL_POINTER, "trace read", NULL);
-  nccc_state_lock();
+  nccc_platform_lock();
   r = ring(&cap);
   if (seq >= T.next || T.next - seq > cap) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_INDEX_INVALID, "trace read",
                      seq >= T.next ? "not written yet" : "overwritten");
   }
   *out = r[seq % cap];
-  nccc_state_unlock();
+  nccc_platform_unlock();
   return NCCC_OK;
 }
 
 void nccc_trace_clear(void) {
-  nccc_state_lock();
+  nccc_platform_lock();
   T.next = 0;
-  nccc_state_unlock();
+  nccc_platform_unlock();
 }
 
 /* ---- what is traced ------------------------------------------------------- */
@@ -121,21 +132,15 @@ int nccc_trace_wanted_locked(const nccc_module *module, uint32_t index) {
   return 0;
 }
 
-int nccc_trace_any_locked(void) {
-  uint32_t cap;
-  (void)ring(&cap);
-  return cap > 0 && (T.n_fns > 0 || T.n_modules > 0);
-}
-
 nccc_status nccc_trace_enable(nccc_handle handle, int on) {
   const nccc_module *m;
   uint32_t index;
   unsigned i, hit = NCCC_TRACE_MAX_FUNCTIONS, empty = NCCC_TRACE_MAX_FUNCTIONS;
   nccc_status st;
-  nccc_state_lock();
+  nccc_platform_lock();
   st = nccc_site_of(handle, "trace enable", &m, &index);
   if (st != NCCC_OK) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return st;
   }
   for (i = 0; i < NCCC_TRACE_MAX_FUNCTIONS; i++) {
@@ -144,7 +149,7 @@ nccc_status nccc_trace_enable(nccc_handle handle, int on) {
   }
   if (on && hit == NCCC_TRACE_MAX_FUNCTIONS) {
     if (empty == NCCC_TRACE_MAX_FUNCTIONS) {
-      nccc_state_unlock();
+      nccc_platform_unlock();
       return nccc_fail(NCCC_ERR_POOL_EXHAUSTED, "trace enable",
                        "NCCC_TRACE_MAX_FUNCTIONS functions traced already");
     }
@@ -155,18 +160,18 @@ nccc_status nccc_trace_enable(nccc_handle handle, int on) {
     T.fns[hit].module = NULL;
     T.n_fns--;
   }
-  nccc_site_update_locked();
-  nccc_state_unlock();
+  publish_locked();
+  nccc_platform_unlock();
   return NCCC_OK;
 }
 
 nccc_status nccc_trace_enable_module(uint16_t module_index, int on) {
   const nccc_module *m;
   unsigned i, hit = NCCC_MAX_MODULES, empty = NCCC_MAX_MODULES;
-  nccc_state_lock();
+  nccc_platform_lock();
   m = nccc_module_at(module_index);
   if (m == NULL) {
-    nccc_state_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_INDEX_INVALID, "trace enable module",
                      "no module at that index");
   }
@@ -182,40 +187,40 @@ nccc_status nccc_trace_enable_module(uint16_t module_index, int on) {
     T.modules[hit] = NULL;
     T.n_modules--;
   }
-  nccc_site_update_locked();
-  nccc_state_unlock();
+  publish_locked();
+  nccc_platform_unlock();
   return NCCC_OK;
 }
 
 void nccc_trace_disable_all(void) {
-  nccc_state_lock();
+  nccc_platform_lock();
   memset(T.fns, 0, sizeof T.fns);
   memset(T.modules, 0, sizeof T.modules);
   T.n_fns = T.n_modules = 0;
-  nccc_site_update_locked();
-  nccc_state_unlock();
+  publish_locked();
+  nccc_platform_unlock();
 }
 
 int nccc_trace_enabled(nccc_handle handle) {
   const nccc_module *m;
   uint32_t index;
   int on = 0;
-  nccc_state_lock();
+  nccc_platform_lock();
   if (nccc_site_of(handle, NULL, &m, &index) == NCCC_OK) {
     on = nccc_trace_wanted_locked(m, index);
   }
-  nccc_state_unlock();
+  nccc_platform_unlock();
   return on;
 }
 
 void nccc_trace_reset(void) {
-  nccc_state_lock();
+  nccc_platform_lock();
   memset(T.fns, 0, sizeof T.fns);
   memset(T.modules, 0, sizeof T.modules);
   T.n_fns = T.n_modules = 0;
   T.ring = NULL;
   T.capacity = 0;
   T.next = 0;
-  nccc_site_update_locked();
-  nccc_state_unlock();
+  publish_locked();
+  nccc_platform_unlock();
 }

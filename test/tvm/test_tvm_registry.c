@@ -88,6 +88,27 @@ START_TEST(get_by_index_out_of_range) {
 }
 END_TEST
 
+/* A module without functions: count 0 and no function table, as TVM's
+** code generator emits it. Valid; every index is out of range and every
+** name missing. */
+START_TEST(empty_registry_is_valid) {
+  static const struct {
+    uint16_t count;
+    char text[1];
+  } blob0 = {0, ""};
+  const TVMFuncRegistry empty = {(const char *)&blob0, NULL};
+  tvm_function_index_t idx = 0xbeef;
+  TVMBackendPackedCFunc fn = pf7;
+  ck_assert_uint_eq(TVMFuncRegistry_GetNumFuncs(&empty), 0);
+  ck_assert_int_eq(TVMFuncRegistry_GetByIndex(&empty, 0, &fn),
+                   kTvmErrorFunctionIndexInvalid);
+  ck_assert(fn == pf7);
+  ck_assert_int_eq(TVMFuncRegistry_Lookup(&empty, "add", &idx),
+                   kTvmErrorFunctionNameNotFound);
+  ck_assert_uint_eq(idx, 0xbeef);
+}
+END_TEST
+
 START_TEST(null_arguments_refused) {
   tvm_function_index_t idx = 0xbeef;
   TVMBackendPackedCFunc fn = pf7;
@@ -504,6 +525,7 @@ int main(void) {
   tcase_add_test(c, const_registry_reads);
   tcase_add_test(c, lookup_miss_leaves_out_untouched);
   tcase_add_test(c, get_by_index_out_of_range);
+  tcase_add_test(c, empty_registry_is_valid);
   tcase_add_test(c, null_arguments_refused);
   tcase_add_test(c, set_num_funcs_writes_the_count);
   tcase_add_test(c, error_code_values);

@@ -54,16 +54,6 @@ typedef struct fwd_slot {
 static fwd_slot pool[NCCC_FFI_MAX_FORWARDERS];
 static unsigned long release_clock; /* guarded by the platform lock */
 
-/* The platform lock, as the runtime uses it: either hook may be absent. */
-static void pool_lock(void) {
-  const nccc_platform *pl = nccc_platform_get();
-  if (pl->lock != NULL) pl->lock();
-}
-static void pool_unlock(void) {
-  const nccc_platform *pl = nccc_platform_get();
-  if (pl->unlock != NULL) pl->unlock();
-}
-
 /* ---- calls ------------------------------------------------------------------- */
 
 /* A call that must not reach its target: the out slots read as zero and
@@ -458,10 +448,10 @@ nccc_status nccc_ffi_create(nccc_ffi_target target, const char *signature,
   st = parse_signature(signature, &p);
   if (st != NCCC_OK) return st;
 
-  pool_lock();
+  nccc_platform_lock();
   k = pick_free_slot();
   if (k < 0) {
-    pool_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_REGISTRY_FULL,
                      "forwarder pool full: all " STR(NCCC_FFI_MAX_FORWARDERS)
                      " forwarders in use", signature);
@@ -481,24 +471,24 @@ nccc_status nccc_ffi_create(nccc_ffi_target target, const char *signature,
   if (ffi_prep_cif(&s->cif, FFI_DEFAULT_ABI, p.n_args,
                    p.ret != 0 ? ffi_type_of(p.ret) : &ffi_type_void,
                    s->types) != FFI_OK) {
-    pool_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_PLATFORM_CHECK,
                      "forwarder: libffi refused the call interface", signature);
   }
   atomic_store_explicit(&s->n_out, (unsigned)(p.ret != 0) + p.errno_out,
                         memory_order_relaxed);
   atomic_store_explicit(&s->state, SLOT_LIVE, memory_order_release);
-  pool_unlock();
+  nccc_platform_unlock();
   *out_fn = forwarders[k];
   return NCCC_OK;
 }
 
 /* Marks slot k free, newest in the reuse order. */
 static void free_slot(int k) {
-  pool_lock();
+  nccc_platform_lock();
   pool[k].released_at = ++release_clock;
   atomic_store_explicit(&pool[k].state, SLOT_FREE, memory_order_release);
-  pool_unlock();
+  nccc_platform_unlock();
 }
 
 /*
@@ -549,10 +539,10 @@ nccc_status nccc_ffi_release(nccc_fn fn) {
     return nccc_fail(NCCC_ERR_INVALID_ARG, "forwarder release",
                      "not a forwarder");
   }
-  pool_lock();
+  nccc_platform_lock();
   if (atomic_load_explicit(&pool[k].state, memory_order_relaxed) !=
       SLOT_LIVE) {
-    pool_unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_INVALID_ARG, "forwarder release",
                      "released already");
   }
@@ -560,7 +550,7 @@ nccc_status nccc_ffi_release(nccc_fn fn) {
   ** handed out again while registry entries may still point at it. */
   atomic_store_explicit(&pool[k].state, SLOT_RELEASING, memory_order_release);
   n_out = atomic_load_explicit(&pool[k].n_out, memory_order_relaxed);
-  pool_unlock();
+  nccc_platform_unlock();
 
   st = unhook(fn, n_out);
   if (st != NCCC_OK) {

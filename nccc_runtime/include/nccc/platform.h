@@ -39,4 +39,10 @@ const nccc_platform *nccc_platform_get(void);
 /* Calls the abort hook. */
 void nccc_platform_abort(nccc_status status);
 
+/* Take and release the platform lock: calls the lock / unlock hook when
+** one is installed, else nothing. The runtime's own files and its
+** companion libraries guard their shared tables with these two. */
+void nccc_platform_lock(void);
+void nccc_platform_unlock(void);
+
 #endif

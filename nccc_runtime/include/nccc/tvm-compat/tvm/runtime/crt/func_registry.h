@@ -59,7 +59,8 @@ tvm_crt_error_t TVMFuncRegistry_Lookup(const TVMFuncRegistry *reg,
 
 /*
 ** The function at index. Returns kTvmErrorNoError and sets *out_func,
-** kTvmErrorFunctionIndexInvalid when index >= the count, or
+** kTvmErrorFunctionIndexInvalid when index >= the count (so for every
+** index of an empty registry, whose funcs may be NULL), or
 ** kTvmErrorNcccNullPointer.
 */
 tvm_crt_error_t TVMFuncRegistry_GetByIndex(const TVMFuncRegistry *reg,

@@ -55,16 +55,6 @@ typedef struct adapter_entry {
 static adapter_entry pool[NCCC_PACKED_MAX_ADAPTERS];
 static const TVMBackendPackedCFunc adapters[NCCC_PACKED_MAX_ADAPTERS];
 
-static void lock(void) {
-  const nccc_platform *p = nccc_platform_get();
-  if (p->lock != NULL) p->lock();
-}
-
-static void unlock(void) {
-  const nccc_platform *p = nccc_platform_get();
-  if (p->unlock != NULL) p->unlock();
-}
-
 static int in_use(unsigned k) {
   const adapter_entry *e = &pool[k];
   const TVMFuncRegistry *reg;
@@ -243,9 +233,9 @@ unsigned nccc_packed_capacity(void) { return NCCC_PACKED_MAX_ADAPTERS; }
 
 unsigned nccc_packed_available(void) {
   unsigned k, n = 0;
-  lock();
+  nccc_platform_lock();
   for (k = 0; k < NCCC_PACKED_MAX_ADAPTERS; k++) n += !in_use(k);
-  unlock();
+  nccc_platform_unlock();
   return n;
 }
 
@@ -272,12 +262,12 @@ static nccc_status register_adapter(const char *name, nccc_fn fn,
   st = nccc_psig_parse(psig, &ps);
   if (st != NCCC_OK) return st;
 
-  lock();
+  nccc_platform_lock();
   for (k = 0; k < NCCC_PACKED_MAX_ADAPTERS && e == NULL; k++) {
     if (!in_use(k)) e = &pool[k];
   }
   if (e == NULL) {
-    unlock();
+    nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_POOL_EXHAUSTED,
                      "packed adapter pool full: every one of the "
                      "NCCC_PACKED_MAX_ADAPTERS adapters is in use", name);
@@ -290,13 +280,13 @@ static nccc_status register_adapter(const char *name, nccc_fn fn,
   e->flags = (uint8_t)flags;
   e->name = NULL;
   e->state = RESERVED;
-  unlock();
+  nccc_platform_unlock();
 
   /* Registered without the lock held: TVMFuncRegisterGlobal takes it. */
   memcpy(&as_handle, &adapters[k], sizeof as_handle);
   err = TVMFuncRegisterGlobal(name, as_handle,
                               (flags & NCCC_PACKED_OVERRIDE) != 0);
-  lock();
+  nccc_platform_lock();
   reg = nccc_tvm_global_registry();
   if (err == 0 && nccc_tvm_find(reg, name, &index) &&
       reg->funcs[index] == adapters[k]) {
@@ -306,7 +296,7 @@ static nccc_status register_adapter(const char *name, nccc_fn fn,
   } else {
     e->state = FREE;
   }
-  unlock();
+  nccc_platform_unlock();
   return err == 0 ? NCCC_OK : (nccc_status)err;
 }
 

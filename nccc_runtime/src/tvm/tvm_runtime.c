@@ -49,16 +49,6 @@ static struct {
   int initialized;
 } S;
 
-static void lock(void) {
-  const nccc_platform *p = nccc_platform_get();
-  if (p->lock != NULL) p->lock();
-}
-
-static void unlock(void) {
-  const nccc_platform *p = nccc_platform_get();
-  if (p->unlock != NULL) p->unlock();
-}
-
 static int not_initialized(const char *what) {
   return nccc_tvm_fail(kTvmErrorNcccNotInitialized, what,
                        "TVMInitializeRuntime has not run");
@@ -156,9 +146,9 @@ int TVMModCreateFromCModule(const TVMModule *mod,
     return nccc_tvm_fail(kTvmErrorNcccNullPointer, "TVMModCreateFromCModule",
                          NULL);
   }
-  lock();
+  nccc_platform_lock();
   index = add_module(mod);
-  unlock();
+  nccc_platform_unlock();
   if (index < 0) {
     nccc_fail(NCCC_ERR_MODULES_FULL, "TVMModCreateFromCModule",
               "all TVM_CRT_MAX_REGISTERED_MODULES slots taken");
@@ -171,10 +161,10 @@ int TVMModCreateFromCModule(const TVMModule *mod,
 int TVMModFree(TVMModuleHandle mod) {
   int index;
   if (!S.initialized) return not_initialized("TVMModFree");
-  lock();
+  nccc_platform_lock();
   index = decode_module(mod, "TVMModFree");
   if (index >= 0 && index != S.system_lib) S.modules[index] = NULL;
-  unlock();
+  nccc_platform_unlock();
   return index < 0 ? -1 : 0;
 }
 
@@ -188,12 +178,12 @@ int TVMModGetFunction(TVMModuleHandle mod, const char *func_name,
   if (func_name == NULL || out == NULL) {
     return nccc_tvm_fail(kTvmErrorNcccNullPointer, "TVMModGetFunction", NULL);
   }
-  lock();
+  nccc_platform_lock();
   index = decode_module(mod, "TVMModGetFunction");
   err = index < 0 ? kTvmErrorNoError
                   : TVMFuncRegistry_Lookup(S.modules[index]->registry,
                                            func_name, &f);
-  unlock();
+  nccc_platform_unlock();
   if (index < 0) return -1;
   if (err != kTvmErrorNoError) return err;
   *out = function_handle((tvm_module_index_t)index, f);
@@ -214,9 +204,9 @@ int TVMFuncRegisterGlobal(const char *name, TVMFunctionHandle f,
   /* TVM's API hands functions over as void *; memcpy converts without
   ** the cast ISO C leaves undefined. */
   memcpy(&fn, &f, sizeof fn);
-  lock();
+  nccc_platform_lock();
   err = TVMMutableFuncRegistry_Set(&S.global, name, fn, override != 0);
-  unlock();
+  nccc_platform_unlock();
   return err;
 }
 
@@ -227,11 +217,11 @@ int TVMFuncGetGlobal(const char *name, TVMFunctionHandle *out) {
     return nccc_tvm_fail(kTvmErrorNcccNullPointer, "TVMFuncGetGlobal", NULL);
   }
   /* An absent name is no error: *out = NULL, as TVM's C++ runtime does. */
-  lock();
+  nccc_platform_lock();
   *out = nccc_tvm_find(&S.global.registry, name, &f)
              ? function_handle(GLOBAL_MODULE, f)
              : NULL;
-  unlock();
+  nccc_platform_unlock();
   return 0;
 }
 
@@ -273,12 +263,12 @@ static int system_lib(TVMValue *args, int *type_codes, int num_args,
   (void)type_codes;
   (void)num_args;
   (void)resource_handle;
-  lock();
+  nccc_platform_lock();
   index = S.system_lib;
   if (index < 0) {
     lib = TVMSystemLibEntryPoint();
     if (lib == NULL || lib->registry == NULL) {
-      unlock();
+      nccc_platform_unlock();
       nccc_fail(NCCC_ERR_NOT_IMPLEMENTED, "runtime.SystemLib",
                 "TVMSystemLibEntryPoint gave no module");
       return -1;
@@ -286,7 +276,7 @@ static int system_lib(TVMValue *args, int *type_codes, int num_args,
     index = add_module(lib);
     S.system_lib = index;
   }
-  unlock();
+  nccc_platform_unlock();
   if (index < 0) {
     nccc_fail(NCCC_ERR_MODULES_FULL, "runtime.SystemLib",
               "all TVM_CRT_MAX_REGISTERED_MODULES slots taken");

@@ -129,14 +129,18 @@ tvm_crt_error_t TVMFuncRegistry_Lookup(const TVMFuncRegistry *reg,
 tvm_crt_error_t TVMFuncRegistry_GetByIndex(const TVMFuncRegistry *reg,
                                            tvm_function_index_t index,
                                            TVMBackendPackedCFunc *out_func) {
-  if (reg == NULL || reg->names == NULL || reg->funcs == NULL ||
-      out_func == NULL) {
+  if (reg == NULL || reg->names == NULL || out_func == NULL) {
     return nccc_tvm_fail(kTvmErrorNcccNullPointer,
                          "TVMFuncRegistry_GetByIndex", NULL);
   }
+  /* The index first: an empty registry (count 0) may have no table. */
   if (index >= nccc_names_count(reg->names)) {
     return nccc_tvm_fail(kTvmErrorFunctionIndexInvalid,
                          "function index out of range", NULL);
+  }
+  if (reg->funcs == NULL) {
+    return nccc_tvm_fail(kTvmErrorNcccNullPointer,
+                         "TVMFuncRegistry_GetByIndex", "no function table");
   }
   *out_func = reg->funcs[index];
   return kTvmErrorNoError;
