@@ -4,7 +4,6 @@
 ** pointers with two slot buffers. C is used only to set up what a host
 ** cannot make itself (a module with layout and constant tables).
 */
-#include <check.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +11,8 @@
 #include <string.h>
 
 #include "nccc/nccc.h"
+
+#include "nccc_check.h"
 
 #define S(p) nccc_slot_from_ptr(p)
 #define STR(slot) ((const char *)nccc_slot_to_ptr(slot))
@@ -46,7 +47,7 @@ static void f_mul(const uint64_t *in, uint64_t *out) {
 
 static void setup(void) {
   calls = 0;
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
+  nccc_check_init(NULL);
 }
 
 /* ---- the root ----------------------------------------------------------- */
@@ -670,35 +671,19 @@ START_TEST(test_host_string_round_trip) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("builtins");
-  TCase *t0 = tcase_create("first use");
-  tcase_add_test(t0, test_root_initialises);
-  suite_add_tcase(s, t0);
-  TCase *tc = tcase_create("builtins");
-  tcase_add_checked_fixture(tc, setup, NULL);
-  tcase_add_test(tc, test_root_table);
-  tcase_add_test(tc, test_root_bad_index);
-  tcase_add_test(tc, test_version);
-  tcase_add_test(tc, test_last_error);
-  tcase_add_test(tc, test_lookup_function);
-  tcase_add_test(tc, test_call);
-  tcase_add_test(tc, test_call_checked);
-  tcase_add_test(tc, test_register);
-  tcase_add_test(tc, test_modules);
-  tcase_add_test(tc, test_module_types);
-  tcase_add_test(tc, test_module_constants);
-  tcase_add_test(tc, test_alloc_free);
-  tcase_add_test(tc, test_peek_poke);
-  tcase_add_test(tc, test_peek_poke_bad);
-  tcase_add_test(tc, test_read);
-  tcase_add_test(tc, test_write);
-  tcase_add_test(tc, test_strlen);
-  tcase_add_test(tc, test_host_string_round_trip);
-  suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  nccc_check_tcase(s, "first use", NULL, NULL,
+                   NCCC_CHECK_TESTS(test_root_initialises));
+  nccc_check_tcase(s, "builtins", setup, NULL,
+                   NCCC_CHECK_TESTS(test_root_table, test_root_bad_index,
+                                    test_version, test_last_error,
+                                    test_lookup_function, test_call,
+                                    test_call_checked, test_register,
+                                    test_modules, test_module_types,
+                                    test_module_constants, test_alloc_free,
+                                    test_peek_poke, test_peek_poke_bad,
+                                    test_read, test_write, test_strlen,
+                                    test_host_string_round_trip));
+  return s;
 }

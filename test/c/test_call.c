@@ -2,13 +2,14 @@
 ** test_call.c — initialisation, modules, lookup, calls, checked calls and
 ** registration in the global registry.
 */
-#include <check.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nccc/nccc.h"
+
+#include "nccc_check.h"
 
 static int calls; /* how often a test function ran */
 
@@ -54,7 +55,7 @@ static const nccc_module math_again = {"math", &math_reg, NULL, 0, 0, NULL};
 
 static void setup(void) {
   calls = 0;
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
+  nccc_check_init(NULL);
 }
 
 /* ---- before nccc_init (runs first in its own process) ------------------- */
@@ -104,7 +105,7 @@ START_TEST(test_init_twice) {
   uint16_t idx;
   ck_assert_int_eq(nccc_register("a", f_add, "LL:L", 0, NULL), NCCC_OK);
   ck_assert_int_eq(nccc_module_add(&math_mod, NULL), NCCC_OK);
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
+  nccc_check_init(NULL);
   /* a fresh runtime: nothing registered, only the built-in module */
   nccc_handle h = 0xdeadbeefu;
   ck_assert_int_eq(nccc_lookup("a", &h), NCCC_ERR_NAME_NOT_FOUND);
@@ -509,33 +510,23 @@ START_TEST(test_register_until_full) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("call");
-  TCase *t0 = tcase_create("uninitialised");
-  tcase_add_test(t0, test_not_initialized);
-  suite_add_tcase(s, t0);
-  TCase *tc = tcase_create("runtime");
-  tcase_add_checked_fixture(tc, setup, NULL);
-  tcase_add_test(tc, test_builtin_module_present);
-  tcase_add_test(tc, test_init_twice);
-  tcase_add_test(tc, test_init_own_block);
-  tcase_add_test(tc, test_ensure_init_keeps_state);
-  tcase_add_test(tc, test_module_add_find_remove);
-  tcase_add_test(tc, test_module_duplicate_and_bad);
-  tcase_add_test(tc, test_module_table_full);
-  tcase_add_test(tc, test_lookup_module_function);
-  tcase_add_test(tc, test_lookup_global_dotted);
-  tcase_add_test(tc, test_function_info);
-  tcase_add_test(tc, test_call);
-  tcase_add_test(tc, test_call_checked_fixed);
-  tcase_add_test(tc, test_call_checked_empty_sides);
-  tcase_add_test(tc, test_call_checked_variable);
-  tcase_add_test(tc, test_register);
-  tcase_add_test(tc, test_register_until_full);
-  suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  nccc_check_tcase(s, "uninitialised", NULL, NULL,
+                   NCCC_CHECK_TESTS(test_not_initialized));
+  nccc_check_tcase(s, "runtime", setup, NULL,
+                   NCCC_CHECK_TESTS(test_builtin_module_present,
+                                    test_init_twice, test_init_own_block,
+                                    test_ensure_init_keeps_state,
+                                    test_module_add_find_remove,
+                                    test_module_duplicate_and_bad,
+                                    test_module_table_full,
+                                    test_lookup_module_function,
+                                    test_lookup_global_dotted,
+                                    test_function_info, test_call,
+                                    test_call_checked_fixed,
+                                    test_call_checked_empty_sides,
+                                    test_call_checked_variable, test_register,
+                                    test_register_until_full));
+  return s;
 }

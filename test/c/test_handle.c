@@ -1,11 +1,12 @@
 /*
 ** test_handle.c — handle encoding and decoding against the runtime's state.
 */
-#include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "nccc/nccc.h"
+
+#include "nccc_check.h"
 
 static void f_one(const uint64_t *in, uint64_t *out) {
   (void)in;
@@ -26,7 +27,7 @@ static const nccc_module two_mod = {"two", &two_reg, NULL, 0, 0, NULL};
 static uint16_t two_index;
 
 static void setup(void) {
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
+  nccc_check_init(NULL);
   ck_assert_int_eq(nccc_module_add(&two_mod, &two_index), NCCC_OK);
 }
 
@@ -128,20 +129,12 @@ START_TEST(test_zero_never_valid) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("handle");
-  TCase *tc = tcase_create("handle");
-  tcase_add_checked_fixture(tc, setup, NULL);
-  tcase_add_test(tc, test_encode);
-  tcase_add_test(tc, test_decode_module);
-  tcase_add_test(tc, test_decode_markers);
-  tcase_add_test(tc, test_decode_global);
-  tcase_add_test(tc, test_decode_absent_and_removed);
-  tcase_add_test(tc, test_zero_never_valid);
-  suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  nccc_check_tcase(s, "handle", setup, NULL,
+                   NCCC_CHECK_TESTS(test_encode, test_decode_module,
+                                    test_decode_markers, test_decode_global,
+                                    test_decode_absent_and_removed,
+                                    test_zero_never_valid));
+  return s;
 }

@@ -1,13 +1,14 @@
 /*
 ** test_mreg.c — mutable registries carved out of a caller's block.
 */
-#include <check.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nccc/registry.h"
+
+#include "nccc_check.h"
 
 /* The layout sweep checks millions of facts and Check records every
 ** assertion that passes, so the hot paths test first and call Check only
@@ -593,31 +594,20 @@ START_TEST(test_sorted_random_order) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("mreg");
-  TCase *ti = tcase_create("init");
-  tcase_add_test(ti, test_init_errors);
-  tcase_add_test(ti, test_init_empty);
-  tcase_add_test(ti, test_init_failure_untouched);
-  suite_add_tcase(s, ti);
-  TCase *tc = tcase_create("set");
-  tcase_add_checked_fixture(tc, setup, NULL);
-  tcase_add_test(tc, test_set_basic);
-  tcase_add_test(tc, test_set_duplicate);
-  tcase_add_test(tc, test_set_override);
-  tcase_add_test(tc, test_set_full_table);
-  tcase_add_test(tc, test_set_bad_names);
-  tcase_add_test(tc, test_set_bad_signature);
-  suite_add_tcase(s, tc);
-  TCase *tl = tcase_create("layout");
+  nccc_check_tcase(s, "init", NULL, NULL,
+                   NCCC_CHECK_TESTS(test_init_errors, test_init_empty,
+                                    test_init_failure_untouched));
+  nccc_check_tcase(s, "set", setup, NULL,
+                   NCCC_CHECK_TESTS(test_set_basic, test_set_duplicate,
+                                    test_set_override, test_set_full_table,
+                                    test_set_bad_names,
+                                    test_set_bad_signature));
+  TCase *tl = nccc_check_tcase(s, "layout", NULL, NULL,
+                               NCCC_CHECK_TESTS(test_exact_fill));
   tcase_set_timeout(tl, 120);
-  tcase_add_test(tl, test_exact_fill);
   tcase_add_loop_test(tl, test_sweep, 0, 8);
   tcase_add_test(tl, test_sorted_random_order);
-  suite_add_tcase(s, tl);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return s;
 }

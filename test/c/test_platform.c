@@ -2,7 +2,6 @@
 ** test_platform.c — platform hooks: installing, partial sets, restoring
 ** the defaults, and the runtime's use of alloc/free, lock/unlock, abort.
 */
-#include <check.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -11,6 +10,8 @@
 #include <string.h>
 
 #include "nccc/nccc.h"
+
+#include "nccc_check.h"
 
 static nccc_platform defaults;
 
@@ -79,7 +80,7 @@ static void setup(void) {
   n_lock = n_unlock = held = nested = probing = 0;
   watch = NULL;
   seen_at_lock = seen_at_unlock = -1;
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
+  nccc_check_init(NULL);
 }
 
 static void teardown(void) { nccc_platform_set(NULL); }
@@ -297,22 +298,13 @@ START_TEST(test_concurrent_register) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("platform");
-  TCase *tc = tcase_create("platform");
-  tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_test(tc, test_defaults);
-  tcase_add_test(tc, test_set_and_restore);
-  tcase_add_test(tc, test_partial_set);
-  tcase_add_test(tc, test_alloc_hooks_used);
-  tcase_add_test(tc, test_lock_around_register);
-  tcase_add_test(tc, test_lock_around_modules);
-  tcase_add_test(tc, test_abort_hook);
-  tcase_add_test(tc, test_concurrent_register);
-  suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  nccc_check_tcase(s, "platform", setup, teardown,
+                   NCCC_CHECK_TESTS(test_defaults, test_set_and_restore,
+                                    test_partial_set, test_alloc_hooks_used,
+                                    test_lock_around_register,
+                                    test_lock_around_modules, test_abort_hook,
+                                    test_concurrent_register));
+  return s;
 }

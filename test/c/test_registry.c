@@ -2,13 +2,14 @@
 ** test_registry.c — names blobs, const registries built by hand, and
 ** signature parsing.
 */
-#include <check.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nccc/registry.h"
+
+#include "nccc_check.h"
 
 static void f_sub(const uint64_t *in, uint64_t *out) { out[0] = in[0] - in[1]; }
 static void f_add(const uint64_t *in, uint64_t *out) { out[0] = in[0] + in[1]; }
@@ -311,27 +312,18 @@ START_TEST(test_signature_null) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("registry");
-  TCase *tc = tcase_create("const");
-  tcase_add_test(tc, test_names_blob_layout);
-  tcase_add_test(tc, test_names_count_get);
-  tcase_add_test(tc, test_const_lookup_sorted);
-  tcase_add_test(tc, test_const_lookup_scan);
-  tcase_add_test(tc, test_const_lookup_empty);
-  tcase_add_test(tc, test_const_lookup_null);
-  tcase_add_test(tc, test_const_get);
-  tcase_add_test(tc, test_const_get_bounds);
-  tcase_add_test(tc, test_const_big);
-  suite_add_tcase(s, tc);
-  TCase *ts = tcase_create("signature");
-  tcase_add_test(ts, test_signature_good);
-  tcase_add_test(ts, test_signature_bad);
-  tcase_add_test(ts, test_signature_null);
-  suite_add_tcase(s, ts);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  nccc_check_tcase(s, "const", NULL, NULL,
+                   NCCC_CHECK_TESTS(test_names_blob_layout,
+                                    test_names_count_get,
+                                    test_const_lookup_sorted,
+                                    test_const_lookup_scan,
+                                    test_const_lookup_empty,
+                                    test_const_lookup_null, test_const_get,
+                                    test_const_get_bounds, test_const_big));
+  nccc_check_tcase(s, "signature", NULL, NULL,
+                   NCCC_CHECK_TESTS(test_signature_good, test_signature_bad,
+                                    test_signature_null));
+  return s;
 }

@@ -1,7 +1,6 @@
 /*
 ** test_slot.c — the slot ABI: every conversion of nccc/slot.h at its edges.
 */
-#include <check.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -10,26 +9,7 @@
 
 #include "nccc/slot.h"
 
-static uint32_t fbits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-static float bitsf(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-static uint64_t dbits(double d) {
-  uint64_t u;
-  memcpy(&u, &d, sizeof u);
-  return u;
-}
-static double bitsd(uint64_t u) {
-  double d;
-  memcpy(&d, &u, sizeof d);
-  return d;
-}
+#include "nccc_check.h"
 
 /* ---- integers ----------------------------------------------------------- */
 
@@ -220,9 +200,10 @@ START_TEST(test_double_nan_payloads) {
   for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++) {
     double d = nccc_slot_to_double(pats[i]);
     ck_assert(isnan(d));
-    ck_assert_uint_eq(dbits(d), pats[i]);
+    ck_assert_uint_eq(nccc_check_double_bits(d), pats[i]);
     ck_assert_uint_eq(nccc_slot_from_double(d), pats[i]);
-    ck_assert_uint_eq(nccc_slot_from_double(bitsd(pats[i])), pats[i]);
+    ck_assert_uint_eq(nccc_slot_from_double(nccc_check_double_of_bits(pats[i])),
+                      pats[i]);
   }
 }
 END_TEST
@@ -232,9 +213,10 @@ END_TEST
 /* For every non-NaN float the slot is the double pattern of the widened
 ** value, and converts back to the same float bits. */
 static void check_float(float f) {
-  ck_assert_uint_eq(nccc_slot_from_float(f), dbits((double)f));
-  ck_assert_uint_eq(fbits(nccc_slot_to_float(nccc_slot_from_float(f))),
-                    fbits(f));
+  ck_assert_uint_eq(nccc_slot_from_float(f), nccc_check_double_bits((double)f));
+  ck_assert_uint_eq(
+      nccc_check_float_bits(nccc_slot_to_float(nccc_slot_from_float(f))),
+      nccc_check_float_bits(f));
 }
 
 START_TEST(test_float_values) {
@@ -248,9 +230,9 @@ START_TEST(test_float_values) {
   check_float(-FLT_MAX);
   check_float(FLT_MIN);
   check_float(-FLT_MIN);
-  check_float(bitsf(0x00000001u)); /* smallest denormal */
-  check_float(bitsf(0x007fffffu)); /* largest denormal */
-  check_float(bitsf(0x80000001u)); /* negative denormal */
+  check_float(nccc_check_float_of_bits(0x00000001u)); /* smallest denormal */
+  check_float(nccc_check_float_of_bits(0x007fffffu)); /* largest denormal */
+  check_float(nccc_check_float_of_bits(0x80000001u)); /* negative denormal */
   check_float(INFINITY);
   check_float(-INFINITY);
   check_float(16777217.0f);
@@ -260,16 +242,18 @@ START_TEST(test_float_values) {
   ck_assert_uint_eq(nccc_slot_from_float(FLT_MAX), 0x47efffffe0000000u);
   ck_assert_uint_eq(nccc_slot_from_float(FLT_MIN), 0x3810000000000000u);
   /* the smallest float denormal 2^-149 is a normal double */
-  ck_assert_uint_eq(nccc_slot_from_float(bitsf(1u)), 0x36a0000000000000u);
-  ck_assert_uint_eq(fbits(nccc_slot_to_float(0x8000000000000000u)),
-                    0x80000000u);
+  ck_assert_uint_eq(nccc_slot_from_float(nccc_check_float_of_bits(1u)),
+                    0x36a0000000000000u);
+  ck_assert_uint_eq(
+      nccc_check_float_bits(nccc_slot_to_float(0x8000000000000000u)),
+      0x80000000u);
 
   /* a pseudo-random sweep of bit patterns, NaNs skipped here */
   uint32_t x = 0x12345678u;
   for (int i = 0; i < 100000; i++) {
     x = x * 1664525u + 1013904223u;
     if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x007fffffu)) continue;
-    check_float(bitsf(x));
+    check_float(nccc_check_float_of_bits(x));
   }
 }
 END_TEST
@@ -290,46 +274,52 @@ START_TEST(test_float_nan_payloads) {
       0xff800001u, 0xffa00000u,              /* negative signalling */
   };
   for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++) {
-    float f = bitsf(pats[i]);
+    float f = nccc_check_float_of_bits(pats[i]);
     uint64_t s = nccc_slot_from_float(f);
     ck_assert_uint_eq(s, nan_slot(pats[i]));
     ck_assert(isnan(nccc_slot_to_double(s)));
-    ck_assert_uint_eq(fbits(nccc_slot_to_float(s)), pats[i]);
+    ck_assert_uint_eq(nccc_check_float_bits(nccc_slot_to_float(s)), pats[i]);
   }
   /* the quiet bit of a quiet float NaN is the quiet bit of the double */
-  ck_assert_uint_eq(nccc_slot_from_float(bitsf(0x7fc00000u)),
+  ck_assert_uint_eq(nccc_slot_from_float(nccc_check_float_of_bits(0x7fc00000u)),
                     0x7ff8000000000000u);
   /* a signalling float stays signalling (no FPU conversion) */
-  ck_assert_uint_eq(nccc_slot_from_float(bitsf(0x7f800001u)),
+  ck_assert_uint_eq(nccc_slot_from_float(nccc_check_float_of_bits(0x7f800001u)),
                     0x7ff0000020000000u);
 }
 END_TEST
 
 START_TEST(test_double_nan_to_float) {
   /* payload in the top 23 fraction bits: kept */
-  ck_assert_uint_eq(fbits(nccc_slot_to_float(0x7ff8000020000000u)),
-                    0x7fc00001u);
-  ck_assert_uint_eq(fbits(nccc_slot_to_float(0xfff0000020000000u)),
-                    0xff800001u);
+  ck_assert_uint_eq(
+      nccc_check_float_bits(nccc_slot_to_float(0x7ff8000020000000u)),
+      0x7fc00001u);
+  ck_assert_uint_eq(
+      nccc_check_float_bits(nccc_slot_to_float(0xfff0000020000000u)),
+      0xff800001u);
   /* payload only in the low bits: still a NaN (made quiet), never inf */
   float f = nccc_slot_to_float(0x7ff0000000000001u);
   ck_assert(isnan(f));
-  ck_assert_uint_eq(fbits(f), 0x7fc00000u);
+  ck_assert_uint_eq(nccc_check_float_bits(f), 0x7fc00000u);
   f = nccc_slot_to_float(0xfff0000000000001u);
-  ck_assert_uint_eq(fbits(f), 0xffc00000u);
+  ck_assert_uint_eq(nccc_check_float_bits(f), 0xffc00000u);
   /* negative quiet double NaN */
-  ck_assert_uint_eq(fbits(nccc_slot_to_float(0xfff8000000000000u)),
-                    0xffc00000u);
+  ck_assert_uint_eq(
+      nccc_check_float_bits(nccc_slot_to_float(0xfff8000000000000u)),
+      0xffc00000u);
 }
 END_TEST
 
 START_TEST(test_double_to_float_rounds) {
-  ck_assert_uint_eq(fbits(nccc_slot_to_float(nccc_slot_from_double(0.1))),
-                    fbits(0.1f));
-  ck_assert_uint_eq(fbits(nccc_slot_to_float(nccc_slot_from_double(1e300))),
-                    fbits(INFINITY));
-  ck_assert_uint_eq(fbits(nccc_slot_to_float(0xfff0000000000000u)),
-                    fbits(-INFINITY));
+  ck_assert_uint_eq(
+      nccc_check_float_bits(nccc_slot_to_float(nccc_slot_from_double(0.1))),
+      nccc_check_float_bits(0.1f));
+  ck_assert_uint_eq(
+      nccc_check_float_bits(nccc_slot_to_float(nccc_slot_from_double(1e300))),
+      nccc_check_float_bits(INFINITY));
+  ck_assert_uint_eq(
+      nccc_check_float_bits(nccc_slot_to_float(0xfff0000000000000u)),
+      nccc_check_float_bits(-INFINITY));
 }
 END_TEST
 
@@ -389,30 +379,19 @@ START_TEST(test_sig_codes) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("slot");
-  TCase *tc = tcase_create("slot");
-  tcase_add_test(tc, test_i64_edges);
-  tcase_add_test(tc, test_u64_edges);
-  tcase_add_test(tc, test_minus_one_narrow);
-  tcase_add_test(tc, test_width_round_trips);
-  tcase_add_test(tc, test_narrowing_takes_low_bits);
-  tcase_add_test(tc, test_bool);
-  tcase_add_test(tc, test_fits);
-  tcase_add_test(tc, test_pointers);
-  tcase_add_test(tc, test_double_bits);
-  tcase_add_test(tc, test_double_nan_payloads);
-  tcase_add_test(tc, test_float_values);
-  tcase_add_test(tc, test_float_nan_payloads);
-  tcase_add_test(tc, test_double_nan_to_float);
-  tcase_add_test(tc, test_double_to_float_rounds);
-  tcase_add_test(tc, test_slots_from_bytes);
-  tcase_add_test(tc, test_slots_struct);
-  tcase_add_test(tc, test_sig_codes);
-  suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  nccc_check_tcase(s, "slot", NULL, NULL,
+                   NCCC_CHECK_TESTS(test_i64_edges, test_u64_edges,
+                                    test_minus_one_narrow,
+                                    test_width_round_trips,
+                                    test_narrowing_takes_low_bits, test_bool,
+                                    test_fits, test_pointers, test_double_bits,
+                                    test_double_nan_payloads, test_float_values,
+                                    test_float_nan_payloads,
+                                    test_double_nan_to_float,
+                                    test_double_to_float_rounds,
+                                    test_slots_from_bytes, test_slots_struct,
+                                    test_sig_codes));
+  return s;
 }

@@ -4,7 +4,6 @@
 /* pthread barriers */
 #define _POSIX_C_SOURCE 200809L
 
-#include <check.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +12,8 @@
 
 #include "nccc/config.h"
 #include "nccc/status.h"
+
+#include "nccc_check.h"
 
 START_TEST(test_tvm_values) {
   /* the numbers TVM CRT callers already know */
@@ -177,18 +178,11 @@ START_TEST(test_per_thread) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("status");
-  TCase *tc = tcase_create("status");
-  tcase_add_test(tc, test_tvm_values);
-  tcase_add_test(tc, test_status_names);
-  tcase_add_test(tc, test_fail_and_clear);
-  tcase_add_test(tc, test_truncation);
-  tcase_add_test(tc, test_per_thread);
-  suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  nccc_check_tcase(s, "status", NULL, NULL,
+                   NCCC_CHECK_TESTS(test_tvm_values, test_status_names,
+                                    test_fail_and_clear, test_truncation,
+                                    test_per_thread));
+  return s;
 }

@@ -5,7 +5,6 @@
 ** exhaustion, release notices, errno across callbacks, and the closure
 ** built-ins as a host reaches them through nccc_root.
 */
-#include <check.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -17,35 +16,11 @@
 #include "cbt_lib.h"
 #include "cbt_fixture.h"
 #include "host.h"
+#include "nccc_check.h"
 
 #define S(p) nccc_slot_from_ptr(p)
 #define FN_SLOT(f) ((uint64_t)(uintptr_t)(f))
 #define SENTINEL 0x5a5a5a5a5a5a5a5au
-
-/* Calls cbt.NAME through the registry, as a host does. */
-static void call(const char *name, const uint64_t *in, uint64_t *out) {
-  char full[64] = "cbt.";
-  nccc_handle h;
-  strcat(full, name);
-  ck_assert_int_eq(nccc_lookup(full, &h), NCCC_OK);
-  ck_assert_int_eq(nccc_call(h, in, out), NCCC_OK);
-}
-
-/* Claims a closure on the host's dispatcher for a new host procedure. */
-static void *claim(host_proc proc, void *data, unsigned flags, uint64_t *env) {
-  void *ctx = NULL;
-  uint64_t e = host_ref(proc, data);
-  ck_assert_int_eq(nccc_closure_claim(host_dispatch, e, flags, &ctx), NCCC_OK);
-  ck_assert_ptr_nonnull(ctx);
-  if (env != NULL) *env = e;
-  return ctx;
-}
-
-static uint32_t in_use(void) {
-  nccc_closure_stats s;
-  nccc_closure_get_stats(&s);
-  return s.in_use;
-}
 
 static uint64_t stale_calls(void) {
   nccc_closure_stats s;
@@ -54,8 +29,7 @@ static uint64_t stale_calls(void) {
 }
 
 static void setup(void) {
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
-  ck_assert_int_eq(nccc_cbt_register(), NCCC_OK);
+  nccc_check_init(nccc_cbt_register);
   host_reset();
   nccc_clear_error();
   lib_calls = 0;
@@ -98,7 +72,7 @@ static void assert_sorted(const int *v, int n) {
 /* qsort_r through cbt.qsort_r with closure ctx. */
 static void sort_with(int *v, int n, void *ctx) {
   uint64_t in[4] = {S(v), (uint64_t)n, sizeof(int), S(ctx)};
-  call("qsort_r", in, NULL);
+  nccc_check_call("cbt.qsort_r", in, NULL);
 }
 
 /* ---- call scope ------------------------------------------------------------- */
@@ -108,14 +82,15 @@ START_TEST(test_qsort_r_call_scope) {
   uint64_t env;
   void *ctx;
   fill_shuffled(v, 100, 7);
-  ctx = claim(proc_cmp, &calls, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, &env);
-  ck_assert_uint_eq(in_use(), 1);
+  ctx =
+      host_claim(proc_cmp, &calls, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, &env);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 1);
   sort_with(v, 100, ctx);
   assert_sorted(v, 100);
   ck_assert_int_gt(calls, 99);
   ck_assert_int_eq(host_calls(env), calls);
   /* released when the call returned, with one notice */
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   ck_assert_int_eq(nccc_closure_check(ctx), NCCC_ERR_STALE_CLOSURE);
   ck_assert_int_eq(host_notices(env), 1);
   ck_assert_uint_eq(host_notice_ctx(env), S(ctx));
@@ -127,11 +102,11 @@ END_TEST
 START_TEST(test_call_scope_without_notices) {
   int v[10];
   uint64_t env;
-  void *ctx = claim(proc_cmp, NULL, NCCC_SCOPE_CALL, &env);
+  void *ctx = host_claim(proc_cmp, NULL, NCCC_SCOPE_CALL, &env);
   fill_shuffled(v, 10, 3);
   sort_with(v, 10, ctx);
   assert_sorted(v, 10);
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   ck_assert_int_eq(host_notices(env), 0);
   ck_assert_int_eq(host_alive(env), 1); /* the host drops it itself */
 }
@@ -139,13 +114,13 @@ END_TEST
 
 START_TEST(test_stale_context_refused_before_c) {
   int v[4] = {3, 2, 1, 0};
-  void *ctx = claim(proc_cmp, NULL, NCCC_SCOPE_CALL, NULL);
+  void *ctx = host_claim(proc_cmp, NULL, NCCC_SCOPE_CALL, NULL);
   uint64_t in[2] = {2, S(ctx)};
   ck_assert_int_eq(nccc_closure_release(ctx), NCCC_OK);
   sort_with(v, 4, ctx); /* refused: C never sees the stale context */
   ck_assert_int_eq(v[0], 3);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_STALE_CLOSURE);
-  call("copy_async", in, NULL);
+  nccc_check_call("cbt.copy_async", in, NULL);
   ck_assert_int_eq(lib_calls, 0);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_STALE_CLOSURE);
 }
@@ -160,7 +135,8 @@ static int nested_sorts;
 static void proc_cmp_nesting(const uint64_t *args, uint64_t *results,
                              void *data) {
   int inner[8];
-  void *ctx = claim(proc_cmp, NULL, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, NULL);
+  void *ctx =
+      host_claim(proc_cmp, NULL, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, NULL);
   (void)data;
   fill_shuffled(inner, 8, (unsigned)nested_sorts + 1u);
   sort_with(inner, 8, ctx);
@@ -171,13 +147,14 @@ static void proc_cmp_nesting(const uint64_t *args, uint64_t *results,
 
 START_TEST(test_reentrancy_new_closure_inside) {
   int v[30];
-  void *ctx = claim(proc_cmp_nesting, NULL, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, NULL);
+  void *ctx = host_claim(proc_cmp_nesting, NULL,
+                         NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, NULL);
   nested_sorts = 0;
   fill_shuffled(v, 30, 11);
   sort_with(v, 30, ctx);
   assert_sorted(v, 30);
   ck_assert_int_gt(nested_sorts, 29);
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   ck_assert_int_eq(host_live(), 0); /* every closure, nested ones too, noticed */
 }
 END_TEST
@@ -203,7 +180,7 @@ static void proc_cmp_same(const uint64_t *args, uint64_t *results, void *data) {
 START_TEST(test_reentrancy_same_closure) {
   int v[12];
   uint64_t env;
-  shared_ctx = claim(proc_cmp_same, NULL, NCCC_SCOPE_FOREVER, &env);
+  shared_ctx = host_claim(proc_cmp_same, NULL, NCCC_SCOPE_FOREVER, &env);
   depth = max_depth = 0;
   fill_shuffled(v, 12, 9);
   sort_with(v, 12, shared_ctx);
@@ -239,16 +216,16 @@ START_TEST(test_group_progress_and_ready) {
                                             NCCC_SCOPE_ASYNC | NCCC_CLOSURE_NOTIFY,
                                             1, &ctx),
                    NCCC_OK);
-  ck_assert_uint_eq(in_use(), 2);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 2);
   n_progress = ready_result = ready_after = 0;
   in[0] = 3;
   in[1] = S(ctx);
-  call("copy_async", in, NULL);
+  nccc_check_call("cbt.copy_async", in, NULL);
   /* the forward call returned: an async group lives on */
-  ck_assert_uint_eq(in_use(), 2);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 2);
   ck_assert_int_eq(nccc_closure_check(ctx), NCCC_OK);
   ck_assert_int_eq(n_progress, 0);
-  call("run_pending", NULL, out);
+  nccc_check_call("cbt.run_pending", NULL, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 1);
   ck_assert_int_eq(n_progress, 3);
   ck_assert_int_eq(progress_log[0], 103);
@@ -257,7 +234,7 @@ START_TEST(test_group_progress_and_ready) {
   ck_assert_int_eq(ready_result, 30);
   ck_assert_int_eq(ready_after, 3);
   /* the final member's call ended the group: both members noticed */
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   ck_assert_int_eq(nccc_closure_check(ctx), NCCC_ERR_STALE_CLOSURE);
   ck_assert_int_eq(host_notices(envs[0]), 1);
   ck_assert_int_eq(host_notices(envs[1]), 1);
@@ -281,18 +258,18 @@ START_TEST(test_two_groups_at_once) {
   n_progress = 0;
   in[0] = 2;
   in[1] = S(c1);
-  call("copy_async", in, NULL);
+  nccc_check_call("cbt.copy_async", in, NULL);
   in[0] = 4;
   in[1] = S(c2);
-  call("copy_async", in, NULL);
-  call("run_pending", NULL, out);
+  nccc_check_call("cbt.copy_async", in, NULL);
+  nccc_check_call("cbt.run_pending", NULL, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 2);
   ck_assert_int_eq(n_progress, 6);
   ck_assert_int_eq(host_calls(e1[0]), 2);
   ck_assert_int_eq(host_calls(e1[1]), 1);
   ck_assert_int_eq(host_calls(e2[0]), 4);
   ck_assert_int_eq(host_calls(e2[1]), 1);
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
 }
 END_TEST
 
@@ -315,18 +292,19 @@ START_TEST(test_pthread_create_async) {
   host_install_lock();
   main_thread = pthread_self();
   ran_elsewhere = 0;
-  ctx = claim(proc_thread, base, NCCC_SCOPE_ASYNC | NCCC_CLOSURE_NOTIFY, &env);
+  ctx = host_claim(proc_thread, base, NCCC_SCOPE_ASYNC | NCCC_CLOSURE_NOTIFY,
+                   &env);
   in[0] = S(&t);
   in[1] = 0;
   in[2] = S(ctx);
-  call("thread_create", in, out);
+  nccc_check_call("cbt.thread_create", in, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 0);
   ck_assert_int_eq(pthread_join(t, &ret), 0);
   ck_assert_ptr_eq(ret, base + 42);
   ck_assert_int_eq(ran_elsewhere, 1);
   ck_assert_int_eq(host_calls(env), 1);
   ck_assert_int_eq(host_notices(env), 1); /* released after its one call */
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   ck_assert_int_eq(nccc_closure_check(ctx), NCCC_ERR_STALE_CLOSURE);
   ck_assert_int_eq(host_lock_errors(), 0);
   host_remove_lock();
@@ -370,7 +348,7 @@ START_TEST(test_threads_claim_call_release) {
     ck_assert_int_eq(pthread_join(t[i], &r), 0);
     ck_assert_ptr_null(r);
   }
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   ck_assert_int_eq(host_live(), 0);
   ck_assert_int_eq(host_lock_errors(), 0);
   host_remove_lock();
@@ -385,24 +363,26 @@ static void proc_watch(const uint64_t *args, uint64_t *results, void *data) {
 
 START_TEST(test_notified_released_by_destroy_notify) {
   uint64_t env, in[1], out[1];
-  void *ctx = claim(proc_watch, (void *)(intptr_t)2,
+  void *ctx = host_claim(proc_watch, (void *)(intptr_t)2,
                     NCCC_SCOPE_NOTIFIED | NCCC_CLOSURE_NOTIFY, &env);
   int id;
   in[0] = S(ctx);
-  call("watch_add", in, out);
+  nccc_check_call("cbt.watch_add", in, out);
   id = nccc_slot_to_i32(out[0]);
   ck_assert_int_gt(id, 0);
-  ck_assert_uint_eq(in_use(), 1); /* lives on after the forward call */
+  ck_assert_uint_eq(nccc_check_closures_in_use(),
+                    1); /* lives on after the forward call */
   for (int e = 1; e <= 3; e++) {
     in[0] = (uint64_t)e;
-    call("watch_emit", in, out);
+    nccc_check_call("cbt.watch_emit", in, out);
     ck_assert_int_eq(nccc_slot_to_i32(out[0]), 2 * e);
   }
   ck_assert_int_eq(host_calls(env), 3);
   ck_assert_int_eq(host_notices(env), 0);
   in[0] = (uint64_t)id;
-  call("watch_remove", in, NULL); /* the library calls the destroy notify */
-  ck_assert_uint_eq(in_use(), 0);
+  nccc_check_call("cbt.watch_remove", in,
+                  NULL); /* the library calls the destroy notify */
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   ck_assert_int_eq(host_notices(env), 1);
   ck_assert_int_eq(nccc_closure_check(ctx), NCCC_ERR_STALE_CLOSURE);
 }
@@ -412,15 +392,16 @@ END_TEST
 
 START_TEST(test_stale_call_reported_not_run_even_after_reuse) {
   uint64_t env, in[1], out[1];
-  void *ctx = claim(proc_watch, (void *)(intptr_t)5, NCCC_SCOPE_NOTIFIED, &env);
+  void *ctx =
+      host_claim(proc_watch, (void *)(intptr_t)5, NCCC_SCOPE_NOTIFIED, &env);
   static void *fill[NCCC_MAX_CLOSURES];
   static uint64_t fill_env[NCCC_MAX_CLOSURES];
   int id, i;
   in[0] = S(ctx);
-  call("watch_add", in, out);
+  nccc_check_call("cbt.watch_add", in, out);
   id = nccc_slot_to_i32(out[0]);
   in[0] = 1;
-  call("watch_emit", in, out);
+  nccc_check_call("cbt.watch_emit", in, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 5);
 
   /* released while the library still holds the context */
@@ -428,7 +409,7 @@ START_TEST(test_stale_call_reported_not_run_even_after_reuse) {
   nccc_clear_error();
   in[0] = 7;
   out[0] = SENTINEL;
-  call("watch_emit", in, out);
+  nccc_check_call("cbt.watch_emit", in, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 0); /* zeroed result, not 35 */
   ck_assert_int_eq(host_calls(env), 1);
   ck_assert_uint_eq(stale_calls(), 1);
@@ -436,27 +417,27 @@ START_TEST(test_stale_call_reported_not_run_even_after_reuse) {
 
   /* every record claimed again: the old one certainly reused */
   for (i = 0; i < NCCC_MAX_CLOSURES; i++) {
-    fill[i] = claim(proc_watch, (void *)(intptr_t)1000, NCCC_SCOPE_FOREVER,
+    fill[i] = host_claim(proc_watch, (void *)(intptr_t)1000, NCCC_SCOPE_FOREVER,
                     &fill_env[i]);
     ck_assert_ptr_ne(fill[i], ctx);
   }
-  ck_assert_uint_eq(in_use(), NCCC_MAX_CLOSURES);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), NCCC_MAX_CLOSURES);
   in[0] = 7;
-  call("watch_emit", in, out);
+  nccc_check_call("cbt.watch_emit", in, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 0);
   ck_assert_uint_eq(stale_calls(), 2);
   for (i = 0; i < NCCC_MAX_CLOSURES; i++) ck_assert_int_eq(host_calls(fill_env[i]), 0);
 
   /* a late destroy notify is reported and releases nothing */
   in[0] = (uint64_t)id;
-  call("watch_remove", in, NULL);
+  nccc_check_call("cbt.watch_remove", in, NULL);
   ck_assert_uint_eq(stale_calls(), 3);
-  ck_assert_uint_eq(in_use(), NCCC_MAX_CLOSURES);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), NCCC_MAX_CLOSURES);
   for (i = 0; i < NCCC_MAX_CLOSURES; i++) {
     ck_assert_int_eq(nccc_closure_check(fill[i]), NCCC_OK);
     ck_assert_int_eq(nccc_closure_release(fill[i]), NCCC_OK);
   }
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
 }
 END_TEST
 
@@ -476,9 +457,9 @@ START_TEST(test_async_spent_after_one_call) {
   ck_assert_int_eq(nccc_closure_check(ctx), NCCC_ERR_STALE_CLOSURE);
   /* an explicit release now is accepted and deferred to the call's end */
   ck_assert_int_eq(nccc_closure_release(ctx), NCCC_OK);
-  ck_assert_uint_eq(in_use(), 1);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 1);
   nccc_closure_leave(&f1);
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   ck_assert_int_eq(nccc_closure_release(ctx), NCCC_ERR_STALE_CLOSURE);
 }
 END_TEST
@@ -486,7 +467,7 @@ END_TEST
 START_TEST(test_garbage_contexts) {
   int x;
   nccc_cb_frame f;
-  void *ctx = claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
+  void *ctx = host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
   uintptr_t t = (uintptr_t)ctx;
   ck_assert_int_eq(nccc_closure_check(NULL), NCCC_ERR_STALE_CLOSURE);
   ck_assert_int_eq(nccc_closure_check(&x), NCCC_ERR_STALE_CLOSURE);
@@ -503,13 +484,13 @@ START_TEST(test_garbage_contexts) {
 END_TEST
 
 START_TEST(test_init_makes_contexts_stale) {
-  void *ctx = claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
-  ck_assert_uint_eq(in_use(), 1);
+  void *ctx = host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 1);
   ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   ck_assert_int_eq(nccc_closure_check(ctx), NCCC_ERR_STALE_CLOSURE);
   /* and the next claim of that record is a different context */
-  ck_assert_ptr_ne(claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL), ctx);
+  ck_assert_ptr_ne(host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL), ctx);
 }
 END_TEST
 
@@ -524,27 +505,28 @@ static void proc_log(const uint64_t *args, uint64_t *results, void *data) {
 
 START_TEST(test_forever_never_released) {
   uint64_t env, in[1], out[1];
-  void *ctx = claim(proc_log, NULL, NCCC_SCOPE_FOREVER | NCCC_CLOSURE_NOTIFY, &env);
+  void *ctx = host_claim(proc_log, NULL,
+                         NCCC_SCOPE_FOREVER | NCCC_CLOSURE_NOTIFY, &env);
   in[0] = S(ctx);
-  call("set_logger", in, NULL);
+  nccc_check_call("cbt.set_logger", in, NULL);
   for (int i = 0; i < 50; i++) {
     in[0] = S(i % 2 ? "odd" : "even!");
-    call("log", in, out);
+    nccc_check_call("cbt.log", in, out);
     ck_assert_int_eq(nccc_slot_to_i32(out[0]), i % 2 ? 3 : 5);
   }
   ck_assert_str_eq(last_msg, "odd");
   ck_assert_int_eq(host_calls(env), 50);
   /* the library lets go (NULL logger); the closure still lives */
   in[0] = 0;
-  call("set_logger", in, NULL);
+  nccc_check_call("cbt.set_logger", in, NULL);
   in[0] = S("x");
-  call("log", in, out);
+  nccc_check_call("cbt.log", in, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), -1);
-  ck_assert_uint_eq(in_use(), 1);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 1);
   ck_assert_int_eq(host_notices(env), 0);
   ck_assert_int_eq(nccc_closure_release(ctx), NCCC_OK);
   ck_assert_int_eq(host_notices(env), 1);
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
 }
 END_TEST
 
@@ -570,7 +552,7 @@ START_TEST(test_pool_exhaustion) {
   ck_assert_int_eq(nccc_closure_release(ctx[5]), NCCC_OK);
   ck_assert_int_eq(nccc_closure_claim_group(2, targets, envs, NCCC_SCOPE_CALL, 0, &extra),
                    NCCC_ERR_POOL_EXHAUSTED);
-  ck_assert_uint_eq(in_use(), NCCC_MAX_CLOSURES - 1);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), NCCC_MAX_CLOSURES - 1);
   ck_assert_int_eq(nccc_closure_claim(host_dispatch, 99, NCCC_SCOPE_FOREVER, &first),
                    NCCC_OK);
   ck_assert_ptr_ne(first, ctx[5]); /* same record, new context */
@@ -579,7 +561,7 @@ START_TEST(test_pool_exhaustion) {
   for (i = 0; i < NCCC_MAX_CLOSURES; i++) {
     ck_assert_int_eq(nccc_closure_release(ctx[i]), NCCC_OK);
   }
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
 }
 END_TEST
 
@@ -609,13 +591,13 @@ START_TEST(test_claim_errors) {
   ck_assert_int_eq(nccc_closure_claim_group(2, targets, envs, NCCC_SCOPE_CALL, 0, &ctx),
                    NCCC_ERR_NULL_POINTER);
   ck_assert_ptr_eq(ctx, (void *)&ctx);
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   /* a full group works, and other scopes ignore final_member */
   targets[1] = host_dispatch;
   ck_assert_int_eq(nccc_closure_claim_group(NCCC_CLOSURE_GROUP_MAX, targets, envs,
                                             NCCC_SCOPE_FOREVER, 99, &ctx),
                    NCCC_OK);
-  ck_assert_uint_eq(in_use(), NCCC_CLOSURE_GROUP_MAX);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), NCCC_CLOSURE_GROUP_MAX);
   ck_assert_int_eq(nccc_closure_release(ctx), NCCC_OK);
 }
 END_TEST
@@ -660,20 +642,21 @@ static void proc_clobber_errno(const uint64_t *args, uint64_t *results, void *da
 START_TEST(test_errno_survives_callback) {
   int seen = -1;
   uint64_t in[2], out[2];
-  void *ctx = claim(proc_clobber_errno, &seen, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, NULL);
+  void *ctx = host_claim(proc_clobber_errno, &seen,
+                         NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, NULL);
   in[0] = (uint64_t)ERANGE;
   in[1] = S(ctx);
-  call("fail_with_callback", in, out);
+  nccc_check_call("cbt.fail_with_callback", in, out);
   ck_assert_int_eq(seen, ERANGE);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), -1);
   ck_assert_int_eq(nccc_slot_to_i32(out[1]), ERANGE); /* not EBADF */
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
 
   /* a library that leaves errno 0 reports 0, whatever the callback did */
-  ctx = claim(proc_clobber_errno, &seen, NCCC_SCOPE_CALL, NULL);
+  ctx = host_claim(proc_clobber_errno, &seen, NCCC_SCOPE_CALL, NULL);
   in[0] = 0;
   in[1] = S(ctx);
-  call("fail_with_callback", in, out);
+  nccc_check_call("cbt.fail_with_callback", in, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[1]), 0);
 }
 END_TEST
@@ -718,8 +701,8 @@ START_TEST(test_builtins) {
     n_progress = 0;
     cin[0] = 2;
     cin[1] = out[1];
-    call("copy_async", cin, NULL);
-    call("run_pending", NULL, rin);
+    nccc_check_call("cbt.copy_async", cin, NULL);
+    nccc_check_call("cbt.run_pending", NULL, rin);
     ck_assert_int_eq(n_progress, 2);
     ck_assert_int_eq(ready_result, 20);
     ck_assert_int_eq(host_notices(e0), 1);
@@ -756,40 +739,23 @@ START_TEST(test_builtins) {
 }
 END_TEST
 
-static Suite *suite(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("closure");
-  TCase *tc = tcase_create("closure");
-  tcase_add_checked_fixture(tc, setup, teardown);
+  TCase *tc = nccc_check_tcase(s, "closure", setup, teardown,
+      NCCC_CHECK_TESTS(test_qsort_r_call_scope, test_call_scope_without_notices,
+                       test_stale_context_refused_before_c,
+                       test_reentrancy_new_closure_inside,
+                       test_reentrancy_same_closure,
+                       test_group_progress_and_ready, test_two_groups_at_once,
+                       test_pthread_create_async,
+                       test_threads_claim_call_release,
+                       test_notified_released_by_destroy_notify,
+                       test_stale_call_reported_not_run_even_after_reuse,
+                       test_async_spent_after_one_call, test_garbage_contexts,
+                       test_init_makes_contexts_stale,
+                       test_forever_never_released, test_pool_exhaustion,
+                       test_claim_errors, test_info_and_notices_on_release,
+                       test_errno_survives_callback, test_builtins));
   tcase_set_timeout(tc, 60);
-  tcase_add_test(tc, test_qsort_r_call_scope);
-  tcase_add_test(tc, test_call_scope_without_notices);
-  tcase_add_test(tc, test_stale_context_refused_before_c);
-  tcase_add_test(tc, test_reentrancy_new_closure_inside);
-  tcase_add_test(tc, test_reentrancy_same_closure);
-  tcase_add_test(tc, test_group_progress_and_ready);
-  tcase_add_test(tc, test_two_groups_at_once);
-  tcase_add_test(tc, test_pthread_create_async);
-  tcase_add_test(tc, test_threads_claim_call_release);
-  tcase_add_test(tc, test_notified_released_by_destroy_notify);
-  tcase_add_test(tc, test_stale_call_reported_not_run_even_after_reuse);
-  tcase_add_test(tc, test_async_spent_after_one_call);
-  tcase_add_test(tc, test_garbage_contexts);
-  tcase_add_test(tc, test_init_makes_contexts_stale);
-  tcase_add_test(tc, test_forever_never_released);
-  tcase_add_test(tc, test_pool_exhaustion);
-  tcase_add_test(tc, test_claim_errors);
-  tcase_add_test(tc, test_info_and_notices_on_release);
-  tcase_add_test(tc, test_errno_survives_callback);
-  tcase_add_test(tc, test_builtins);
-  suite_add_tcase(s, tc);
   return s;
-}
-
-int main(void) {
-  SRunner *sr = srunner_create(suite());
-  int failed;
-  srunner_run_all(sr, CK_NORMAL);
-  failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -6,12 +6,12 @@
 ** environment word its context was claimed with, or is refused as stale
 ** and touches nothing; it never runs with another claim's word.
 */
-#include <check.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
 #include <nccc/nccc.h>
+#include "nccc_check.h"
 
 #define SENTINEL 0x5a5a5a5a5a5a5a5au
 #define WORKERS 3
@@ -112,20 +112,10 @@ START_TEST(test_calls_race_reclaims) {
 }
 END_TEST
 
-static Suite *race_suite(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("closure_race");
-  TCase *tc = tcase_create("race");
+  TCase *tc = nccc_check_tcase(s, "race", NULL, NULL,
+                               NCCC_CHECK_TESTS(test_calls_race_reclaims));
   tcase_set_timeout(tc, 120);
-  tcase_add_test(tc, test_calls_race_reclaims);
-  suite_add_tcase(s, tc);
   return s;
-}
-
-int main(void) {
-  SRunner *r = srunner_create(race_suite());
-  int failed;
-  srunner_run_all(r, CK_NORMAL);
-  failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed == 0 ? 0 : 1;
 }

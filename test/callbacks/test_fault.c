@@ -4,7 +4,6 @@
 ** again; out parameters, wrappers without the shim, the table's limits,
 ** and the fault built-ins.
 */
-#include <check.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,31 +14,26 @@
 #include "cbt_lib.h"
 #include "cbt_fixture.h"
 #include "host.h"
+#include "nccc_check.h"
 
 #define SENTINEL 0x5a5a5a5a5a5a5a5au
-
-static nccc_handle H(const char *name) {
-  nccc_handle h;
-  ck_assert_int_eq(nccc_lookup(name, &h), NCCC_OK);
-  return h;
-}
 
 static int divide(int a, int b, int *err) {
   uint64_t in[2] = {nccc_slot_from_i32(a), nccc_slot_from_i32(b)};
   uint64_t out[2] = {SENTINEL, SENTINEL};
-  ck_assert_int_eq(nccc_call(H("cbt.divide"), in, out), NCCC_OK);
+  ck_assert_int_eq(nccc_call(nccc_check_lookup("cbt.divide"), in, out),
+                   NCCC_OK);
   *err = nccc_slot_to_i32(out[1]);
   return nccc_slot_to_i32(out[0]);
 }
 
 static void setup(void) {
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
-  ck_assert_int_eq(nccc_cbt_register(), NCCC_OK);
+  nccc_check_init(nccc_cbt_register);
   lib_calls = 0;
 }
 
 START_TEST(test_next_n_calls_fail) {
-  nccc_handle hd = H("cbt.divide");
+  nccc_handle hd = nccc_check_lookup("cbt.divide");
   uint64_t result[1] = {nccc_slot_from_i32(-1)}, fired = 99;
   uint32_t remaining = 99;
   int err;
@@ -72,7 +66,7 @@ START_TEST(test_next_n_calls_fail) {
 END_TEST
 
 START_TEST(test_always_and_disarm) {
-  nccc_handle hd = H("cbt.divide");
+  nccc_handle hd = nccc_check_lookup("cbt.divide");
   uint64_t fired;
   uint32_t remaining;
   int err;
@@ -105,7 +99,7 @@ START_TEST(test_always_and_disarm) {
 END_TEST
 
 START_TEST(test_out_parameters) {
-  nccc_handle hs = H("cbt.split");
+  nccc_handle hs = nccc_check_lookup("cbt.split");
   uint64_t in[1] = {nccc_slot_from_i32(0x30004)}, out[2];
   uint64_t both[2] = {nccc_slot_from_i32(-1), nccc_slot_from_i32(-2)};
   uint64_t one[1] = {nccc_slot_from_i32(77)};
@@ -130,7 +124,7 @@ END_TEST
 
 START_TEST(test_wrapper_without_fault_shim) {
   /* cbt.add has [trace] only: arming is accepted but never fires */
-  nccc_handle ha = H("cbt.add");
+  nccc_handle ha = nccc_check_lookup("cbt.add");
   uint64_t r[1] = {0}, in[2] = {40, 2}, out[1], fired = 9;
   ck_assert_int_eq(nccc_fault_arm(ha, 3, r, 1, EIO), NCCC_OK);
   ck_assert_int_eq(nccc_call(ha, in, out), NCCC_OK);
@@ -143,7 +137,7 @@ START_TEST(test_wrapper_without_fault_shim) {
 END_TEST
 
 START_TEST(test_arm_errors_and_table) {
-  nccc_handle hd = H("cbt.divide"), g;
+  nccc_handle hd = nccc_check_lookup("cbt.divide"), g;
   uint64_t slots[NCCC_FAULT_SLOTS + 1] = {0};
   uint32_t remaining = 5;
   int err;
@@ -178,7 +172,7 @@ START_TEST(test_arm_errors_and_table) {
 END_TEST
 
 START_TEST(test_init_disarms) {
-  nccc_handle hd = H("cbt.divide");
+  nccc_handle hd = nccc_check_lookup("cbt.divide");
   uint64_t r[1] = {1};
   int err;
   ck_assert_int_eq(nccc_fault_arm(hd, NCCC_FAULT_ALWAYS, r, 1, 1), NCCC_OK);
@@ -198,7 +192,7 @@ static void proc_never(const uint64_t *args, uint64_t *results, void *data) {
 START_TEST(test_faulted_call_still_releases_call_closure) {
   /* the library (and so the callback) is skipped; the CALL-scoped
   ** closure the host passed is released all the same */
-  nccc_handle hf = H("cbt.fail_with_callback");
+  nccc_handle hf = nccc_check_lookup("cbt.fail_with_callback");
   uint64_t r[1] = {nccc_slot_from_i32(-7)}, in[2], out[2];
   uint64_t env;
   int ran = 0;
@@ -232,7 +226,7 @@ static nccc_fn builtin(unsigned index) {
 }
 
 START_TEST(test_builtins) {
-  nccc_handle hd = H("cbt.divide");
+  nccc_handle hd = nccc_check_lookup("cbt.divide");
   uint64_t in[6] = {hd, 2, nccc_slot_from_i32(EACCES), 1, nccc_slot_from_i32(-13), 0};
   uint64_t out[3] = {SENTINEL, SENTINEL, SENTINEL};
   int err;
@@ -270,27 +264,13 @@ START_TEST(test_builtins) {
 }
 END_TEST
 
-static Suite *suite(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("fault");
-  TCase *tc = tcase_create("fault");
-  tcase_add_checked_fixture(tc, setup, NULL);
-  tcase_add_test(tc, test_next_n_calls_fail);
-  tcase_add_test(tc, test_always_and_disarm);
-  tcase_add_test(tc, test_out_parameters);
-  tcase_add_test(tc, test_wrapper_without_fault_shim);
-  tcase_add_test(tc, test_arm_errors_and_table);
-  tcase_add_test(tc, test_init_disarms);
-  tcase_add_test(tc, test_faulted_call_still_releases_call_closure);
-  tcase_add_test(tc, test_builtins);
-  suite_add_tcase(s, tc);
+  nccc_check_tcase(s, "fault", setup, NULL,
+      NCCC_CHECK_TESTS(test_next_n_calls_fail, test_always_and_disarm,
+                       test_out_parameters, test_wrapper_without_fault_shim,
+                       test_arm_errors_and_table, test_init_disarms,
+                       test_faulted_call_still_releases_call_closure,
+                       test_builtins));
   return s;
-}
-
-int main(void) {
-  SRunner *sr = srunner_create(suite());
-  int failed;
-  srunner_run_all(sr, CK_NORMAL);
-  failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -7,7 +7,6 @@
 ** thunk pool accessors, and the trace records of a function that takes
 ** a callback.
 */
-#include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,19 +18,13 @@
 #include "cbt_fixture.h"
 #include "cbt_lib.h"
 #include "host.h"
+#include "nccc_check.h"
 
 #define S(p) nccc_slot_from_ptr(p)
 #define SZ NCCC_SIG_SIZE
 
-static nccc_handle H(const char *name) {
-  nccc_handle h;
-  ck_assert_msg(nccc_lookup(name, &h) == NCCC_OK, "lookup %s", name);
-  return h;
-}
-
 static void setup(void) {
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
-  ck_assert_int_eq(nccc_cbt_register(), NCCC_OK);
+  nccc_check_init(nccc_cbt_register);
   host_reset();
   lib_clear_events();
   nccc_clear_error();
@@ -43,7 +36,8 @@ static void teardown(void) { ck_assert_int_eq(host_errors(), 0); }
 static void expect_sig(const char *name, const char *sig, unsigned n_in,
                        unsigned n_out) {
   const nccc_fn_info *info = NULL;
-  ck_assert_int_eq(nccc_function(H(name), NULL, &info, NULL), NCCC_OK);
+  ck_assert_int_eq(nccc_function(nccc_check_lookup(name), NULL, &info, NULL),
+                   NCCC_OK);
   ck_assert_msg(strcmp(info->signature, sig) == 0, "%s: %s, not %s", name,
                 info->signature, sig);
   ck_assert_uint_eq(info->n_in, n_in);
@@ -91,7 +85,7 @@ START_TEST(test_wrong_values_in_closure_slot_refused) {
   uint64_t env = host_ref(proc_cmp, NULL);
   uint64_t wrong[5];
   uint64_t in[4] = {S(v), 4, sizeof(int), 0};
-  nccc_handle hq = H("cbt.qsort_r");
+  nccc_handle hq = nccc_check_lookup("cbt.qsort_r");
   int i;
   ck_assert_int_eq(nccc_closure_claim(host_dispatch, env, NCCC_SCOPE_FOREVER, &ctx),
                    NCCC_OK);
@@ -125,7 +119,8 @@ START_TEST(test_wrong_value_in_thunk_slot_refused) {
   int key = 2, x = 0;
   uint64_t in[5] = {S(&key), S(table), 3, sizeof(int), S(&x)};
   uint64_t out[1] = {0x5a5a5a5a5a5a5a5au};
-  ck_assert_int_eq(nccc_call(H("cbt.bsearch"), in, out), NCCC_OK);
+  ck_assert_int_eq(nccc_call(nccc_check_lookup("cbt.bsearch"), in, out),
+                   NCCC_OK);
   ck_assert_uint_eq(out[0], 0);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_STALE_CLOSURE);
   ck_assert_uint_eq(nccc_thunk_in_use(cbt_cmp_pool()), 0);
@@ -152,12 +147,13 @@ static void proc_note(const uint64_t *args, uint64_t *results, void *data) {
   uint64_t in[2] = {nccc_slot_from_i64(20), nccc_slot_from_i64(22)}, out[1];
   (void)args;
   (void)results;
-  nccc_call(H("cbt.add"), in, out);
+  nccc_call(nccc_check_lookup("cbt.add"), in, out);
   *(int64_t *)data = nccc_slot_to_i64(out[0]);
 }
 
 START_TEST(test_trace_of_call_with_callback) {
-  nccc_handle ha = H("cbt.add"), hd = H("cbt.divide");
+  nccc_handle ha = nccc_check_lookup("cbt.add"),
+              hd = nccc_check_lookup("cbt.divide");
   nccc_trace_record r;
   nccc_trace_stats st;
   int64_t inner = 0;
@@ -174,7 +170,8 @@ START_TEST(test_trace_of_call_with_callback) {
   in[1] = S(ctx);
   /* fail_with_callback has no trace shim: not traced, even with its
   ** module on; add, called inside its callback, is */
-  ck_assert_int_eq(nccc_call(H("cbt.fail_with_callback"), in, out), NCCC_OK);
+  ck_assert_int_eq(
+      nccc_call(nccc_check_lookup("cbt.fail_with_callback"), in, out), NCCC_OK);
   ck_assert_int_eq(inner, 42);
   ck_assert_int_eq(host_notices(env), 1);
   in[0] = nccc_slot_from_i32(9);
@@ -192,24 +189,13 @@ START_TEST(test_trace_of_call_with_callback) {
 }
 END_TEST
 
-static Suite *suite(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("generated");
-  TCase *tc = tcase_create("generated");
-  tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_test(tc, test_signatures_have_closure_slots);
-  tcase_add_test(tc, test_wrong_values_in_closure_slot_refused);
-  tcase_add_test(tc, test_wrong_value_in_thunk_slot_refused);
-  tcase_add_test(tc, test_pool_accessors);
-  tcase_add_test(tc, test_trace_of_call_with_callback);
-  suite_add_tcase(s, tc);
+  nccc_check_tcase(s, "generated", setup, teardown,
+                   NCCC_CHECK_TESTS(test_signatures_have_closure_slots,
+                                    test_wrong_values_in_closure_slot_refused,
+                                    test_wrong_value_in_thunk_slot_refused,
+                                    test_pool_accessors,
+                                    test_trace_of_call_with_callback));
   return s;
-}
-
-int main(void) {
-  SRunner *sr = srunner_create(suite());
-  int failed;
-  srunner_run_all(sr, CK_NORMAL);
-  failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

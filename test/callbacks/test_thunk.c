@@ -3,7 +3,6 @@
 ** comparator (a pool of 4) and an atexit-like event handler (a pool of
 ** 2), through the generated-style wrappers of module "cbt".
 */
-#include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,35 +12,13 @@
 #include "cbt_lib.h"
 #include "cbt_fixture.h"
 #include "host.h"
+#include "nccc_check.h"
 
 #define S(p) nccc_slot_from_ptr(p)
 #define SENTINEL 0x5a5a5a5a5a5a5a5au
 
-static void call(const char *name, const uint64_t *in, uint64_t *out) {
-  char full[64] = "cbt.";
-  nccc_handle h;
-  strcat(full, name);
-  ck_assert_int_eq(nccc_lookup(full, &h), NCCC_OK);
-  ck_assert_int_eq(nccc_call(h, in, out), NCCC_OK);
-}
-
-static void *claim(host_proc proc, void *data, unsigned flags, uint64_t *env) {
-  void *ctx = NULL;
-  uint64_t e = host_ref(proc, data);
-  ck_assert_int_eq(nccc_closure_claim(host_dispatch, e, flags, &ctx), NCCC_OK);
-  if (env != NULL) *env = e;
-  return ctx;
-}
-
-static uint32_t in_use(void) {
-  nccc_closure_stats s;
-  nccc_closure_get_stats(&s);
-  return s.in_use;
-}
-
 static void setup(void) {
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
-  ck_assert_int_eq(nccc_cbt_register(), NCCC_OK);
+  nccc_check_init(nccc_cbt_register);
   host_reset();
   lib_clear_events();
   nccc_clear_error();
@@ -62,20 +39,21 @@ static const int table[10] = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19};
 static uint64_t search(int key, void *ctx) {
   uint64_t in[5] = {S(&key), S(table), 10, sizeof(int), S(ctx)};
   uint64_t out[1] = {SENTINEL};
-  call("bsearch", in, out);
+  nccc_check_call("cbt.bsearch", in, out);
   return out[0];
 }
 
 START_TEST(test_bsearch_call_scope) {
   int calls = 0;
   uint64_t env;
-  void *ctx = claim(proc_cmp, &calls, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, &env);
+  void *ctx =
+      host_claim(proc_cmp, &calls, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, &env);
   ck_assert_uint_eq(search(13, ctx), S(&table[6]));
   ck_assert_int_gt(calls, 0);
   ck_assert_int_eq(host_notices(env), 1);
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   ck_assert_uint_eq(nccc_thunk_in_use(cbt_cmp_pool()), 0); /* thunk free again */
-  ctx = claim(proc_cmp, NULL, NCCC_SCOPE_CALL, NULL);
+  ctx = host_claim(proc_cmp, NULL, NCCC_SCOPE_CALL, NULL);
   ck_assert_uint_eq(search(4, ctx), 0); /* not found: NULL */
   ck_assert_uint_eq(nccc_thunk_in_use(cbt_cmp_pool()), 0);
 }
@@ -88,7 +66,7 @@ START_TEST(test_pool_exhausted_then_reused) {
   int i;
   /* four FOREVER closures keep all four thunks bound */
   for (i = 0; i < 4; i++) {
-    keep[i] = claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
+    keep[i] = host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
     ck_assert_uint_eq(search(2 * i + 1, keep[i]), S(&table[i]));
     ck_assert_int_eq(nccc_thunk_bind(cbt_cmp_pool(), keep[i], 0, &fn[i]), NCCC_OK);
     for (int j = 0; j < i; j++) ck_assert_ptr_ne((void *)(uintptr_t)fn[i],
@@ -96,7 +74,7 @@ START_TEST(test_pool_exhausted_then_reused) {
   }
   ck_assert_uint_eq(nccc_thunk_in_use(cbt_cmp_pool()), 4);
   /* a fifth closure: a clear error, and the comparator is never called */
-  extra = claim(proc_cmp, NULL, NCCC_SCOPE_CALL, &extra_env);
+  extra = host_claim(proc_cmp, NULL, NCCC_SCOPE_CALL, &extra_env);
   ck_assert_uint_eq(search(9, extra), 0);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_POOL_EXHAUSTED);
   ck_assert_str_eq(nccc_last_error(), "thunk pool exhausted: cmp_fn");
@@ -113,22 +91,22 @@ START_TEST(test_pool_exhausted_then_reused) {
     if (i != 2) ck_assert_int_eq(nccc_closure_release(keep[i]), NCCC_OK);
   }
   ck_assert_uint_eq(nccc_thunk_in_use(cbt_cmp_pool()), 0);
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
 }
 END_TEST
 
 START_TEST(test_longest_unused_thunk_first) {
   nccc_thunk_fn a, b, c;
-  void *c1 = claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
+  void *c1 = host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
   void *c2, *c3;
   ck_assert_int_eq(nccc_thunk_bind(cbt_event_pool(), c1, 0, &a), NCCC_OK);
   ck_assert_int_eq(nccc_closure_release(c1), NCCC_OK);
   /* the pool's other, never used thunk goes before the one just freed */
-  c2 = claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
+  c2 = host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
   ck_assert_int_eq(nccc_thunk_bind(cbt_event_pool(), c2, 0, &b), NCCC_OK);
   ck_assert_ptr_ne((void *)(uintptr_t)a, (void *)(uintptr_t)b);
   ck_assert_int_eq(nccc_closure_release(c2), NCCC_OK);
-  c3 = claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
+  c3 = host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
   ck_assert_int_eq(nccc_thunk_bind(cbt_event_pool(), c3, 0, &c), NCCC_OK);
   ck_assert_ptr_eq((void *)(uintptr_t)c, (void *)(uintptr_t)a);
   /* binding the same closure again gives the same thunk */
@@ -148,32 +126,35 @@ static void proc_event(const uint64_t *args, uint64_t *results, void *data) {
 
 START_TEST(test_event_thunks_forever_and_stale) {
   uint64_t e1, e2, in[1], out[1];
-  void *c1 = claim(proc_event, (void *)(intptr_t)1, NCCC_SCOPE_FOREVER, &e1);
-  void *c2 = claim(proc_event, (void *)(intptr_t)100, NCCC_SCOPE_FOREVER, &e2);
-  void *c3 = claim(proc_event, (void *)(intptr_t)10000, NCCC_SCOPE_FOREVER, NULL);
+  void *c1 =
+      host_claim(proc_event, (void *)(intptr_t)1, NCCC_SCOPE_FOREVER, &e1);
+  void *c2 =
+      host_claim(proc_event, (void *)(intptr_t)100, NCCC_SCOPE_FOREVER, &e2);
+  void *c3 =
+      host_claim(proc_event, (void *)(intptr_t)10000, NCCC_SCOPE_FOREVER, NULL);
   nccc_closure_stats st;
   fired = 0;
   in[0] = S(c1);
-  call("on_event", in, out);
+  nccc_check_call("cbt.on_event", in, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 0);
   in[0] = S(c2);
-  call("on_event", in, out);
+  nccc_check_call("cbt.on_event", in, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 0);
   /* a pool of two: the third handler is refused before the library */
   out[0] = SENTINEL;
   in[0] = S(c3);
-  call("on_event", in, out);
+  nccc_check_call("cbt.on_event", in, out);
   ck_assert_uint_eq(out[0], 0);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_POOL_EXHAUSTED);
-  call("fire_events", NULL, out);
+  nccc_check_call("cbt.fire_events", NULL, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 2);
   ck_assert_int_eq(fired, 101);
-  call("fire_events", NULL, out);
+  nccc_check_call("cbt.fire_events", NULL, out);
   ck_assert_int_eq(fired, 202);
   /* released while the library keeps the thunk: reported, not run */
   ck_assert_int_eq(nccc_closure_release(c2), NCCC_OK);
   nccc_clear_error();
-  call("fire_events", NULL, out);
+  nccc_check_call("cbt.fire_events", NULL, out);
   ck_assert_int_eq(fired, 203);
   ck_assert_int_eq(host_calls(e2), 2);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_STALE_CLOSURE);
@@ -187,7 +168,7 @@ END_TEST
 
 START_TEST(test_bind_errors) {
   nccc_thunk_fn fn = (nccc_thunk_fn)(uintptr_t)0x1234;
-  void *ctx = claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
+  void *ctx = host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
   nccc_cb_frame f;
   ck_assert_int_eq(nccc_thunk_bind(NULL, ctx, 0, &fn), NCCC_ERR_NULL_POINTER);
   ck_assert_int_eq(nccc_thunk_bind(cbt_cmp_pool(), ctx, 0, NULL), NCCC_ERR_NULL_POINTER);
@@ -203,24 +184,13 @@ START_TEST(test_bind_errors) {
 }
 END_TEST
 
-static Suite *suite(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("thunk");
-  TCase *tc = tcase_create("thunk");
-  tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_test(tc, test_bsearch_call_scope);
-  tcase_add_test(tc, test_pool_exhausted_then_reused);
-  tcase_add_test(tc, test_longest_unused_thunk_first);
-  tcase_add_test(tc, test_event_thunks_forever_and_stale);
-  tcase_add_test(tc, test_bind_errors);
-  suite_add_tcase(s, tc);
+  nccc_check_tcase(s, "thunk", setup, teardown,
+                   NCCC_CHECK_TESTS(test_bsearch_call_scope,
+                                    test_pool_exhausted_then_reused,
+                                    test_longest_unused_thunk_first,
+                                    test_event_thunks_forever_and_stale,
+                                    test_bind_errors));
   return s;
-}
-
-int main(void) {
-  SRunner *sr = srunner_create(suite());
-  int failed;
-  srunner_run_all(sr, CK_NORMAL);
-  failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -4,7 +4,6 @@
 ** caller-supplied ring that wraps around, faulted calls in the trace, and
 ** the trace built-ins.
 */
-#include <check.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include "cbt_lib.h"
 #include "cbt_fixture.h"
+#include "nccc_check.h"
 
 #define SENTINEL 0x5a5a5a5a5a5a5a5au
 
@@ -24,22 +24,17 @@ static uint64_t fake_now(void) {
   return clock_now;
 }
 
-static nccc_handle H(const char *name) {
-  nccc_handle h;
-  ck_assert_int_eq(nccc_lookup(name, &h), NCCC_OK);
-  return h;
-}
-
 static int divide(int a, int b, int *err) {
   uint64_t in[2] = {nccc_slot_from_i32(a), nccc_slot_from_i32(b)}, out[2];
-  ck_assert_int_eq(nccc_call(H("cbt.divide"), in, out), NCCC_OK);
+  ck_assert_int_eq(nccc_call(nccc_check_lookup("cbt.divide"), in, out),
+                   NCCC_OK);
   if (err != NULL) *err = nccc_slot_to_i32(out[1]);
   return nccc_slot_to_i32(out[0]);
 }
 
 static int64_t add(int64_t a, int64_t b) {
   uint64_t in[2] = {(uint64_t)a, (uint64_t)b}, out[1];
-  ck_assert_int_eq(nccc_call(H("cbt.add"), in, out), NCCC_OK);
+  ck_assert_int_eq(nccc_call(nccc_check_lookup("cbt.add"), in, out), NCCC_OK);
   return nccc_slot_to_i64(out[0]);
 }
 
@@ -57,8 +52,7 @@ static nccc_trace_stats stats(void) {
 
 static void setup(void) {
   nccc_platform p;
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
-  ck_assert_int_eq(nccc_cbt_register(), NCCC_OK);
+  nccc_check_init(nccc_cbt_register);
   nccc_platform_set(NULL);
   p = *nccc_platform_get();
   p.now_ns = fake_now;
@@ -80,7 +74,8 @@ START_TEST(test_off_by_default) {
 END_TEST
 
 START_TEST(test_records_in_order_with_times) {
-  nccc_handle hd = H("cbt.divide"), ha = H("cbt.add");
+  nccc_handle hd = nccc_check_lookup("cbt.divide"),
+              ha = nccc_check_lookup("cbt.add");
   int err;
   ck_assert_int_eq(nccc_trace_enable(hd, 1), NCCC_OK);
   ck_assert_uint_eq(nccc_site_active, NCCC_SITE_TRACE);
@@ -127,16 +122,17 @@ START_TEST(test_module_switch) {
   uint16_t mi;
   ck_assert_int_eq(nccc_module_find("cbt", &mi), NCCC_OK);
   ck_assert_int_eq(nccc_trace_enable_module(mi, 1), NCCC_OK);
-  ck_assert_int_eq(nccc_trace_enabled(H("cbt.add")), 1);
+  ck_assert_int_eq(nccc_trace_enabled(nccc_check_lookup("cbt.add")), 1);
   divide(8, 4, NULL);
   add(1, 1);
   ck_assert_uint_eq(stats().next, 2);
-  ck_assert_uint_eq(rec(0).handle, H("cbt.divide"));
-  ck_assert_uint_eq(rec(1).handle, H("cbt.add"));
+  ck_assert_uint_eq(rec(0).handle, nccc_check_lookup("cbt.divide"));
+  ck_assert_uint_eq(rec(1).handle, nccc_check_lookup("cbt.add"));
   /* a wrapper generated without the trace shim is never traced */
   {
     uint64_t in[1] = {0x10002}, out[2];
-    ck_assert_int_eq(nccc_call(H("cbt.split"), in, out), NCCC_OK);
+    ck_assert_int_eq(nccc_call(nccc_check_lookup("cbt.split"), in, out),
+                     NCCC_OK);
     ck_assert_int_eq(nccc_slot_to_i32(out[1]), 1);
     ck_assert_uint_eq(stats().next, 2);
   }
@@ -159,7 +155,7 @@ START_TEST(test_wraparound_in_own_block) {
   static uint64_t space[16];
   char *block = (char *)space + 3;
   size_t size = 5 + 3 * sizeof(nccc_trace_record) + 4;
-  nccc_handle ha = H("cbt.add");
+  nccc_handle ha = nccc_check_lookup("cbt.add");
   ck_assert_int_eq(nccc_trace_set_buffer(block, size), NCCC_OK);
   ck_assert_uint_eq(stats().capacity, 3);
   ck_assert_int_eq(nccc_trace_enable(ha, 1), NCCC_OK);
@@ -193,7 +189,7 @@ START_TEST(test_wraparound_in_own_block) {
 END_TEST
 
 START_TEST(test_faulted_call_traced) {
-  nccc_handle hd = H("cbt.divide");
+  nccc_handle hd = nccc_check_lookup("cbt.divide");
   uint64_t r[1] = {nccc_slot_from_i32(-1)};
   int err;
   ck_assert_int_eq(nccc_trace_enable(hd, 1), NCCC_OK);
@@ -223,10 +219,11 @@ START_TEST(test_enable_errors) {
   for (i = 0; i < NCCC_TRACE_MAX_FUNCTIONS; i++) {
     ck_assert_int_eq(nccc_trace_enable(nccc_handle_encode(0, (uint16_t)i), 1), NCCC_OK);
   }
-  ck_assert_int_eq(nccc_trace_enable(H("cbt.add"), 1), NCCC_ERR_POOL_EXHAUSTED);
+  ck_assert_int_eq(nccc_trace_enable(nccc_check_lookup("cbt.add"), 1),
+                   NCCC_ERR_POOL_EXHAUSTED);
   ck_assert_int_eq(nccc_trace_enable(nccc_handle_encode(0, 0), 1), NCCC_OK); /* again: ok */
   ck_assert_int_eq(nccc_trace_enable(nccc_handle_encode(0, 0), 0), NCCC_OK);
-  ck_assert_int_eq(nccc_trace_enable(H("cbt.add"), 1), NCCC_OK);
+  ck_assert_int_eq(nccc_trace_enable(nccc_check_lookup("cbt.add"), 1), NCCC_OK);
 }
 END_TEST
 
@@ -235,7 +232,7 @@ START_TEST(test_module_not_added) {
   ** made and not recorded */
   uint16_t mi;
   uint64_t in[2] = {20, 22}, out[1] = {0};
-  ck_assert_int_eq(nccc_trace_enable(H("cbt.add"), 1), NCCC_OK);
+  ck_assert_int_eq(nccc_trace_enable(nccc_check_lookup("cbt.add"), 1), NCCC_OK);
   ck_assert_int_eq(nccc_module_find("cbt", &mi), NCCC_OK);
   ck_assert_int_eq(nccc_module_remove(mi), NCCC_OK);
   ck_assert_uint_eq(nccc_site_active, NCCC_SITE_TRACE);
@@ -273,7 +270,7 @@ START_TEST(test_builtins) {
   in[0] = 1;
   builtin(NCCC_BUILTIN_TRACE_READ)(in, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
-  ck_assert_uint_eq(out[1], H("cbt.divide"));
+  ck_assert_uint_eq(out[1], nccc_check_lookup("cbt.divide"));
   ck_assert_uint_eq(out[2], NCCC_OK);
   ck_assert_uint_eq(out[3], 1030);
   ck_assert_uint_eq(out[4], 1040);
@@ -290,12 +287,12 @@ START_TEST(test_builtins) {
   builtin(NCCC_BUILTIN_TRACE_ENABLE)(in, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
   ck_assert_uint_eq(nccc_site_active, 0);
-  in[0] = H("cbt.add");
+  in[0] = nccc_check_lookup("cbt.add");
   in[1] = 1;
   builtin(NCCC_BUILTIN_TRACE_ENABLE)(in, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
-  ck_assert_int_eq(nccc_trace_enabled(H("cbt.add")), 1);
-  in[0] = (uint64_t)H("cbt.add") | ((uint64_t)1 << 32);
+  ck_assert_int_eq(nccc_trace_enabled(nccc_check_lookup("cbt.add")), 1);
+  in[0] = (uint64_t)nccc_check_lookup("cbt.add") | ((uint64_t)1 << 32);
   builtin(NCCC_BUILTIN_TRACE_ENABLE)(in, out);
   ck_assert_uint_eq(out[0], NCCC_ERR_INVALID_ARG);
   in[0] = NCCC_MAX_MODULES;
@@ -319,27 +316,15 @@ START_TEST(test_builtins) {
 }
 END_TEST
 
-static Suite *suite(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("trace");
-  TCase *tc = tcase_create("trace");
-  tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_test(tc, test_off_by_default);
-  tcase_add_test(tc, test_records_in_order_with_times);
-  tcase_add_test(tc, test_module_switch);
-  tcase_add_test(tc, test_wraparound_in_own_block);
-  tcase_add_test(tc, test_faulted_call_traced);
-  tcase_add_test(tc, test_enable_errors);
-  tcase_add_test(tc, test_module_not_added);
-  tcase_add_test(tc, test_builtins);
-  suite_add_tcase(s, tc);
+  nccc_check_tcase(s, "trace", setup, teardown,
+                   NCCC_CHECK_TESTS(test_off_by_default,
+                                    test_records_in_order_with_times,
+                                    test_module_switch,
+                                    test_wraparound_in_own_block,
+                                    test_faulted_call_traced,
+                                    test_enable_errors, test_module_not_added,
+                                    test_builtins));
   return s;
-}
-
-int main(void) {
-  SRunner *sr = srunner_create(suite());
-  int failed;
-  srunner_run_all(sr, CK_NORMAL);
-  failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
