@@ -166,7 +166,7 @@ def emit(module, idl_name):
             src.line(name)
         src.line(names[-1] + ")")
         src.dedent()
-    src.line("(import (prefix (rnrs) r:) (nccc core))")
+    src.line("(import (prefix (rnrs) r:) (nccc core) (nccc private module))")
     src.blank()
     src.line(";; #(registry name signature) or #(name signature-per-target ...)"
              " (stubgen/host.py)")

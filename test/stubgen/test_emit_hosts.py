@@ -98,7 +98,7 @@ def test_scheme_library_head_and_tables():
             "  (export m-bind! m-runtime m-layout m-callback m-callback-signature m-procedure\n"
             "    add\n    neg\n    divmod\n    label\n"
             "    A\n    B\n    LIMIT)\n"
-            "  (import (prefix (rnrs) r:) (nccc core))\n") in scm
+            "  (import (prefix (rnrs) r:) (nccc core) (nccc private module))\n") in scm
     assert ('  (r:define %functions\n'
             '    (r:quote\n'
             '     #(#("add" "ll:l")\n'
@@ -123,7 +123,7 @@ def test_scheme_names_never_clash_with_rnrs():
                     "void exit(int status);")
     assert "(r:define-syntax apply (r:identifier-syntax" in scm
     assert "(r:define-syntax exit (r:identifier-syntax" in scm
-    assert "(import (prefix (rnrs) r:) (nccc core))" in scm
+    assert "(import (prefix (rnrs) r:) (nccc core) (nccc private module))" in scm
 
 
 def test_scheme_extra_out_slots_take_a_count():

@@ -6,7 +6,8 @@
 ;;; times and the best counts.
 (library (hbench run)
   (export run)
-  (import (rnrs) (nccc core) (hbench own) (prefix (nccc bench) bench:))
+  (import (rnrs) (nccc core) (only (nccc private module) %nccc-bind-call slot-s64-set! slot-s64-ref)
+          (hbench own) (prefix (nccc bench) bench:))
 
   (define (best name n expect thunk)
     (let loop ([k 0] [t #f])

@@ -1,0 +1,311 @@
+#!r6rs
+;;; nccc/private/calls.sls — (nccc private calls): loading a runtime,
+;;; functions by name or address, calls with every argument converted by
+;;; its code, the function listing, owned objects and packed functions.
+(library (nccc private calls)
+  (export nccc-load nccc-lookup nccc-function-at nccc-function? nccc-function-name
+          nccc-function-signature nccc-function-address nccc-function-handle fn-rt
+          nccc-call nccc-call* nccc-procedure call nccc-functions
+          nccc-own nccc-owned-live? nccc-close nccc-collect!
+          nccc-packed-call nccc-register-packed)
+  (import (rnrs) (nccc compat) (nccc private values) (nccc private runtime)
+          (nccc private convert) (nccc private registry) (nccc private callbacks))
+
+  ;; ---- loading ------------------------------------------------------------
+
+  (define (nccc-load path)
+    (unless (string? path) (misuse 'nccc-load "not a path" path))
+    (let* ([lib (guard (e (#t (misuse 'nccc-load "cannot load the library" path)))
+                  (compat-load path))]
+           [root (compat-symbol lib "nccc_root")])
+      (unless root (misuse 'nccc-load "the library has no nccc_root" path))
+      (let* ([n (vector-length builtin-names)] [fns (make-vector n #f)])
+        ;; the root hands out each built-in by index
+        (do ([k 0 (+ k 1)]) ((= k n))
+          (let ([out (make-slots 4)])
+            (compat-call root (slots k) out)
+            (unless (= 0 (slot-ref out 0))
+              (misuse 'nccc-load "the runtime lacks a built-in" (vector-ref builtin-names k)))
+            (vector-set! fns k (cons (slot-ref out 1) (slot-ref out 2)))))
+        (let ([rt (make-runtime lib path root (vector-map car fns) '() '() #f)])
+          ;; the names prove the indices mean what this library thinks
+          (vector-for-each
+           (lambda (expected fn)
+             (let ([name (string-at rt (cdr fn))])
+               (unless (equal? name expected)
+                 (misuse 'nccc-load "built-in index mismatch" expected name))))
+           builtin-names fns)
+          (register-dispatcher rt)
+          rt))))
+
+  ;; ---- functions -----------------------------------------------------------------
+
+  (define-record-type (fn make-fn nccc-function?)
+    (fields rt (immutable name nccc-function-name)
+            (immutable signature nccc-function-signature)
+            (immutable address nccc-function-address)
+            (immutable handle nccc-function-handle)
+            in-items out-items n-in n-out))
+
+  (define VARIABLE #x8000)
+
+  (define (make-function rt who name address handle signature m n-in n-out)
+    (let-values ([(in out) (parse-signature who signature)])
+      (let* ([in (resolve-items rt who in m)] [out (resolve-items rt who out m)]
+             [n-in* (items-slots in)] [n-out* (items-slots out)])
+        ;; the registry's counts must agree with the parsed signature
+        (when n-in
+          (unless (and (= n-in* (bitwise-and n-in (- VARIABLE 1)))
+                       (eq? (items-rest? in) (not (= 0 (bitwise-and n-in VARIABLE))))
+                       (= n-out* (bitwise-and n-out (- VARIABLE 1)))
+                       (eq? (items-rest? out) (not (= 0 (bitwise-and n-out VARIABLE)))))
+            (misuse who "slot counts disagree with the signature" name signature)))
+        (make-fn rt name signature address handle in out n-in* n-out*))))
+
+  (define (nccc-lookup rt name)
+    (check-rt 'nccc-lookup rt)
+    (let ([handle (with-c-string rt 'nccc-lookup name
+                    (lambda (p)
+                      (let-values ([(st out) (builtin/status rt B-LOOKUP (slots p) 1)])
+                        (cond [(= st 0) (slot-ref out 1)]
+                              [(= st NCCC-ERR-NAME-NOT-FOUND)
+                               (misuse 'nccc-lookup "no such function" name)]
+                              [else (runtime-fail rt 'nccc-lookup st)]))))])
+      (function-of-handle rt 'nccc-lookup handle name)))
+
+  (define (function-of-handle rt who handle name)
+    (let ([out (builtin rt who B-FUNCTION 5 handle)])
+      (make-function rt who name (slot-ref out 1) handle (string-at rt (slot-ref out 3))
+                     (bitwise-bit-field handle 16 31) (slot-ref out 4) (slot-ref out 5))))
+
+  ;; An nccc_fn at a raw address (another symbol of a library, a function
+  ;; pointer a C function returned) with the signature the caller states.
+  (define (nccc-function-at rt address signature . name)
+    (check-rt 'nccc-function-at rt)
+    (unless (and (exact-int? address) (< 0 address two^64))
+      (misuse 'nccc-function-at "not a function address" address))
+    (unless (string? signature) (misuse 'nccc-function-at "not a signature" signature))
+    (make-function rt 'nccc-function-at (if (null? name) "<address>" (car name))
+                   address 0 signature #f #f #f))
+
+  (define (nccc-call f . args) (call f #f args))
+
+  ;; For a function whose out side ends in '*': n-extra more out slots,
+  ;; returned raw after the other results.
+  (define (nccc-call* f n-extra . args)
+    (unless (and (exact-int? n-extra) (<= 0 n-extra 4096))
+      (misuse 'nccc-call* "bad count of extra out slots" n-extra))
+    (call f n-extra args))
+
+  (define (nccc-procedure rt name)
+    (let ([f (nccc-lookup rt name)])
+      (lambda args (call f #f args))))
+
+  (define (call f n-extra args)
+    (unless (nccc-function? f) (misuse 'nccc-call "not an nccc function" f))
+    (let* ([who (string->symbol (nccc-function-name f))]
+           [rt (fn-rt f)] [in-items (fn-in-items f)]
+           [n-args (length args)]
+           [n-fixed (length (remq 'rest in-items))])
+      (unless (if (items-rest? in-items) (>= n-args n-fixed) (= n-args n-fixed))
+        (count-error who n-fixed (items-rest? in-items) n-args))
+      ;; a C function may write any number of slots after a '*': only the
+      ;; caller knows how many, so it must say
+      (unless (eq? (items-rest? (fn-out-items f)) (and n-extra #t))
+        (misuse/kind who (if n-extra 'type 'count)
+                      (if n-extra
+                          "nccc-call* is for functions whose results end in '*'"
+                          "results end in '*': call with nccc-call* and a slot count")))
+      (check-byte-slots rt who f args n-extra)
+      (let* ([n-extra (or n-extra 0)]
+             [in (make-slots (+ (fn-n-in f) (- n-args n-fixed)))]
+             [out (make-slots (+ (fn-n-out f) n-extra))]
+             ;; C strings to free, and the callbacks among the arguments
+             [kept (filter nccc-callback? args)]
+             [called #f]
+             [cleanup
+              (lambda ()
+                (for-each (lambda (x)
+                            (cond [(not (nccc-callback? x)) (free rt who x)]
+                                  ;; only C's wrapper ends a call-scope
+                                  ;; closure, and C was not called
+                                  [(and (not called) (eq? (callback-scope x) 'call))
+                                   (nccc-release x)]))
+                          kept))])
+        (let ([results
+               (guard (e (#t (cleanup) (raise e)))
+                 (encode-args rt who in-items args in (lambda (x) (set! kept (cons x kept))))
+                 (set! called #t)
+                 (compat-call (nccc-function-address f) in out)
+                 (let ([e (take-pending!)]) (when e (raise e)))
+                 ;; results before the frees: an out string may point
+                 ;; into an argument string
+                 (decode-results rt (fn-out-items f) out n-extra))])
+          (cleanup)
+          (apply values results)))))
+
+  ;; The built-ins read and write move n bytes through their '*' slots:
+  ;; fewer slots than the bytes need would let C read or write past the
+  ;; buffer, so that is refused (kind count) before the call.
+  (define (check-byte-slots rt who f args n-extra)
+    (let ([a (nccc-function-address f)] [b (runtime-builtins rt)])
+      (when (and (or (= a (vector-ref b B-READ)) (= a (vector-ref b B-WRITE)))
+                 (>= (length args) 2) (exact-int? (cadr args)) (>= (cadr args) 0))
+        (let ([need (slots-of (cadr args))]
+              [have (if (= a (vector-ref b B-READ)) (or n-extra 0) (- (length args) 2))])
+          (when (< have need)
+            (misuse/kind who 'count
+                          (string-append "wrong number of '*' slots: "
+                                         (number->string (cadr args)) " bytes need "
+                                         (number->string need) ", got "
+                                         (number->string have))))))))
+
+  ;; ---- registry listing ------------------------------------------------------------
+
+  (define (handle-of m k)
+    (bitwise-ior #x80000000 (bitwise-arithmetic-shift-left m 16) #x8000 k))
+
+  (define (module-function-names rt m prefix)
+    (let-values ([(name n-fns n-types n-consts) (module-info rt m)])
+      (let loop ([k (- n-fns 1)] [acc '()])
+        (if (< k 0)
+            acc
+            (let ([out (builtin rt 'nccc-functions B-FUNCTION 5 (handle-of m k))])
+              (loop (- k 1) (cons (string-append prefix (string-at rt (slot-ref out 2))) acc)))))))
+
+  ;; Every function as "module.name" (module order, then registry order),
+  ;; the global registry's names last; or those of one module.
+  (define (nccc-functions rt . module)
+    (check-rt 'nccc-functions rt)
+    (if (pair? module)
+        (let ([m (module-find rt 'nccc-functions (car module))])
+          (unless m (misuse 'nccc-functions "no such module" (car module)))
+          (list->vector (module-function-names rt m (string-append (car module) "."))))
+        (let ([n (module-count rt)])
+          (let loop ([k 0] [acc '()])
+            (if (= k n)
+                (list->vector (apply append (reverse acc)))
+                (let-values ([(name . _) (module-info rt k)])
+                  (loop (+ k 1)
+                        (cond [(not name) acc]
+                              [(= k (- n 1)) (cons (module-function-names rt k "") acc)]
+                              [else (cons (module-function-names rt k (string-append name "."))
+                                          acc)]))))))))
+
+  ;; ---- owned pointers -------------------------------------------------------------
+
+  (define guardian #f)
+  (define (the-guardian)
+    (unless guardian (set! guardian (compat-guardian)))
+    guardian)
+
+  ;; Frees what the guardian found collected and never closed.
+  (define (poll-owned!)
+    (let loop ()
+      (let ([o ((the-guardian))])
+        (when o (close-owned o) (loop)))))
+
+  (define (close-owned o)
+    (let ([a (nccc-owned-address o)])
+      (and a
+           (begin (nccc-owned-address-set! o #f)
+                  (call (owned-free o) #f (list a))
+                  #t))))
+
+  (define (nccc-own rt address free . name)
+    (check-rt 'nccc-own rt) (check-address 'nccc-own address)
+    (unless (nccc-function? free) (misuse 'nccc-own "not an nccc function" free))
+    (poll-owned!)
+    (let ([o (make-owned address free (if (pair? name) (car name) "owned"))])
+      ((the-guardian) o)
+      o))
+
+  (define (nccc-owned-live? o)
+    (unless (nccc-owned? o) (misuse 'nccc-owned-live? "not an owned object" o))
+    (and (nccc-owned-address o) #t))
+
+  ;; #t when this call freed it, #f when it was closed already.
+  (define (nccc-close o)
+    (unless (nccc-owned? o) (misuse 'nccc-close "not an owned object" o))
+    (close-owned o))
+
+  ;; A full collection, then the destructors of what it found.
+  (define (nccc-collect!)
+    (compat-collect)
+    (poll-owned!))
+
+  ;; ---- packed functions -------------------------------------------------------------
+
+  ;; Calls the global packed function name (tvm.call_global, docs/PACKED.md
+  ;; "Dynamic calls"): exact integers go as kDLInt, other reals as
+  ;; kDLFloat, strings as kTVMStr, #f as kTVMNullptr. -> the result (no
+  ;; value for kTVMNullptr); a failed call raises kind packed.
+  (define (nccc-packed-call rt name . args)
+    (check-rt 'nccc-packed-call rt)
+    (unless (string? name) (misuse 'nccc-packed-call "not a string" name))
+    (let* ([who (string->symbol name)]
+           [f (nccc-lookup rt "tvm.call_global")]
+           [strings '()]
+           [pairs
+            (guard (e (#t (for-each (lambda (p) (free rt who p)) strings) (raise e)))
+              (apply append
+                     (map (lambda (v)
+                            (cond
+                             [(and (integer? v) (exact? v) (<= (- (expt 2 63)) v u64-max))
+                              (list 0 (int->slot v))]
+                             [(real? v) (list 2 (double->slot (inexact v)))]
+                             [(string? v) (let ([p (string->c rt who v)])
+                                            (set! strings (cons p strings))
+                                            (list 11 p))]
+                             [(not v) (list 4 0)]
+                             [else (misuse/kind who 'type "packed call: unsupported argument" v)]))
+                          args)))])
+      (let-values ([(status code value)
+                    (guard (e (#t (for-each (lambda (p) (free rt who p)) strings) (raise e)))
+                      (apply nccc-call f name (length args) pairs))])
+        (for-each (lambda (p) (free rt who p)) strings)
+        (unless (= status 0)
+          (let-values ([(st message) (nccc-last-error rt)])
+            (raise-nccc who status 'packed
+                        (string-append "packed call " name " failed: " (or message "")) '())))
+        (case code
+          [(0) (slot->int #\l value)]
+          [(1) value]
+          [(2) (slot->double value)]
+          [(4) (values)]
+          [(11) (string-at rt value)]
+          [else value]))))
+
+  (define PACKED-FLAGS 3)   ; NCCC_PACKED_OVERRIDE | NCCC_PACKED_STATUS
+  (define PACKED-FAILED #x0802)
+
+  ;; Registers proc as the global packed function name with packed
+  ;; signature psig (scalar codes and s): C calls it through the one
+  ;; dispatcher. An error proc raises fails the packed call (its message
+  ;; becomes the last error). Registered for good.
+  (define (nccc-register-packed rt name psig proc)
+    (define who 'nccc-register-packed)
+    (check-rt who rt)
+    (unless (string? name) (misuse who "not a string" name))
+    (unless (procedure? proc) (misuse who "not a procedure" proc))
+    (unless (string? psig) (misuse who "not a signature" psig))
+    (let* ([conv (converter rt who psig 1 1)]
+           [set-error (nccc-lookup rt "tvm.set_last_error")]
+           [w (new-word!)]
+           [on-error
+            (lambda (e out)
+              (view-u64-set! out 0 PACKED-FAILED)
+              (guard (e2 (#t #f))
+                (nccc-call set-error (if (and (condition? e) (message-condition? e))
+                                         (condition-message e)
+                                         "a host packed function failed")))
+              ;; after the call above, which would raise it
+              (note-pending! e))])
+      (entry-set! w (make-entry proc (lambda (proc in out) (conv proc in out) (view-u64-set! out 0 0))
+                                on-error #f))
+      (let ([status (nccc-call (nccc-lookup rt "tvm.register_env")
+                               name (runtime-dispatcher rt) w psig PACKED-FLAGS)])
+        (unless (= status 0)
+          (entry-set! w #f)
+          (runtime-fail rt who status)))
+      (if #f #f))))
