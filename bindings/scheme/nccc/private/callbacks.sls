@@ -9,7 +9,7 @@
           note-pending! take-pending! pending raise-pending
           nccc-callback nccc-callback-group nccc-release nccc-callbacks-held
           nccc-closure-stats)
-  (import (rnrs) (nccc compat) (nccc private values) (nccc private runtime)
+  (import (rnrs) (nccc abi) (nccc compat) (nccc private values) (nccc private runtime)
           (nccc private convert) (nccc private registry))
 
   ;; Process-wide, like the dispatcher: the entries by environment word (a
@@ -243,8 +243,6 @@
 
   (define (keep-pending e out) (note-pending! e))
 
-  (define scopes '((call . 1) (async . 2) (notified . 3) (forever . 4)))
-  (define NOTIFY #x100)
 
   (define (nccc-callback rt signature scope proc)
     (nccc-callback-group rt scope 0 signature proc))
@@ -255,7 +253,7 @@
   (define (nccc-callback-group rt scope final . members)
     (define who 'nccc-callback)
     (check-rt who rt)
-    (unless (assq scope scopes)
+    (unless (assq scope abi-scopes)
       (misuse who "scope must be call, async, notified or forever" scope))
     (let ([n (div (length members) 2)])
       (unless (and (even? (length members)) (<= 1 n 255))
@@ -271,7 +269,7 @@
                       (unless (string? sig) (misuse who "not a signature" sig))
                       (unless (procedure? proc) (misuse who "not a procedure" proc))
                       (loop (cddr ms) (cons (cons proc (converter rt who sig 1 0)) acc)))))]
-             [flags (+ (cdr (assq scope scopes)) NOTIFY)]
+             [flags (+ (cdr (assq scope abi-scopes)) abi-closure-notify)]
              [d (runtime-dispatcher rt)]
              [words (map (lambda (m) (new-word!)) parsed)])
         (let-values ([(st out)

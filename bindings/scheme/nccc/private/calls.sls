@@ -8,7 +8,7 @@
           nccc-call nccc-call* nccc-procedure call nccc-functions
           nccc-own nccc-owned-live? nccc-close nccc-collect!
           nccc-packed-call nccc-register-packed)
-  (import (rnrs) (nccc compat) (nccc private values) (nccc private runtime)
+  (import (rnrs) (nccc abi) (nccc compat) (nccc private values) (nccc private runtime)
           (nccc private convert) (nccc private registry) (nccc private callbacks))
 
   ;; ---- loading ------------------------------------------------------------
@@ -47,7 +47,11 @@
             (immutable handle nccc-function-handle)
             in-items out-items n-in n-out))
 
-  (define VARIABLE #x8000)
+  ;; A side's slot count in the registry: the fixed slots, and
+  ;; abi-slots-variable set when the side ends in '*'.
+  (define (count-agrees? registry parsed items)
+    (and (= parsed (bitwise-and registry (- abi-slots-variable 1)))
+         (eq? (items-rest? items) (not (= 0 (bitwise-and registry abi-slots-variable))))))
 
   (define (make-function rt who name address handle signature m n-in n-out)
     (let-values ([(in out) (parse-signature who signature)])
@@ -55,10 +59,7 @@
              [n-in* (items-slots in)] [n-out* (items-slots out)])
         ;; the registry's counts must agree with the parsed signature
         (when n-in
-          (unless (and (= n-in* (bitwise-and n-in (- VARIABLE 1)))
-                       (eq? (items-rest? in) (not (= 0 (bitwise-and n-in VARIABLE))))
-                       (= n-out* (bitwise-and n-out (- VARIABLE 1)))
-                       (eq? (items-rest? out) (not (= 0 (bitwise-and n-out VARIABLE)))))
+          (unless (and (count-agrees? n-in n-in* in) (count-agrees? n-out n-out* out))
             (misuse who "slot counts disagree with the signature" name signature)))
         (make-fn rt name signature address handle in out n-in* n-out*))))
 
@@ -76,7 +77,7 @@
   (define (function-of-handle rt who handle name)
     (let ([out (builtin rt who B-FUNCTION 5 handle)])
       (make-function rt who name (slot-ref out 1) handle (string-at rt (slot-ref out 3))
-                     (bitwise-bit-field handle 16 31) (slot-ref out 4) (slot-ref out 5))))
+                     (handle-module handle) (slot-ref out 4) (slot-ref out 5))))
 
   ;; An nccc_fn at a raw address (another symbol of a library, a function
   ;; pointer a C function returned) with the signature the caller states.
@@ -162,8 +163,14 @@
 
   ;; ---- registry listing ------------------------------------------------------------
 
+  ;; The handle of function k of module m, and back (docs/ABI.md).
   (define (handle-of m k)
-    (bitwise-ior #x80000000 (bitwise-arithmetic-shift-left m 16) #x8000 k))
+    (bitwise-ior abi-handle-module-marker
+                 (bitwise-arithmetic-shift-left m abi-handle-module-shift)
+                 abi-handle-function-marker k))
+  (define (handle-module handle)
+    (bitwise-and (bitwise-arithmetic-shift-right handle abi-handle-module-shift)
+                 abi-handle-index-mask))
 
   (define (module-function-names rt m prefix)
     (let-values ([(name n-fns n-types n-consts) (module-info rt m)])
@@ -277,7 +284,7 @@
           [else value]))))
 
   (define PACKED-FLAGS 3)   ; NCCC_PACKED_OVERRIDE | NCCC_PACKED_STATUS
-  (define PACKED-FAILED #x0802)
+  (define PACKED-FAILED (status-value 'err-not-implemented))
 
   ;; Registers proc as the global packed function name with packed
   ;; signature psig (scalar codes and s): C calls it through the one

@@ -48,14 +48,15 @@
   ;; no context): the wrapper refuses the call with a zeroed out[] when
   ;; the pool is full and says so only in the thread's last error, so the
   ;; error is cleared before and read after.
+  (define pool-exhausted (status-value 'err-pool-exhausted))
   (define (%nccc-thunk-call f . args)
     (let ([rt (fn-rt f)])
       (builtin/status rt B-CLEAR-ERROR (make-slots 0) 0)
       (call-with-values (lambda () (call f #f args))
         (lambda results
           (let-values ([(st out) (builtin/status rt B-LAST-ERROR (make-slots 0) 2)])
-            (when (and (= st 0) (= (slot->int #\i (slot-ref out 1)) #x4007))
-              (fail (string->symbol (nccc-function-name f)) #x4007
+            (when (and (= st 0) (= (slot->int #\i (slot-ref out 1)) pool-exhausted))
+              (fail (string->symbol (nccc-function-name f)) pool-exhausted
                     (string-append "thunk pool exhausted: "
                                    (or (string-at rt (slot-ref out 2)) "")))))
           (apply values results)))))

@@ -9,7 +9,7 @@
           nccc-field? nccc-field-name nccc-field-code nccc-field-offset nccc-field-size
           nccc-field-count nccc-constant nccc-constants
           nccc-make-struct nccc-struct-ref nccc-struct-set!)
-  (import (rnrs) (nccc private values) (nccc private runtime) (nccc private convert))
+  (import (rnrs) (nccc abi) (nccc private values) (nccc private runtime) (nccc private convert))
 
   ;; ---- modules, layouts, constants ---------------------------------------
 
@@ -93,7 +93,7 @@
                        (make-field (string-at rt (slot-ref o 1)) (string-at rt (slot-ref o 2))
                                    (slot-ref o 3) (slot-ref o 4) (slot-ref o 5)))))
       (make-layout (string-at rt (slot-ref out 1)) (slot-ref out 2) (slot-ref out 3)
-                   (case (slot-ref out 4) [(1) 'struct] [(2) 'union] [else 'opaque])
+                   (cond [(assv (slot-ref out 4) abi-type-kinds) => cdr] [else 'opaque])
                    fields m)))
 
   (define (find-layout-in rt m name)

@@ -14,7 +14,7 @@
           NCCC-ERR-NAME-NOT-FOUND
           string-at read-bytes string->c with-c-string free check-rt check-address
           nccc-alloc nccc-free nccc-read nccc-write nccc-string-at nccc-string->c)
-  (import (rnrs) (nccc compat) (nccc private values))
+  (import (rnrs) (nccc abi) (nccc compat) (nccc private values))
 
   (define-record-type (runtime make-runtime nccc-runtime?)
     (fields lib path root builtins
@@ -24,25 +24,36 @@
 
   (define (nccc-runtime-path rt) (runtime-path rt))
 
-  ;; Built-in indices and names (docs/ABI.md; fixed forever).
-  (define builtin-names
-    '#("builtin" "version" "last_error" "lookup" "function" "call"
-       "call_checked" "register" "module_count" "module_info" "module_find"
-       "module_type" "module_field" "module_constant" "alloc" "free" "peek"
-       "poke" "read" "write" "strlen" "closure_claim" "closure_claim_group"
-       "closure_release" "closure_stats" "trace_enable" "trace_enable_module"
-       "trace_buffer" "trace_stats" "trace_read" "trace_clear" "fault_arm"
-       "fault_disarm" "fault_query" "clear_error"))
-  (define B-VERSION 1) (define B-LAST-ERROR 2) (define B-LOOKUP 3)
-  (define B-FUNCTION 4) (define B-REGISTER 7) (define B-MODULE-COUNT 8)
-  (define B-MODULE-INFO 9) (define B-MODULE-FIND 10) (define B-MODULE-TYPE 11)
-  (define B-MODULE-FIELD 12) (define B-MODULE-CONSTANT 13) (define B-ALLOC 14)
-  (define B-FREE 15) (define B-PEEK 16) (define B-POKE 17) (define B-READ 18)
-  (define B-WRITE 19) (define B-STRLEN 20) (define B-CLAIM 21)
-  (define B-CLAIM-GROUP 22) (define B-RELEASE 23) (define B-STATS 24)
-  (define B-CLEAR-ERROR 34)
+  ;; Built-in indices (docs/ABI.md; fixed forever), by name from
+  ;; (nccc abi).
+  (define B-VERSION (abi-builtin-index "version"))
+  (define B-LAST-ERROR (abi-builtin-index "last_error"))
+  (define B-LOOKUP (abi-builtin-index "lookup"))
+  (define B-FUNCTION (abi-builtin-index "function"))
+  (define B-REGISTER (abi-builtin-index "register"))
+  (define B-MODULE-COUNT (abi-builtin-index "module_count"))
+  (define B-MODULE-INFO (abi-builtin-index "module_info"))
+  (define B-MODULE-FIND (abi-builtin-index "module_find"))
+  (define B-MODULE-TYPE (abi-builtin-index "module_type"))
+  (define B-MODULE-FIELD (abi-builtin-index "module_field"))
+  (define B-MODULE-CONSTANT (abi-builtin-index "module_constant"))
+  (define B-ALLOC (abi-builtin-index "alloc"))
+  (define B-FREE (abi-builtin-index "free"))
+  (define B-PEEK (abi-builtin-index "peek"))
+  (define B-POKE (abi-builtin-index "poke"))
+  (define B-READ (abi-builtin-index "read"))
+  (define B-WRITE (abi-builtin-index "write"))
+  (define B-STRLEN (abi-builtin-index "strlen"))
+  (define B-CLAIM (abi-builtin-index "closure_claim"))
+  (define B-CLAIM-GROUP (abi-builtin-index "closure_claim_group"))
+  (define B-RELEASE (abi-builtin-index "closure_release"))
+  (define B-STATS (abi-builtin-index "closure_stats"))
+  (define B-CLEAR-ERROR (abi-builtin-index "clear_error"))
 
-  (define NCCC-ERR-NAME-NOT-FOUND #x0100)
+  ;; The names of every built-in, in index order.
+  (define builtin-names (vector-map (lambda (b) (vector-ref b 1)) abi-builtins))
+
+  (define NCCC-ERR-NAME-NOT-FOUND (status-value 'err-name-not-found))
 
   (define (builtin-address rt index) (vector-ref (runtime-builtins rt) index))
 

@@ -6,14 +6,14 @@
 ;;; into items. Internal: (nccc core) is the public face.
 (library (nccc private values)
   (export &nccc make-nccc-condition nccc-error? nccc-error-status nccc-error-kind
-          raise-nccc fail misuse misuse/kind count-error
+          status-value raise-nccc fail misuse misuse/kind count-error
           two^64 u64-max exact-int? iota-from
           make-slots slot-ref slot-set! slots slots-of
           code-min code-max code-type-name slot->int int->slot
           double->slot slot->double float->slot float-in-range
           make-sref sref? sref-name sref-slots sref-size sref-layout
           scalar-code? parse-signature item-slots items-slots items-rest?)
-  (import (rnrs))
+  (import (rnrs) (nccc abi))
 
   ;; ---- errors --------------------------------------------------------
 
@@ -31,11 +31,18 @@
                       (make-message-condition message)
                       (make-irritants-condition irritants))))
 
+  ;; The value of a status named like err-name-not-found.
+  (define (status-value name) (cdr (assq name abi-status)))
+
+  ;; The kinds of failures the runtime reports that get their own.
+  (define status-kinds
+    (map (lambda (p) (cons (status-value (car p)) (cdr p)))
+         '((err-pool-exhausted . pool) (err-stale-closure . released)
+           (err-null-pointer . null))))
+
   (define (fail who status message . irritants)
     (raise-nccc who status
-                (case status
-                  [(#x4007) 'pool] [(#x4006) 'released] [(#x4004) 'null]
-                  [else 'runtime])
+                (cond [(assv status status-kinds) => cdr] [else 'runtime])
                 message irritants))
 
   ;; Misuse found on this side; its kind from the message when not given.
@@ -98,29 +105,23 @@
 
   ;; ---- numbers by code --------------------------------------------------
 
-  ;; Integer codes: code, C type name, signed?, bits, least and greatest
-  ;; value.
-  (define (int-spec code name signed bits)
-    (vector code name signed bits
-            (if signed (- (expt 2 (- bits 1))) 0)
-            (- (expt 2 (if signed (- bits 1) bits)) 1)))
+  ;; The integer codes of (nccc abi) (ints and errno), by code: the
+  ;; ABI's #(code name kind bytes signed? min max ...).
   (define int-specs
-    (map (lambda (s) (cons (car s) (apply int-spec s)))
-         '((#\b "int8" #t 8) (#\B "uint8" #f 8) (#\h "int16" #t 16)
-           (#\H "uint16" #f 16) (#\i "int32" #t 32) (#\I "uint32" #f 32)
-           (#\l "int64" #t 64) (#\L "uint64" #f 64) (#\e "int32" #t 32))))
+    (map (lambda (v) (cons (vector-ref v 0) v))
+         (filter (lambda (v) (memq (vector-ref v 2) '(int errno))) abi-codes)))
   (define (int-spec-of c) (cdr (assv c int-specs)))
 
   (define (code-type-name c) (vector-ref (int-spec-of c) 1))
-  (define (code-min c) (vector-ref (int-spec-of c) 4))
-  (define (code-max c) (vector-ref (int-spec-of c) 5))
+  (define (code-min c) (vector-ref (int-spec-of c) 5))
+  (define (code-max c) (vector-ref (int-spec-of c) 6))
 
   ;; The low bits of slot s as the integer code c's value (the ABI takes
   ;; the low bits when narrowing).
   (define (slot->int c s)
-    (let* ([spec (int-spec-of c)] [bits (vector-ref spec 3)]
+    (let* ([spec (int-spec-of c)] [bits (* 8 (vector-ref spec 3))]
            [m (bitwise-bit-field s 0 bits)])
-      (if (and (vector-ref spec 2) (bitwise-bit-set? m (- bits 1)))
+      (if (and (vector-ref spec 4) (bitwise-bit-set? m (- bits 1)))
           (- m (expt 2 bits))
           m)))
 
@@ -163,11 +164,12 @@
   ;; ---- signatures ------------------------------------------------------
 
   ;; A parsed signature side is a list of items: a character (one slot),
-  ;; an sref (a struct by value) or the symbol rest ('*').
+  ;; an sref (a struct by value) or the symbol rest (variadic).
   (define-record-type sref (fields name slots size layout))
 
-  (define scalar-codes (string->list "?bBhHiIlLfdpsFc"))
-  (define (scalar-code? c) (and (memv c scalar-codes) #t))
+  (define in-codes (string->list abi-in-codes))
+  (define out-codes (string->list abi-out-codes))
+  (define (scalar-code? c) (and (memv c in-codes) #t))
 
   ;; -> (values in-items out-items); raises on a malformed string.
   (define (parse-signature who sig)
@@ -185,24 +187,25 @@
         (values (reverse in) (reverse out))]
        [else
         (let ([c (string-ref sig i)])
-          (when (and (pair? (items)) (eq? (car (items)) 'rest) (not (char=? c #\:)))
+          (when (and (pair? (items)) (eq? (car (items)) 'rest)
+                     (not (char=? c abi-sig-separator)))
             (bad "'*' is not the last code of its side"))
           (cond
-           [(char=? c #\:)
+           [(char=? c abi-sig-separator)
             (unless (eq? side 'in) (bad "more than one ':'"))
             (loop (+ i 1) 'out in out)]
-           [(char=? c #\{)
+           [(char=? c abi-sig-record-open)
             (let find ([j (+ i 1)])
               (cond
                [(= j n) (bad "'{' without '}'")]
-               [(char=? (string-ref sig j) #\})
+               [(char=? (string-ref sig j) abi-sig-record-close)
                 (let-values ([(name slots) (parse-struct-code (substring sig (+ i 1) j) bad)])
                   (let-values ([(in out) (add (make-sref name slots #f #f))])
                     (loop (+ j 1) side in out)))]
                [else (find (+ j 1))]))]
-           [(char=? c #\*)
+           [(char=? c abi-sig-variadic)
             (let-values ([(in out) (add 'rest)]) (loop (+ i 1) side in out))]
-           [(or (scalar-code? c) (and (char=? c #\e) (eq? side 'out)))
+           [(memv c (if (eq? side 'in) in-codes out-codes))
             (let-values ([(in out) (add c)]) (loop (+ i 1) side in out))]
            [else (bad (string-append "unknown code '" (string c) "'"))]))])))
 
@@ -213,7 +216,7 @@
        [(= k (string-length text))
         (when (= k 0) (bad "empty struct name"))
         (values text #f)]
-       [(char=? (string-ref text k) #\:)
+       [(char=? (string-ref text k) abi-sig-record-count)
         (let ([count (string->number (substring text (+ k 1) (string-length text)))])
           (unless (and (> k 0) count (exact-int? count) (> count 0))
             (bad "bad struct slot count"))
