@@ -36,20 +36,15 @@
 
 ;; Slots of a buffer; a view (what the dispatcher's handler gets) is a
 ;; bytevector over C memory here, so the same operations read it.
-(define-syntax-rule (alias name primitive)
-  (define-syntax name (identifier-syntax primitive)))
-(alias slot-s64-ref bytevector-s64-native-ref)
-(alias slot-u64-ref bytevector-u64-native-ref)
-(alias slot-f64-ref bytevector-ieee-double-native-ref)
-(alias slot-s64-set! bytevector-s64-native-set!)
-(alias slot-u64-set! bytevector-u64-native-set!)
-(alias slot-f64-set! bytevector-ieee-double-native-set!)
-(alias view-s64-ref bytevector-s64-native-ref)
-(alias view-u64-ref bytevector-u64-native-ref)
-(alias view-f64-ref bytevector-ieee-double-native-ref)
-(alias view-s64-set! bytevector-s64-native-set!)
-(alias view-u64-set! bytevector-u64-native-set!)
-(alias view-f64-set! bytevector-ieee-double-native-set!)
+(define-syntax-rule (aliases (slot view primitive) ...)
+  (begin (define-syntax slot (identifier-syntax primitive)) ...
+         (define-syntax view (identifier-syntax primitive)) ...))
+(aliases (slot-s64-ref view-s64-ref bytevector-s64-native-ref)
+         (slot-u64-ref view-u64-ref bytevector-u64-native-ref)
+         (slot-f64-ref view-f64-ref bytevector-ieee-double-native-ref)
+         (slot-s64-set! view-s64-set! bytevector-s64-native-set!)
+         (slot-u64-set! view-u64-set! bytevector-u64-native-set!)
+         (slot-f64-set! view-f64-set! bytevector-ieee-double-native-set!))
 
 ;; Argument checks of generated code (v an identifier): #t for an exact
 ;; integer in lo..hi (literals) or a flonum; #f leaves the value to the
