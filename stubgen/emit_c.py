@@ -39,9 +39,10 @@ memcpy: padding in a C object is never read.
 
 from stubgen import __version__
 from stubgen.ctype import ASSUMED_SIZES, SCALARS, Array, FuncType, \
-    Pointer, Record, Scalar, Void
+    Pointer, Scalar, Void
 from stubgen.model import ConstantDecl, EnumDecl, Function, OpaqueDecl, \
     Prototype, RecordDecl, TypedefDecl
+from stubgen.model.lower import held_record, lower
 from stubgen.source import Sections, Source
 
 # Scalars with a slot helper of their exact width.
@@ -99,35 +100,27 @@ def signature_literal(codes_in, codes_out):
     return " ".join(parts)
 
 
-def nonnull_slots(f):
-    """The in slots of f that must not be NULL: arguments (or [inout]
-    values) the IDL marks [nonnull] whose code is a pointer (p, s, F).
-    Unannotated pointers pass through; closure slots have their own
-    check (NCCC_CB_REQUIRE), as does a function_pointer target."""
-    return [s for s in f.in_slots
-            if s.role in ("arg", "inout") and s.record is None
-            and s.info is not None and s.info.nullable is False
-            and s.code in ("p", "s", "F")]
-
-
-def nonnull_checks(f, v_in, v_out, status=False, end_calls=False):
-    """One NCCC_NONNULL_REQUIRE per slot of nonnull_slots(f): the _STATUS
+def nonnull_checks(lf, v_in, v_out, status=False, end_calls=False):
+    """One NCCC_NONNULL_REQUIRE per value the LoweredFunction lf refuses
+    when NULL (lf.nonnull_values; closure slots have their own check,
+    NCCC_CB_REQUIRE, as does a function_pointer target): the _STATUS
     form when out[0] is a status, the _END form when the wrapper itself
     releases CALL-scoped closures (a refused call releases them too)."""
+    f = lf.function
     macro, end = "NCCC_NONNULL_REQUIRE", ""
     if status:
         macro += "_STATUS"
-    elif end_calls and f.closure_slots:
+    elif end_calls and lf.closures:
         macro += "_END"
         end = ", " + ", ".join(
             "NCCC_CB_END_CALL(nccc_slot_to_ptr(%s[%s]))"
-            % (v_in, slot_index(sl.index)) for sl in f.closure_slots)
-        if len(f.closure_slots) > 1:
+            % (v_in, slot_index(c.slot.index)) for c in lf.closures)
+        if len(lf.closures) > 1:
             end = ", (%s)" % end[2:]
     return ["%s(%s[%s], %s, %s, %s, %s%s);" % (
         macro, v_in, slot_index(s.index), c_string(f.name),
         c_string(s.name or "argument %d" % (s.param.index + 1)), v_out,
-        slot_index(f.n_out), end) for s in nonnull_slots(f)]
+        slot_index(f.n_out), end) for s in lf.nonnull_values]
 
 
 def slot_index(idx):
@@ -202,17 +195,6 @@ def from_c(t, value):
     raise AssertionError("from_c of %s" % t.spell())
 
 
-def _held_record(fld):
-    """The RecordDecl a field holds by value (itself or as the elements
-    of an array), or None."""
-    r = fld.type.resolved()
-    if isinstance(r, Array):
-        r = r.innermost()
-    if isinstance(r, Record) and r.decl.fields is not None:
-        return r.decl
-    return None
-
-
 def _volatile(t):
     """Whether t, or the element type of the array t, is volatile: a
     pointer to it needs an explicit cast to become const void *."""
@@ -227,42 +209,21 @@ def _volatile(t):
 class _Emitter:
     def __init__(self, module, idl_name):
         self.m = module
+        self.low = lower(module)
         self.idl = idl_name
         self.p = "nccc_%s_" % module.name
         self.plan_records()
         self.plan_callbacks()
 
     def plan_records(self):
-        """The record helpers, computed once: put_order, the records some
-        wrapper writes to out[] (first use first), each with a put_T;
-        copy_order, those and every record they hold by value, each with
-        a copy_T, a record after the ones it holds. Helper names avoid
-        every wrapper name."""
+        """The names of the record helpers: a put_T per record of
+        records_put, a copy_T per record of records_copy (the lowering's
+        order). Helper names avoid every wrapper name."""
         taken = set()
         for f in self.m.functions:
             taken.add(f.name)
             taken.add(f.name + "_fn")
-        tops = []
-        for f in self.m.functions:
-            for s in f.out_slots:
-                if s.record is not None:
-                    d = s.record.resolved().decl
-                    if d not in tops:
-                        tops.append(d)
-        order = []
-
-        def visit(d):
-            if d in order:
-                return
-            if d.kind == "struct":
-                for fld in d.fields:
-                    held = _held_record(fld)
-                    if held is not None:
-                        visit(held)
-            order.append(d)
-
-        for d in tops:
-            visit(d)
+        order, tops = self.low.records_copy, self.low.records_put
 
         def name(base):
             while base in taken:
@@ -293,7 +254,7 @@ class _Emitter:
                 taken.add(base)
                 self.body_names[f] = self.p + base
         self.cb_names = {}
-        self.callbacks = [cb for cb in self.m.callbacks if cb.used]
+        self.callbacks = self.low.used_callbacks
         for cb in self.callbacks:
             base = cb.name
             while True:
@@ -434,7 +395,7 @@ class _Emitter:
             src.line("#include <nccc/shim_callback.h>")
         if m.uses_sites:
             src.line("#include <nccc/shim_site.h>")
-        if any(nonnull_slots(f) for f in m.functions):
+        if self.low.uses_nonnull:
             src.line("#include <nccc/shim_nonnull.h>")
         if m.qualified_returns:
             src.blank()
@@ -617,7 +578,7 @@ class _Emitter:
             for fld in d.fields:
                 at = "%s + offsetof(%s, %s)" % (b, c, fld.name)
                 member = "%s->%s" % (v, fld.name)
-                held = _held_record(fld)
+                held = held_record(fld)
                 vol = _volatile(fld.type)
                 if held is None:
                     ptr = ("(const void *)&%s" if vol else "&%s") % member
@@ -785,9 +746,9 @@ class _Emitter:
         src.line("/* ---- wrappers: in[] = arguments, out[] = return value, "
                  "[out]/[inout]")
         src.line("** values, errno (docs/IDL.md, \"Slot layout\") */")
-        for f in self.m.functions:
+        for lf in self.low.functions:
             src.blank()
-            self.wrapper(src, f)
+            self.wrapper(src, lf)
 
     def local(self, name):
         """A local name of the wrappers that no IDL identifier shadows."""
@@ -795,7 +756,8 @@ class _Emitter:
             name += "_"
         return name
 
-    def packed_wrapper(self, src, f):
+    def packed_wrapper(self, src, lf):
+        f = lf.function
         v_in, v_out = self.local("in"), self.local("out")
         ins = " ".join(s.name or "?" for s in f.in_slots) or "-"
         outs = " ".join(s.name or "?" for s in f.out_slots)
@@ -807,22 +769,23 @@ class _Emitter:
         sig = signature_literal(f.packed.codes,
                                 [f.packed.ret] if f.packed.ret else [])
         with src.block(head, "}"):
-            for line in nonnull_checks(f, v_in, v_out, status=True):
+            for line in nonnull_checks(lf, v_in, v_out, status=True):
                 src.line(line)
             src.line("nccc_packed_forward(%s, %s, %s, %s, %s);"
                      % (c_string(f.packed.name), where, sig, v_in, v_out))
 
-    def wrapper(self, src, f):
+    def wrapper(self, src, lf):
+        f = lf.function
         if f.packed is not None:
-            return self.packed_wrapper(src, f)
+            return self.packed_wrapper(src, lf)
         p = self.p
         v_in, v_out = self.local("in"), self.local("out")
         if not f.shims:
-            self.wrapper_body(src, f, "void %s%s" % (p, f.name), True)
+            self.wrapper_body(src, lf, "void %s%s" % (p, f.name), True)
             return
         # the call-site shims: a static body, then the public wrapper
         body = self.body_names[f]
-        self.wrapper_body(src, f, "static void " + body, False)
+        self.wrapper_body(src, lf, "static void " + body, False)
         flags = ["NCCC_SITE_" + k.upper() for k in ("trace", "fault")
                  if getattr(f, k)]
         if f.errno:
@@ -833,9 +796,9 @@ class _Emitter:
             src.line("NCCC_SITE_WRAP(&%smodule, %d, %s, %s, %s, %s, %s);" % (
                 p, f.index, " | ".join(flags), body, v_in, v_out,
                 slot_index(f.n_out)))
-            for sl in f.closure_slots:
+            for c in lf.closures:
                 src.line("NCCC_CB_END_CALL(nccc_slot_to_ptr(%s[%s]));"
-                         % (v_in, slot_index(sl.index)))
+                         % (v_in, slot_index(c.slot.index)))
 
     def _slot_label(self, sl):
         if sl.role == "closure" and sl.param.carries:
@@ -843,9 +806,10 @@ class _Emitter:
                 c.name or "?" for c in sl.callbacks))
         return sl.name or "?"
 
-    def wrapper_body(self, src, f, head_start, end_calls):
+    def wrapper_body(self, src, lf, head_start, end_calls):
         """The wrapper without call-site shims, as head_start(in, out);
         end_calls: it releases CALL-scoped closures itself."""
+        f = lf.function
         p = self.p
         v_in, v_out, v_r = self.local("in"), self.local("out"), \
             self.local("r")
@@ -862,18 +826,18 @@ class _Emitter:
         n_out = slot_index(f.n_out)
         # closure contexts: refused before C sees them when stale
         ctx_var = {}
-        for sl in f.closure_slots:
+        for c in lf.closures:
+            sl = c.slot
             var = self.local("c%d" % sl.param.index)
             ctx_var[sl.param] = var
             decls.append("void *%s = nccc_slot_to_ptr(%s[%s]);"
                          % (var, v_in, slot_index(sl.index)))
-            cbp = sl.callbacks[0]
-            nullable = bool(cbp.info.nullable)
-            if cbp.callback.context is not None:
+            nullable = c.nullable
+            if c.pool is None:
                 pre.append("NCCC_CB_REQUIRE%s(%s, %s, %s);" % (
                     "_OR_NULL" if nullable else "", var, v_out, n_out))
             else:
-                names = self.cb_names[cbp.callback]
+                names = self.cb_names[c.pool]
                 fvar = self.local("t%d" % sl.param.index)
                 decls.append("%s %s%s;" % (names["ptr"], fvar,
                                            " = NULL" if nullable else ""))
@@ -891,7 +855,7 @@ class _Emitter:
                     continue
                 names = self.cb_names[cb]
                 back = names["back"][sorted(cb.members).index(prm.member)]
-                if prm.info.nullable:
+                if lf.closure(prm.context).nullable:
                     back = "NCCC_CB_FN(%s, %s)" % (ctx_var[prm.context], back)
                 args.append(back)
                 continue
@@ -903,7 +867,7 @@ class _Emitter:
                 continue
             if prm.destroys is not None:
                 d = "NCCC_CB_DESTROY"
-                if prm.destroys.carries[0].info.nullable:
+                if lf.closure(prm.destroys).nullable:
                     d = "NCCC_CB_FN(%s, %s)" % (ctx_var[prm.destroys], d)
                 args.append(d)
                 continue
@@ -942,13 +906,13 @@ class _Emitter:
         with src.block(head, "}"):
             if not f.in_slots:
                 src.line("(void)%s;" % v_in)
-            if not f.out_slots and not f.closure_slots:
+            if not f.out_slots and not lf.closures:
                 src.line("(void)%s;" % v_out)
             if f.function_pointer:
                 src.line("NCCC_FP_REQUIRE(%s[0], %s, %s);"
                          % (v_in, v_out, n_out))
             # [nonnull]: refused before anything else (one compare each)
-            for line in nonnull_checks(f, v_in, v_out,
+            for line in nonnull_checks(lf, v_in, v_out,
                                        end_calls=end_calls):
                 src.line(line)
             simple = not decls and not f.errno and len(f.out_slots) <= 1 \
@@ -985,8 +949,8 @@ class _Emitter:
                     src.line("%s[%s] = %s;" % (v_out, slot_index(s.index),
                                                from_c(s.type, var)))
             if end_calls:
-                for sl in f.closure_slots:
-                    src.line("NCCC_CB_END_CALL(%s);" % ctx_var[sl.param])
+                for c in lf.closures:
+                    src.line("NCCC_CB_END_CALL(%s);" % ctx_var[c.slot.param])
 
     # -- tables
     def registry(self, src):

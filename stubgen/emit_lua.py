@@ -5,8 +5,8 @@ LuaJIT alike, docs/LUA.md "Generated modules").
     tour.add(40, 2)   --> 42
 
 The file holds tables (stubgen/host.py), one binder per function,
-specialised from its slots (non-NULL arguments, owned results, owned
-strings, thunks to bind), and a bind function that looks every function up once,
+printed from its lowered facts (stubgen/model/lower.py: non-NULL
+arguments, owned results, owned strings, thunks to bind), and a bind function that looks every function up once,
 checks its signature and makes each function's converter and call once
 (lib:fast: a C closure on Lua 5.4, compiled Lua on LuaJIT).
 """
@@ -102,84 +102,43 @@ def _names(src, field, names):
             src.line("%s," % lua_string(n))
 
 
-def _thunks(f):
-    """The callback types without a context (a pool of thunks) that f
-    binds: a full pool shows only as the runtime's last error."""
-    names = []
-    for s in f.in_slots:
-        if s.role != "closure":
-            continue
-        for p in s.callbacks:
-            cb = p.callback
-            if cb is not None and cb.thunks and cb.name not in names:
-                names.append(cb.name)
-    return names
-
-
-def _nonnull(s):
-    """A pointer slot the IDL marks [nonnull], or a closure slot whose
-    callback is not [nullable] (the wrapper would refuse NULL; the
-    module refuses it first, as a NULL error)."""
-    if s.role == "closure":
-        return bool(s.callbacks) and not s.callbacks[0].info.nullable
-    return s.info is not None and s.info.nullable is False and \
-        s.code in "psF"
-
-
-def _owned_strings(f):
-    """The 1-based result positions of f's owned strings after the
-    first: [out] parameters the caller frees (read, then freed at once)."""
-    return [k for k, s in enumerate(f.out_slots, 1)
-            if k > 1 and s.info is not None and s.info.owned
-            and s.code == "s"]
-
-
-def _binder(src, host, e):
-    """The binder of one function, when it needs more than lib:fast:
-    non-NULL arguments, an owned result (an object with a finalizer), an
-    owned string (read, then freed; also from [out] parameters), a thunk
-    to bind (the last error checked after the call). Owned pointers from
-    [out] parameters other than strings stay plain pointers: the caller
-    frees them (docs/LUA.md, "Ownership")."""
-    f = e.decl
-    nonnull = [k + 1 for k, s in enumerate(a for a in f.in_slots
-                                           if a.role != "target")
-               if _nonnull(s)]
-    if f.function_pointer:
-        nonnull = [k + 1 for k in nonnull]
-    ret = f.out_slots[0] if f.out_slots and \
-        f.out_slots[0].role == "return" else None
-    owned = ret.info.owned if ret is not None and ret.info is not None \
-        else None
-    out_strings = _owned_strings(f)
-    thunks = _thunks(f)
-    if not nonnull and not owned and not thunks and not out_strings:
+def _binder(src, host, lf):
+    """The binder of one function (a LoweredFunction), when it needs more
+    than lib:fast: non-NULL arguments, an owned result (an object with a
+    finalizer), an owned string (read, then freed; also from [out]
+    parameters), a thunk to bind (the last error checked after the
+    call). Owned pointers from [out] parameters other than strings stay
+    plain pointers: the caller frees them (docs/LUA.md, "Ownership")."""
+    owned = lf.owned_return
+    if not lf.nonnull and not owned and not lf.thunks and \
+            not lf.owned_out_strings:
         return
     opts = []
-    if nonnull:
+    if lf.nonnull:
         opts.append("nonnull = {%s}" % ", ".join(
-            "[%d] = true" % k for k in nonnull))
-    string = owned and ret.code == "s"
-    raw = ([1] if string else []) + out_strings
+            "[%d] = true" % lf.position(s) for s in lf.nonnull))
+    string = owned is not None and owned.string
+    raw = ([1] if string else []) + [o.index + 1
+                                     for o in lf.owned_out_strings]
     if raw:
         opts.append("outs = {%s}" % ", ".join('[%d] = "p"' % k for k in raw))
-    if thunks:
+    if lf.thunks:
         opts.append("thunks = true")
-    src.line("-- %s" % _describe(e))
-    with src.block("B[%s] = function(lib, h)" % lua_string(e.name), "end"):
+    src.line("-- %s" % _describe(lf))
+    with src.block("B[%s] = function(lib, h)" % lua_string(lf.name), "end"):
         src.line("local call = lib:fast(h, {%s})" % ", ".join(opts))
         convs = []
         if owned:
-            free = lua_string(host.qualified(owned))
+            free = lua_string(host.qualified(owned.destructor))
             if string:
                 convs.append((1, "lib:owned_string(%s)" % free))
             else:
-                tname = ret.type.spell() if ret.type is not None else "owned"
+                tname = owned.slot.type.spell()
                 convs.append((1, "lib:owner(%s, %s)" % (
                     free, lua_string(tname.replace(" *", "").strip()))))
-        for k in out_strings:
-            free = lua_string(host.qualified(f.out_slots[k - 1].info.owned))
-            convs.append((k, "lib:owned_string(%s)" % free))
+        for o in lf.owned_out_strings:
+            free = lua_string(host.qualified(o.destructor))
+            convs.append((o.index + 1, "lib:owned_string(%s)" % free))
         if not convs:
             src.line("return call")
         elif len(convs) == 1 and convs[0][0] == 1:
@@ -191,25 +150,21 @@ def _binder(src, host, e):
             src.line("return function(...) return own(call(...)) end")
 
 
-def _describe(e):
-    f = e.decl
+def _describe(lf):
     notes = []
-    ins = [s for s in f.in_slots if s.role != "target" and _nonnull(s)]
-    if ins:
+    if lf.nonnull:
         notes.append("non-NULL: " + ", ".join(
-            (s.callbacks[0].name if s.role == "closure" and s.callbacks
-             else s.name) or "?" for s in ins))
-    ret = f.out_slots[0] if f.out_slots else None
-    if ret is not None and ret.role == "return" and ret.info and \
-            ret.info.owned:
-        notes.append("owned(%s)" % ret.info.owned)
-    for k in _owned_strings(f):
+            (s.callbacks[0].name if s.role == "closure" else s.name) or "?"
+            for s in lf.nonnull))
+    if lf.owned_return:
+        notes.append("owned(%s)" % lf.owned_return.destructor)
+    for o in lf.owned_out_strings:
         notes.append("owned string result %d (%s)"
-                     % (k, f.out_slots[k - 1].info.owned))
-    thunks = _thunks(f)
-    if thunks:
-        notes.append("binds a thunk of " + ", ".join(thunks))
-    return "%s: %s" % (e.name, "; ".join(notes))
+                     % (o.index + 1, o.destructor))
+    if lf.thunks:
+        notes.append("binds a thunk of " + ", ".join(
+            cb.name for cb in lf.thunks))
+    return "%s: %s" % (lf.name, "; ".join(notes))
 
 
 def emit(module, idl_name):
@@ -237,8 +192,8 @@ def emit(module, idl_name):
     src.blank()
     src.line("-- binders of functions that need more than lib:fast")
     src.line("local B = {}")
-    for e in host.functions:
-        _binder(src, host, e)
+    for lf in host.functions:
+        _binder(src, host, lf)
     src.line("M.binders = B")
     src.lines(_BIND)
     return {host.name + ".lua": str(src)}

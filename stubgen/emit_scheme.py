@@ -254,17 +254,9 @@ class _Plan:
         self.code = ""       # the procedure
 
 
-def _owned(slot):
-    return slot.info.owned if slot.info is not None else None
-
-
-def _nullable(slot):
-    """False only when the IDL says [nonnull]."""
-    return not (slot.info is not None and slot.info.nullable is False)
-
-
-def _arg_in(k, slot, v, pos, name):
-    """(expression of the slot value, setter) for a fast in slot."""
+def _arg_in(slot, v, pos, name, nonnull):
+    """(expression of the slot value, setter) for a fast in slot;
+    nonnull: the slot refuses NULL."""
     c = slot.code
     who = "(r:quote %s)" % name
     if c in _RANGES:
@@ -283,14 +275,16 @@ def _arg_in(k, slot, v, pos, name):
     if c == "f":
         return "(%%nccc-float %s %d %s)" % (who, pos, v), "slot-u64-set!"
     # p, F
-    nullable = "#t" if c == "F" or _nullable(slot) else "#f"
-    return ("(%%nccc-pointer %s %d %s %s)" % (who, pos, v, nullable),
+    return ("(%%nccc-pointer %s %d %s %s)"
+            % (who, pos, v, "#f" if nonnull else "#t"),
             "slot-u64-set!")
 
 
-def _result(slot, raw, destructor):
+def _result(slot, raw, destructor, owned):
     """The Scheme value of an out slot, from raw (an expression of the
-    slot read signed or unsigned as _reader says)."""
+    slot read signed or unsigned as _reader says); destructor: the
+    variable holding the destructor of an owned value (owned: its
+    Owned), else None."""
     c = slot.code
     if c == "?":
         return "(r:not (r:= 0 %s))" % raw
@@ -298,7 +292,7 @@ def _result(slot, raw, destructor):
         return "(%%nccc-string-result %s %s)" % (raw, destructor or "#f")
     if c == "p" and destructor:
         return "(%%nccc-owned-result %s %s %s)" % (
-            raw, destructor, scheme_string(_owned(slot)))
+            raw, destructor, scheme_string(owned.destructor))
     return raw
 
 
@@ -309,7 +303,8 @@ def _reader(c):
 
 
 def _plan(m, k, f, fast_index):
-    d = f.decl
+    """The code of function k, printed from its LoweredFunction f."""
+    d = f.function
     name = f.name
     plan = _Plan()
     fast = (not f.extra_out
@@ -320,14 +315,13 @@ def _plan(m, k, f, fast_index):
     args = ["a%d" % (i + 1) for i in range(n)]
     lines = []
     # destructors of owned results
-    destructors = {}
-    for j, slot in enumerate(d.out_slots):
-        if _owned(slot) and slot.code in "ps":
-            var = "%%d%d_%d" % (k, j)
-            plan.state.append(var)
-            plan.bind.append("(r:set! %s (%%destructor rt %s))"
-                             % (var, scheme_string(_owned(slot))))
-            destructors[j] = var
+    destructors, owned = {}, {}
+    for o in f.owned:
+        var = "%%d%d_%d" % (k, o.index)
+        plan.state.append(var)
+        plan.bind.append("(r:set! %s (%%destructor rt %s))"
+                         % (var, scheme_string(o.destructor)))
+        destructors[o.index], owned[o.index] = var, o
     if f.extra_out or any(s.code == "*" for s in d.in_slots):
         lines.append("(r:define (%s . args) (r:apply nccc-call%s (%%fn %d) "
                      "args))" % (name, "*" if f.extra_out else "", k)
@@ -347,8 +341,8 @@ def _plan(m, k, f, fast_index):
         lines.append("(r:define (%%make%d call in out)" % k)
         lines.append("  (r:case-lambda")
         lines.append("   [(%s)" % " ".join(args))
-        conv = [_arg_in(k, s, a, i + 1, name)
-                for i, (s, a) in enumerate(zip(d.in_slots, args))]
+        conv = [_arg_in(s, a, f.position(s), name, s in f.nonnull)
+                for s, a in zip(d.in_slots, args)]
         binds = " ".join("[x%d %s]" % (i + 1, e) for i, (e, _) in
                          enumerate(conv))
         lines.append("    (r:let (%s)" % binds)
@@ -360,45 +354,41 @@ def _plan(m, k, f, fast_index):
         lines.append("      (r:let (%s)" % reads)
         lines.append("        (r:if (r:vector-ref %nccc-pending 0) "
                      "(%nccc-raise-pending))")
-        results = [_result(s, "y%d" % (j + 1), destructors.get(j))
+        results = [_result(s, "y%d" % (j + 1), destructors.get(j),
+                           owned.get(j))
                    for j, s in enumerate(d.out_slots)]
         if len(results) == 1:
             lines.append("        %s))]" % results[0])
         else:
             lines.append("        (r:values %s)))]" % " ".join(results))
     else:
-        thunk = False
         lines.append("(r:define %s" % name)
         lines.append("  (r:case-lambda")
         lines.append("   [(%s)" % " ".join(args))
         who = "(r:quote %s)" % name
-        for i, (s, a) in enumerate(zip(d.in_slots, args)):
-            pos = i + 1
+        for s, a in zip(d.in_slots, args):
+            pos = f.position(s)
+            null_ok = "#f" if s in f.nonnull else "#t"
             if s.code == "c":
-                params = s.callbacks
-                nullable = "#t" if any(
-                    p.info is not None and p.info.nullable for p in params) \
-                    else "#f"
-                thunk = thunk or any(p.callback is not None and
-                                     p.callback.thunks is not None
-                                     for p in params)
                 lines.append("    (%%nccc-callback-arg %s %d %s %s)"
-                             % (who, pos, a, nullable))
-            elif s.code == "s" and not (s.info and s.info.nullable):
+                             % (who, pos, a, null_ok))
+            elif s.code == "s" and s not in f.nullable:
                 # [nonnull]: null; neither: a string is expected
                 kind, text = (("null", "NULL where the IDL says nonnull")
-                              if s.info and s.info.nullable is False
+                              if s in f.nonnull
                               else ("type", "expected a string"))
                 lines.append("    (r:unless %s (%%nccc-misuse %s (r:quote %s) "
                              "\"bad argument #%d: %s\"))"
                              % (a, who, kind, pos, text))
-            elif s.code == "p" and s.record is None:
+            elif s.code == "p" or s in f.nonnull_values:
+                # a [nonnull] function pointer is refused like a pointer
                 lines.append("    (%%nccc-pointer %s %d %s %s)"
-                             % (who, pos, a, "#t" if _nullable(s) else "#f"))
-        call = "(%s (%%fn %d) %s)" % ("%nccc-thunk-call" if thunk
+                             % (who, pos, a, null_ok))
+        call = "(%s (%%fn %d) %s)" % ("%nccc-thunk-call" if f.thunks
                                        else "nccc-call", k, " ".join(args))
         results = ["y%d" % (j + 1) for j in range(len(d.out_slots))]
-        post = [_result(s, y, destructors.get(j)) if j in destructors else y
+        post = [_result(s, y, destructors[j], owned[j])
+                if j in destructors else y
                 for j, (s, y) in enumerate(zip(d.out_slots, results))]
         if post == results:
             lines.append("    %s]" % call)

@@ -1,4 +1,4 @@
-"""What the host emitters (Lua, Scheme) read from the model, computed once.
+"""What the host emitters (Lua, Scheme) read, in IDL order.
 
 A generated host module converts nothing itself: the support library
 converts every value from the signature the registry holds. The module
@@ -8,66 +8,28 @@ to a library it looks each function up once and checks that the
 library's signature is one the IDL gives on some target.
 
 Signatures may differ by target (char signedness, the data model), so
-an entry carries either one signature or one per target, in TARGETS
-order. Binding keeps the targets every function agrees with, and a
-callback takes its signature for the first of them.
+an entry carries either one signature or one per target, in
+stubgen.model.lower.TARGETS order. Binding keeps the targets every
+function agrees with, and a callback takes its signature for the first
+of them.
 """
 
-from stubgen.ctype import TARGET_CODES
-
-# (data model, letter of plain char): the targets an entry may differ on
-TARGETS = tuple((dm, ch) for dm in ("LP64", "ILP32", "LLP64")
-                for ch in ("b", "B"))
-
-
-def _letters(codes, target):
-    dm, ch = target
-    out = []
-    for c in codes:
-        if c == "NCCC_SIG_CHAR":
-            out.append(ch)
-        elif c in TARGET_CODES:
-            out.append(TARGET_CODES[c][dm])
-        else:
-            out.append(c)
-    return "".join(out)
-
-
-def signatures(sig_in, sig_out):
-    """[one signature] when every target has the same one, else one per
-    target in TARGETS order."""
-    sigs = [_letters(sig_in, t) + ":" + _letters(sig_out, t)
-            for t in TARGETS]
-    return sigs[:1] if len(set(sigs)) == 1 else sigs
-
-
-class Entry:
-    """One function or callback type: name, signatures; extra_out when
-    its out side ends in '*' (raw slots past the fixed ones); decl, the
-    model's Function or CallbackType, for emitters that specialise code
-    per function (its in_slots / out_slots, their roles and ValueInfo)."""
-
-    def __init__(self, name, sigs, decl, extra_out=False):
-        self.name = name
-        self.signatures = sigs
-        self.decl = decl
-        self.extra_out = extra_out
+from stubgen.model.lower import lower
 
 
 class HostModule:
-    """The parts of a Module the host emitters write out, in IDL order."""
+    """The parts of a Module the host emitters write out, in IDL order:
+    functions (LoweredFunction) and callbacks (LoweredCallback) of the
+    lowering, constant and layout names."""
 
     def __init__(self, module, idl_name):
+        lowered = lower(module)
         self.name = module.name
         self.idl_name = idl_name
-        self.functions = [
-            Entry(f.name, signatures(f.sig_in, f.sig_out), f,
-                  bool(f.sig_out) and f.sig_out[-1] == "*")
-            for f in module.functions]
+        self.functions = lowered.functions
         self.constants = [c.name for c in module.constants]
         self.layouts = [entry.name for entry in module.layouts]
-        self.callbacks = [Entry(c.name, signatures(c.sig_in, c.sig_out), c)
-                          for c in module.callbacks]
+        self.callbacks = lowered.callbacks
 
     def qualified(self, name):
         """The registry name of one of the module's functions."""

@@ -34,7 +34,7 @@ def test_finds_the_generator_in_the_checkout(tmp_path):
                                      tmp_path)
     assert os.path.samefile(stubgen, ROOT / "bin" / "nccc-stubgen")
     names = [os.path.basename(s) for s in sources]
-    assert "nccc.lark" in names and "model.py" in names
+    assert "nccc.lark" in names and "lower.py" in names
 
 
 @pytest.mark.parametrize("cmake_dir", ["lib/cmake/nccc",

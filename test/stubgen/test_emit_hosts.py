@@ -13,7 +13,7 @@ import pytest
 
 from conftest import EXAMPLES, IDL_DIR, ROOT, STUBGEN
 from stubgen.cli import generate
-from stubgen.host import TARGETS, signatures
+from stubgen.model.lower import TARGETS, signatures
 from stubgen.model import build
 
 SMALL = """module m;

@@ -1,0 +1,55 @@
+"""Callback types: typedefs of function (pointer) types with a [context]
+parameter or a pool of [thunks=N] (docs/CALLBACKS.md)."""
+
+from stubgen.model.functions import Function
+from stubgen.model.values import SlotIndex, ValueInfo
+
+SCOPES = ("call", "async", "notified", "forever")
+
+# Thunks a pool may have (each is a generated function).
+MAX_THUNKS = 4096
+
+
+class CallbackType:
+    """A callback typedef: a function (pointer) type with a [context]
+    parameter, or without one and with a pool of [thunks=N]. Its
+    backward wrapper calls the closure's target with in[0] = the
+    environment word, then in_slots (indices from 1; the context
+    parameter takes none), and reads out_slots (return value, [out] and
+    [inout] values, errno for [errno]) like a forward wrapper's.
+    members: the member indices some function uses it as (a backward
+    wrapper per member); used: a function takes it."""
+
+    def __init__(self, pos, name, decl, ftype, params):
+        self.pos = pos
+        self.name = name
+        self.decl = decl            # the TypedefDecl
+        self.ftype = ftype          # its FuncType
+        self.ret = ftype.ret
+        self.ret_info = ValueInfo()
+        self.params = params        # Param, in C order (context included)
+        self.context = None         # the [context] Param, or None
+        # [context=FN] on a parameter: the context is FN(that parameter),
+        # which still takes its slot; the C name of FN, else None
+        self.context_from = None
+        self.context_from_pos = None
+        self.thunks = None          # pool size when it has no context
+        self.errno = False
+        self.in_slots = []
+        self.out_slots = []
+        self.n_in = SlotIndex()     # slots after env
+        self.n_out = SlotIndex()
+        self.members = set()
+        self.used = False
+
+    @property
+    def sig_in(self):
+        return [s.code for s in self.in_slots]
+
+    @property
+    def sig_out(self):
+        return [s.code for s in self.out_slots]
+
+    def signature(self, data_model="LP64"):
+        """The dispatcher's view, after in[0] (the environment word)."""
+        return Function.signature(self, data_model)

@@ -1,0 +1,80 @@
+"""The checker's slot layout: codes and the in[] / out[] slots of a function."""
+
+from stubgen.ctype import (ASSUMED_SIZES, SCALARS, Enum, Pointer, Record,
+                           Scalar, Void)
+from stubgen.errors import IdlError
+from stubgen.model.values import Slot, SlotIndex
+
+
+class SlotRules:
+    # ---- slots
+    def _code(self, t, info):
+        r = t.resolved()
+        if isinstance(r, Scalar):
+            return r.code
+        if isinstance(r, Enum):
+            return "i"
+        if isinstance(r, Pointer):
+            if r.kind == "funcptr":
+                return "F"
+            return "s" if info.string else "p"
+        if isinstance(r, Record) and not r.decl.opaque:
+            return "{%s}" % r.decl.name
+        raise AssertionError("no slot code for %s" % t.spell())
+
+    def _slots(self, f):
+        idx = SlotIndex()
+        ins = []
+        if f.function_pointer:
+            fp = Pointer(f.c_type)
+            ins.append(Slot("target", "target", None, fp, "F", idx, None))
+            idx = idx.plus(None)
+        for p in f.params:
+            if p.direction == "out" or p.destroys is not None:
+                continue
+            if p.callback is not None and p.callback.context is not None:
+                continue    # its context parameter's slot carries it
+            if p.carries or p.callback is not None:
+                s = Slot("closure", p.name, p, p.type, "c", idx, p.info)
+                s.callbacks = list(p.carries) if p.carries else [p]
+                p.in_slot = s
+                ins.append(s)
+                idx = idx.plus(None)
+                self.m.uses_callbacks = True
+                continue
+            t = p.type if p.direction == "in" else p.pointee
+            s = Slot("arg" if p.direction == "in" else "inout",
+                     p.name, p, t, self._code(t, p.info), idx, p.info)
+            p.in_slot = s
+            ins.append(s)
+            idx = idx.plus(s.record)
+        f.in_slots, f.n_in = ins, idx
+        idx = SlotIndex()
+        outs = []
+        if not isinstance(f.ret.resolved(), Void):
+            s = Slot("return", "return", None, f.ret,
+                     self._code(f.ret, f.ret_info), idx, f.ret_info)
+            outs.append(s)
+            idx = idx.plus(s.record)
+        for p in f.params:
+            if p.direction == "in":
+                continue
+            s = Slot(p.direction, p.name, p, p.pointee,
+                     self._code(p.pointee, p.info), idx, p.info)
+            p.out_slot = s
+            outs.append(s)
+            idx = idx.plus(s.record)
+        if f.errno:
+            outs.append(Slot("errno", "errno", None, SCALARS["int"], "e",
+                             idx, None))
+            idx = idx.plus(None)
+        f.out_slots, f.n_out = outs, idx
+        if len(ins) > 0x7FFF or len(outs) > 0x7FFF:
+            raise IdlError(f.pos, "too many slots")
+
+    def _use(self, r):
+        if isinstance(r, Scalar) and (r.name in ASSUMED_SIZES
+                                      or r.name == "ptrdiff_t"):
+            self.m.used_scalars.add(r.name)
+        elif isinstance(r, Enum):
+            self.m.used_scalars.add("int")

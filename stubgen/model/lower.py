@@ -1,0 +1,233 @@
+"""The lowering: after checking, every per-function fact an emitter needs,
+computed once by one rule. The emitters (C, Lua, Scheme and host.py)
+read these facts and print them; none works one out again.
+
+lower(module) returns the module's Lowered (made on the first call, then
+kept on the module as module.lowered):
+
+  Lowered.functions   a LoweredFunction per registry entry, in order
+  Lowered.callbacks   a LoweredCallback per callback type, in IDL order
+  Lowered.used_callbacks  the callback types some function takes
+  Lowered.records_put / records_copy  the records wrappers write to out[]
+                      and, in dependency order, every record they hold
+  Lowered.uses_nonnull  some wrapper refuses a NULL value
+
+Signatures may differ by target (char signedness, the data model), so a
+host entry carries either one signature or one per target of TARGETS.
+"""
+
+from stubgen.ctype import TARGET_CODES, Array, Record
+
+# (data model, letter of plain char): the targets a signature may differ on
+TARGETS = tuple((dm, ch) for dm in ("LP64", "ILP32", "LLP64")
+                for ch in ("b", "B"))
+
+# Slot codes of values that can be NULL: data pointer, string, function
+# pointer.
+_POINTER_CODES = ("p", "s", "F")
+
+
+def _letters(codes, target):
+    dm, ch = target
+    out = []
+    for c in codes:
+        if c == "NCCC_SIG_CHAR":
+            out.append(ch)
+        elif c in TARGET_CODES:
+            out.append(TARGET_CODES[c][dm])
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def signatures(sig_in, sig_out):
+    """[one signature] when every target has the same one, else one per
+    target in TARGETS order."""
+    sigs = [_letters(sig_in, t) + ":" + _letters(sig_out, t)
+            for t in TARGETS]
+    return sigs[:1] if len(set(sigs)) == 1 else sigs
+
+
+class Closure:
+    """A closure slot (code c) of a function: slot; params, the callback
+    parameters it carries (their member order); scope (call, async,
+    notified, forever); nullable: the callbacks are [nullable]; pool: the
+    CallbackType when the callback has no context (a thunk of its pool is
+    bound for the call), else None; destroy: the destroy-notify Param or
+    None."""
+
+    def __init__(self, slot):
+        first = slot.callbacks[0]
+        self.slot = slot
+        self.params = list(slot.callbacks)
+        self.scope = first.scope
+        self.nullable = bool(first.info.nullable)
+        self.pool = first.callback if first.callback.context is None \
+            else None
+        self.destroy = first.destroy
+
+
+class Owned:
+    """An out slot whose value the caller owns: index (0-based in
+    out_slots), slot, destructor (the registry name of the function that
+    frees it), string (the value is a string: read, then freed)."""
+
+    def __init__(self, index, slot):
+        self.index = index
+        self.slot = slot
+        self.destructor = slot.info.owned
+        self.string = slot.code == "s"
+
+
+def _refuses_null(slot):
+    """The one nonnull rule: a pointer, string or function-pointer value
+    marked [nonnull], or a closure slot whose callbacks are not
+    [nullable]."""
+    if slot.role == "closure":
+        return not slot.callbacks[0].info.nullable
+    return slot.role in ("arg", "inout") and slot.record is None and \
+        slot.info is not None and slot.info.nullable is False and \
+        slot.code in _POINTER_CODES
+
+
+def _accepts_null(slot):
+    """Marked [nullable] (for a closure slot: its callbacks)."""
+    if slot.role == "closure":
+        return bool(slot.callbacks[0].info.nullable)
+    return slot.info is not None and slot.info.nullable is True
+
+
+class LoweredFunction:
+    """The facts of one function, in the terms the emitters print:
+
+    function      the model's Function (name, c_name, params, flags)
+    name          its registry name
+    in_slots, out_slots  the model's slots
+    signatures    one signature, or one per TARGETS
+    extra_out     the out side ends in '*' (raw slots past the fixed ones)
+    nonnull       in slots refused when NULL (_refuses_null), in order
+    nonnull_values  those of them that are values, not closures (the C
+                  wrapper's NCCC_NONNULL_REQUIRE; closures have their own
+                  check)
+    nullable      in slots marked [nullable], in order
+    closures      a Closure per closure slot, in order
+    owned         an Owned per out slot of an owned pointer or string
+    owned_return  the Owned of the return value, or None
+    owned_out_strings  the Owned strings of [out]/[inout] parameters past
+                  the first out slot (read, then freed at once)
+    thunks        the callback types without a context it binds a thunk
+                  of, each once, in order
+    """
+
+    def __init__(self, f):
+        self.function = f
+        self.name = f.name
+        self.in_slots = f.in_slots
+        self.out_slots = f.out_slots
+        self.signatures = signatures(f.sig_in, f.sig_out)
+        self.extra_out = bool(f.sig_out) and f.sig_out[-1] == "*"
+        self.nonnull = [s for s in f.in_slots if _refuses_null(s)]
+        self.nonnull_values = [s for s in self.nonnull
+                               if s.role != "closure"]
+        self.nullable = [s for s in f.in_slots if _accepts_null(s)]
+        self.closures = [Closure(s) for s in f.in_slots
+                         if s.role == "closure"]
+        self.owned = [Owned(j, s) for j, s in enumerate(f.out_slots)
+                      if s.info is not None and s.info.owned
+                      and s.code in ("p", "s")]
+        self.owned_return = next((o for o in self.owned
+                                  if o.slot.role == "return"), None)
+        self.owned_out_strings = [o for o in self.owned
+                                  if o.index > 0 and o.string]
+        self.thunks = []
+        for c in self.closures:
+            if c.pool is not None and c.pool not in self.thunks:
+                self.thunks.append(c.pool)
+
+    def position(self, slot):
+        """The 1-based position of an in slot in the call (a
+        [function_pointer] target is position 1)."""
+        return self.in_slots.index(slot) + 1
+
+    def closure(self, param):
+        """The Closure whose slot is param's (a context parameter, or a
+        callback parameter without a context)."""
+        for c in self.closures:
+            if c.slot.param is param:
+                return c
+        raise KeyError(param.name)
+
+
+class LoweredCallback:
+    """A callback type: callback (the model's CallbackType), name,
+    signatures (one, or one per TARGETS; after in[0])."""
+
+    def __init__(self, cb):
+        self.callback = cb
+        self.name = cb.name
+        self.signatures = signatures(cb.sig_in, cb.sig_out)
+
+
+class Lowered:
+    """The lowering of a Module (see the module docstring)."""
+
+    def __init__(self, module):
+        self.module = module
+        self.functions = [LoweredFunction(f) for f in module.functions]
+        self.callbacks = [LoweredCallback(c) for c in module.callbacks]
+        self.used_callbacks = [c for c in module.callbacks if c.used]
+        self.uses_nonnull = any(lf.nonnull_values for lf in self.functions)
+        self.records_put, self.records_copy = _record_order(module)
+
+    def function(self, name):
+        for lf in self.functions:
+            if lf.name == name:
+                return lf
+        raise KeyError(name)
+
+
+def held_record(fld):
+    """The RecordDecl a field holds by value (itself or as the elements
+    of an array), or None."""
+    r = fld.type.resolved()
+    if isinstance(r, Array):
+        r = r.innermost()
+    if isinstance(r, Record) and r.decl.fields is not None:
+        return r.decl
+    return None
+
+
+def _record_order(module):
+    """(put, copy): the records some wrapper writes to out[], first use
+    first; those and every record they hold by value, a record after the
+    ones it holds."""
+    put = []
+    for f in module.functions:
+        for s in f.out_slots:
+            if s.record is not None:
+                d = s.record.resolved().decl
+                if d not in put:
+                    put.append(d)
+    copy = []
+
+    def visit(d):
+        if d in copy:
+            return
+        if d.kind == "struct":
+            for fld in d.fields:
+                held = held_record(fld)
+                if held is not None:
+                    visit(held)
+        copy.append(d)
+
+    for d in put:
+        visit(d)
+    return put, copy
+
+
+def lower(module):
+    """The module's Lowered, computed on the first call."""
+    lowered = getattr(module, "lowered", None)
+    if lowered is None:
+        lowered = module.lowered = Lowered(module)
+    return lowered
