@@ -1,8 +1,7 @@
 """Callback types: typedefs of function (pointer) types with a [context]
 parameter or a pool of [thunks=N] (docs/CALLBACKS.md)."""
 
-from stubgen.model.functions import Function
-from stubgen.model.values import SlotIndex, ValueInfo
+from stubgen.model.values import SlotIndex, Slotted, ValueInfo
 
 SCOPES = ("call", "async", "notified", "forever")
 
@@ -10,7 +9,7 @@ SCOPES = ("call", "async", "notified", "forever")
 MAX_THUNKS = 4096
 
 
-class CallbackType:
+class CallbackType(Slotted):
     """A callback typedef: a function (pointer) type with a [context]
     parameter, or without one and with a pool of [thunks=N]. Its
     backward wrapper calls the closure's target with in[0] = the
@@ -41,15 +40,3 @@ class CallbackType:
         self.n_out = SlotIndex()
         self.members = set()
         self.used = False
-
-    @property
-    def sig_in(self):
-        return [s.code for s in self.in_slots]
-
-    @property
-    def sig_out(self):
-        return [s.code for s in self.out_slots]
-
-    def signature(self, data_model="LP64"):
-        """The dispatcher's view, after in[0] (the environment word)."""
-        return Function.signature(self, data_model)

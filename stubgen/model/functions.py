@@ -1,10 +1,10 @@
 """A function of the registry and the checked module that holds it."""
 
-from stubgen.ctype import TARGET_CODES, FuncType
-from stubgen.model.values import SlotIndex, ValueInfo
+from stubgen.ctype import FuncType
+from stubgen.model.values import SlotIndex, Slotted, ValueInfo
 
 
-class Function:
+class Function(Slotted):
     def __init__(self, pos, name, c_name, ret, params):
         self.pos = pos
         self.name = name            # registry and host name
@@ -26,22 +26,6 @@ class Function:
         self.out_slots = []
         self.n_in = SlotIndex()
         self.n_out = SlotIndex()
-
-    @property
-    def sig_in(self):
-        return [s.code for s in self.in_slots]
-
-    @property
-    def sig_out(self):
-        return [s.code for s in self.out_slots]
-
-    def signature(self, data_model="LP64"):
-        """The signature string with the target-dependent codes given for
-        one data model ("LP64", "ILP32", "LLP64")."""
-        def letters(codes):
-            return "".join(TARGET_CODES[c][data_model]
-                           if c in TARGET_CODES else c for c in codes)
-        return letters(self.sig_in) + ":" + letters(self.sig_out)
 
     @property
     def c_type(self):

@@ -16,6 +16,8 @@ Signatures may differ by target (char signedness, the data model), so a
 host entry carries either one signature or one per target of TARGETS.
 """
 
+from functools import cached_property
+
 from stubgen.ctype import TARGET_CODES, Array, Record
 
 # (data model, letter of plain char): the targets a signature may differ on
@@ -124,7 +126,6 @@ class LoweredFunction:
         self.name = f.name
         self.in_slots = f.in_slots
         self.out_slots = f.out_slots
-        self.signatures = signatures(f.sig_in, f.sig_out)
         self.extra_out = bool(f.sig_out) and f.sig_out[-1] == "*"
         self.nonnull = [s for s in f.in_slots if _refuses_null(s)]
         self.nonnull_values = [s for s in self.nonnull
@@ -143,6 +144,12 @@ class LoweredFunction:
         for c in self.closures:
             if c.pool is not None and c.pool not in self.thunks:
                 self.thunks.append(c.pool)
+
+    @cached_property
+    def signatures(self):
+        """Made on the first read (the C emitter needs none)."""
+        f = self.function
+        return signatures(f.sig_in, f.sig_out)
 
     def position(self, slot):
         """The 1-based position of an in slot in the call (a

@@ -1,6 +1,9 @@
 """Values and slots: what the annotations say about a value (ValueInfo),
-slot positions (SlotIndex), one value in in[] or out[] (Slot) and a
-parameter (Param)."""
+slot positions (SlotIndex), one value in in[] or out[] (Slot), what has
+slots and a signature (Slotted) and a parameter (Param)."""
+
+from stubgen.ctype import TARGET_CODES
+
 
 class ValueInfo:
     """What the annotations say about one value (a parameter, the value an
@@ -60,13 +63,8 @@ class Slot:
     struct or union taking NCCC_SLOTS(sizeof) slots, else None."""
 
     def __init__(self, role, name, param, type_, code, index, info):
-        self.role = role
-        self.name = name
-        self.param = param
-        self.type = type_
-        self.code = code
-        self.index = index
-        self.info = info
+        self.role, self.name, self.param = role, name, param
+        self.type, self.code, self.index, self.info = type_, code, index, info
         self.record = type_ if type_ is not None and \
             type_.kind in ("struct", "union") else None
         self.callbacks = []
@@ -74,6 +72,27 @@ class Slot:
     def __repr__(self):
         return "Slot(%s %s %s @%r)" % (self.role, self.name, self.code,
                                       self.index)
+
+
+class Slotted:
+    """What has in_slots and out_slots: a function, or a callback type
+    (whose in_slots start after in[0], the environment word)."""
+
+    @property
+    def sig_in(self):
+        return [s.code for s in self.in_slots]
+
+    @property
+    def sig_out(self):
+        return [s.code for s in self.out_slots]
+
+    def signature(self, data_model="LP64"):
+        """The signature string with the target-dependent codes given for
+        one data model ("LP64", "ILP32", "LLP64")."""
+        def letters(codes):
+            return "".join(TARGET_CODES[c][data_model]
+                           if c in TARGET_CODES else c for c in codes)
+        return letters(self.sig_in) + ":" + letters(self.sig_out)
 
 
 class Param:

@@ -1,13 +1,13 @@
 """The checker's rules for callback types and callback parameters."""
 
 from stubgen import syntax as S
-from stubgen.ctype import SCALARS, FuncType, Pointer, Typedef, Void
+from stubgen.ctype import FuncType, Pointer, Typedef, Void
 from stubgen.errors import IdlError
 from stubgen.model.annotations import (CB_PARAM_ANNS, CB_TYPEDEF_ANNS,
                                        annotation_values)
 from stubgen.model.callbacks import SCOPES, CallbackType
 from stubgen.model.check.common import type_label
-from stubgen.model.values import Param, Slot, SlotIndex
+from stubgen.model.values import Param
 
 
 class CallbackRules:
@@ -85,40 +85,6 @@ class CallbackRules:
         td.callback = cb
         td.spell_through = True
         self.m.callbacks.append(cb)
-
-    def _callback_slots(self, cb):
-        idx = SlotIndex(1)          # in[0] is the environment word
-        ins = []
-        for p in cb.params:
-            if p.is_context or p.direction == "out":
-                continue
-            t = p.type if p.direction == "in" else p.pointee
-            s = Slot("arg" if p.direction == "in" else "inout", p.name, p,
-                     t, self._code(t, p.info), idx, p.info)
-            p.in_slot = s
-            ins.append(s)
-            idx = idx.plus(None)
-        cb.in_slots, cb.n_in = ins, SlotIndex(idx.fixed - 1)
-        idx = SlotIndex()
-        outs = []
-        if not isinstance(cb.ret.resolved(), Void):
-            outs.append(Slot("return", "return", None, cb.ret,
-                             self._code(cb.ret, cb.ret_info), idx,
-                             cb.ret_info))
-            idx = idx.plus(None)
-        for p in cb.params:
-            if p.direction == "in":
-                continue
-            s = Slot(p.direction, p.name, p, p.pointee,
-                     self._code(p.pointee, p.info), idx, p.info)
-            p.out_slot = s
-            outs.append(s)
-            idx = idx.plus(None)
-        if cb.errno:
-            outs.append(Slot("errno", "errno", None, SCALARS["int"], "e",
-                             idx, None))
-            idx = idx.plus(None)
-        cb.out_slots, cb.n_out = outs, idx
 
     def _callbacks(self, f):
         """Links a function's callback parameters with the parameters
@@ -233,11 +199,8 @@ class CallbackRules:
         for cb in self.m.callbacks:
             if cb.context_from is None:
                 continue
-            f = by_c.get(cb.context_from)
-            if f is None:
-                raise IdlError(cb.context_from_pos, "[context] names '%s', "
-                               "which is not a function of module '%s'"
-                               % (cb.context_from, self.m.name))
+            f = self._named_function(by_c, cb.context_from,
+                                     cb.context_from_pos, "context")
             r = f.ret.resolved()
             if len(f.params) != 1 or \
                     not isinstance(f.params[0].type.resolved(), Pointer) or \

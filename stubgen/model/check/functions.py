@@ -39,11 +39,7 @@ class FunctionRules:
         if d.storage is not None and d.storage[0] == "static":
             raise IdlError(d.storage[1], "a static function is not visible "
                            "to the generated C")
-        r = ret.resolved()
-        if isinstance(r, (FuncType, Array)):
-            raise IdlError(pos, "a function cannot return %s"
-                           % ("a function" if isinstance(r, FuncType)
-                              else "an array"))
+        self._check_return(ret, pos)
         if fnode.variadic:
             return self._prototype(d, base, fd, name, pos)
         anns = annotation_values(d.annotations,
@@ -96,13 +92,7 @@ class FunctionRules:
         f.fault = flags["fault"]
         if "variadic" in anns:
             f.variadic_of = c_name
-        self._check_value_type(ret, "the return value of '%s'" % name, pos,
-                               allow_void=True)
-        f.ret_info = self._value_info(anns, ret, "the return value")
-        f.ret_anns = anns
-        self._check_lengths(f, anns, f.ret_info, None)
-        for p in params:
-            self._check_lengths(f, p.anns, p.info, p)
+        self._function_values(f, anns, name)
         if "variadic" in anns:
             self._instantiation(f, anns["variadic"][1])
         self._callbacks(f)
@@ -112,6 +102,24 @@ class FunctionRules:
         self.m.items.append(f)
         if f.errno:
             self.m.uses_errno = True
+
+    def _function_values(self, f, anns, name):
+        """The return value's type and annotations, and every [length]
+        of f (a C or packed function declared as name)."""
+        self._check_value_type(f.ret, "the return value of '%s'" % name,
+                               f.pos, allow_void=True)
+        f.ret_info = self._value_info(anns, f.ret, "the return value")
+        f.ret_anns = anns
+        self._check_lengths(f, anns, f.ret_info, None)
+        for p in f.params:
+            self._check_lengths(f, p.anns, p.info, p)
+
+    def _check_return(self, ret, pos):
+        r = ret.resolved()
+        if isinstance(r, (FuncType, Array)):
+            raise IdlError(pos, "a function cannot return %s"
+                           % ("a function" if isinstance(r, FuncType)
+                              else "an array"))
 
     def _declarator_prefix(self, base, fd, fnode):
         """The return type: base with every declarator level outside the
@@ -316,12 +324,18 @@ class FunctionRules:
             for info in [f.ret_info] + [p.info for p in f.params]:
                 if info.owned is None:
                     continue
-                d = names.get(info.owned)
-                if d is None:
-                    raise IdlError(info.owned_pos, "[owned] names '%s', which "
-                                   "is not a function of module '%s'"
-                                   % (info.owned, self.m.name))
+                d = self._named_function(names, info.owned, info.owned_pos,
+                                         "owned")
                 if len(d.in_slots) != 1 or d.in_slots[0].code != "p":
                     raise IdlError(info.owned_pos, "destructor '%s' must take "
                                    "exactly one pointer" % info.owned)
                 info.owned = d.name
+
+    def _named_function(self, table, name, pos, annotation):
+        """The function that [annotation=name] names, from table (name ->
+        Function)."""
+        f = table.get(name)
+        if f is None:
+            raise IdlError(pos, "[%s] names '%s', which is not a function of "
+                           "module '%s'" % (annotation, name, self.m.name))
+        return f

@@ -1,7 +1,7 @@
 """The checker's rules for packed declarations and their slots."""
 
 from stubgen import syntax as S
-from stubgen.ctype import SCALARS, Array, Enum, FuncType, Pointer, Scalar, Void
+from stubgen.ctype import SCALARS, Enum, Pointer, Scalar, Void
 from stubgen.errors import IdlError
 from stubgen.model.annotations import (PACKED_ANNS, VALUE_ANNS,
                                        annotation_values)
@@ -45,11 +45,7 @@ class PackedRules:
             raise IdlError(pos, "'%s' is a pointer to a function; a packed "
                            "function is declared with a prototype" % name)
         ret = self._declarator_prefix(base, fd, fnode)
-        r = ret.resolved()
-        if isinstance(r, (FuncType, Array)):
-            raise IdlError(pos, "a function cannot return %s"
-                           % ("a function" if isinstance(r, FuncType)
-                              else "an array"))
+        self._check_return(ret, pos)
         if fnode.variadic:
             raise IdlError(pos, "packed function '%s' cannot be variadic"
                            % name)
@@ -79,18 +75,12 @@ class PackedRules:
                     raise IdlError(p.anns[k][1], "'%s' is not allowed on a "
                                    "parameter of a packed function" % k)
         f = Function(pos, name, name, ret, params)
-        self._check_value_type(ret, "the return value of '%s'" % name, pos,
-                               allow_void=True)
-        f.ret_info = self._value_info(anns, ret, "the return value")
-        f.ret_anns = anns
-        self._check_lengths(f, anns, f.ret_info, None)
-        for p in params:
-            self._check_lengths(f, p.anns, p.info, p)
+        self._function_values(f, anns, name)
         codes = [self._packed_code(p.type, p.info, "parameter %s of packed "
                                    "function '%s'" % (p.label, name), p.pos)
                  for p in params]
         ret_code = None
-        if not isinstance(r, Void):
+        if not isinstance(ret.resolved(), Void):
             ret_code = self._packed_code(ret, f.ret_info, "the return value "
                                          "of packed function '%s'" % name,
                                          pos)

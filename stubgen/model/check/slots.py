@@ -7,7 +7,6 @@ from stubgen.model.values import Slot, SlotIndex
 
 
 class SlotRules:
-    # ---- slots
     def _code(self, t, info):
         r = t.resolved()
         if isinstance(r, Scalar):
@@ -49,27 +48,8 @@ class SlotRules:
             ins.append(s)
             idx = idx.plus(s.record)
         f.in_slots, f.n_in = ins, idx
-        idx = SlotIndex()
-        outs = []
-        if not isinstance(f.ret.resolved(), Void):
-            s = Slot("return", "return", None, f.ret,
-                     self._code(f.ret, f.ret_info), idx, f.ret_info)
-            outs.append(s)
-            idx = idx.plus(s.record)
-        for p in f.params:
-            if p.direction == "in":
-                continue
-            s = Slot(p.direction, p.name, p, p.pointee,
-                     self._code(p.pointee, p.info), idx, p.info)
-            p.out_slot = s
-            outs.append(s)
-            idx = idx.plus(s.record)
-        if f.errno:
-            outs.append(Slot("errno", "errno", None, SCALARS["int"], "e",
-                             idx, None))
-            idx = idx.plus(None)
-        f.out_slots, f.n_out = outs, idx
-        if len(ins) > 0x7FFF or len(outs) > 0x7FFF:
+        self._out_slots(f)
+        if len(ins) > 0x7FFF or len(f.out_slots) > 0x7FFF:
             raise IdlError(f.pos, "too many slots")
 
     def _use(self, r):
@@ -78,3 +58,46 @@ class SlotRules:
             self.m.used_scalars.add(r.name)
         elif isinstance(r, Enum):
             self.m.used_scalars.add("int")
+
+    def _out_slots(self, owner):
+        """out[] of a function or callback type: the return value, the
+        [out]/[inout] values, then errno for [errno]."""
+        idx = SlotIndex()
+        outs = []
+        if not isinstance(owner.ret.resolved(), Void):
+            s = Slot("return", "return", None, owner.ret,
+                     self._code(owner.ret, owner.ret_info), idx,
+                     owner.ret_info)
+            outs.append(s)
+            idx = idx.plus(s.record)
+        for p in owner.params:
+            if p.direction == "in":
+                continue
+            s = Slot(p.direction, p.name, p, p.pointee,
+                     self._code(p.pointee, p.info), idx, p.info)
+            p.out_slot = s
+            outs.append(s)
+            idx = idx.plus(s.record)
+        if owner.errno:
+            outs.append(Slot("errno", "errno", None, SCALARS["int"], "e",
+                             idx, None))
+            idx = idx.plus(None)
+        owner.out_slots, owner.n_out = outs, idx
+
+    def _callback_slots(self, cb):
+        """A callback type's slots as its backward wrapper packs them:
+        in[0] is the environment word, the arguments follow (the context
+        takes none); out[] as a function's (callbacks take no records)."""
+        idx = SlotIndex(1)
+        ins = []
+        for p in cb.params:
+            if p.is_context or p.direction == "out":
+                continue
+            t = p.type if p.direction == "in" else p.pointee
+            s = Slot("arg" if p.direction == "in" else "inout", p.name, p,
+                     t, self._code(t, p.info), idx, p.info)
+            p.in_slot = s
+            ins.append(s)
+            idx = idx.plus(None)
+        cb.in_slots, cb.n_in = ins, SlotIndex(idx.fixed - 1)
+        self._out_slots(cb)
