@@ -85,12 +85,12 @@ def runtime_lib(tmp_path_factory):
         assert Path(lib).is_file(), "NCCC_RUNTIME_LIB=%s is missing" % lib
         return Path(lib)
     src = ROOT / "nccc_runtime" / "src"
-    sources = sorted(src.glob("*.c"))
+    sources = sorted(src.rglob("*.c"))
     assert sources, "no runtime sources in %s" % src
     d = tmp_path_factory.mktemp("runtime")
     objs = []
     for s in sources:
-        o = d / (s.stem + ".o")
+        o = d / ("_".join(s.relative_to(src).with_suffix(".o").parts))
         r = subprocess.run(
             cc() + ["-std=c11", "-c", str(s), "-o", str(o),
                     "-I", str(RUNTIME_INCLUDE),
