@@ -90,9 +90,13 @@ end
 -- call back into Lua); otherwise through slowcall on fresh buffers.
 M.state = {live = 0}
 local state = M.state
-local RANGE = {["?"] = {0, 1}, b = {-128, 127}, B = {0, 255}, h = {-32768, 32767},
-  H = {0, 65535}, i = {-2147483648, 2147483647}, I = {0, 4294967295},
-  e = {-2147483648, 2147483647}}
+local abi = require("nccc.abi")
+-- The codes whose values are checked against a range that a Lua number
+-- holds (up to 32 bits; l and L have their own checks).
+local RANGE = {}
+for c, info in pairs(abi.codes) do
+  if type(info.max) == "number" and type(info.min) == "number" then RANGE[c] = {info.min, info.max} end
+end
 
 local function parse(side)
   local items, slot, var, pos = {}, 0, false, 1
@@ -109,7 +113,7 @@ local function parse(side)
       pos = close + 1
       slot = slot + math.ceil(it.size / 8)
     else
-      if not ("?bBhHiIlLfdpFsce"):find(c, 1, true) or c == "" then
+      if not abi.codes[c] then
         error("malformed slot spec '" .. side .. "'", 3)
       end
       pos, slot = pos + 1, slot + 1
@@ -233,7 +237,8 @@ function M.fn(addr, ins, outs, name, slow, post, clear, last)
   if guard then L[#L + 1] = "clearf(gb, gb)" end
   L[#L + 1] = "if live then local e = slowcall(f, i, o) if e then cberr(e) end else f(i, o) end"
   if guard then
-    L[#L + 1] = "lastf(gb, gb) if gb[0] == 0 and gb[1] == 0x4007 then pool(gb[2]) end"
+    L[#L + 1] = string.format("lastf(gb, gb) if gb[0] == 0 and gb[1] == %d then pool(gb[2]) end",
+      abi.status.ERR_POOL_EXHAUSTED)
   end
   local rs = {}
   for k, it in ipairs(ritems) do rs[k] = dec_src(it, "o", k, 0, "post") end

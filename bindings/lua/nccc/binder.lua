@@ -1,0 +1,80 @@
+-- nccc/binder.lua — what generated Lua modules call (docs/LUA.md,
+-- "Generated modules"): a module file holds only its tables (name,
+-- functions, callbacks, constants, layouts, binders) and ends with
+-- return require("nccc.binder").module(M), which gives it bind(lib).
+local common = require("nccc.common")
+common.internal()
+
+local fmt = string.format
+local binder = {}
+
+-- The targets an entry may carry one signature each for, after its name
+-- (stubgen/host.py, TARGETS: three data models by two plain-char
+-- signednesses); an entry with one signature has it for all.
+local TARGETS = 6
+
+-- The targets of the targets list whose signature of entry e is sig.
+local function agreeing(e, sig, targets)
+  local keep = {}
+  for _, k in ipairs(targets) do
+    if (e[k + 1] or e[2]) == sig then keep[#keep + 1] = k end
+  end
+  return keep
+end
+
+local function find(M, list, name, what)
+  for _, e in ipairs(list) do
+    if e[1] == name then return e end
+  end
+  error(fmt("unknown %s '%s.%s'", what, M.name, name), 3)
+end
+
+-- bind(lib) of module M: for a library from nccc.open or nccc.bind, a
+-- table with a function per IDL function and the constants' values; the
+-- helpers lib, layout, pack, unpack, signature and callback come through
+-- its metatable.
+local function bind(M, lib)
+  local t, targets = {}, {}
+  for k = 1, TARGETS do targets[k] = k end
+  for _, e in ipairs(M.functions) do
+    local name = M.name .. "." .. e[1]
+    local h = lib:lookup(name)
+    local sig = lib:signature(h)
+    local keep = agreeing(e, sig, targets)
+    if #keep == 0 then
+      error(fmt("nccc: %s has signature '%s' in the library, not the one %s.lua was generated with",
+        name, sig, M.name), 2)
+    end
+    targets = keep
+    t[e[1]] = (M.binders[e[1]] or lib.fast)(lib, h)
+  end
+  local values = lib:constants(M.name)
+  for _, c in ipairs(M.constants) do
+    local v = values[c]
+    if v == nil then error(fmt("nccc: the library has no constant '%s.%s'", M.name, c), 2) end
+    t[c] = v
+  end
+  local helpers = {lib = lib}
+  function helpers.layout(name) return lib:layout(M.name .. "." .. name) end
+  function helpers.pack(name, v) return lib:pack(M.name .. "." .. name, v) end
+  function helpers.unpack(name, bytes) return lib:unpack(M.name .. "." .. name, bytes) end
+  function helpers.signature(name)
+    local e = find(M, M.callbacks, name, "callback type")
+    return e[targets[1] + 1] or e[2]
+  end
+  function helpers.callback(name, fn, scope)
+    local e = find(M, M.callbacks, name, "callback type")
+    return lib:callback(e[targets[1] + 1] or e[2], fn, scope)
+  end
+  return setmetatable(t, {__index = helpers})
+end
+
+-- module(M): M with its bind function; the calling file (the generated
+-- module) counts as library code, so errors point past it.
+function binder.module(M)
+  common.internal(debug.getinfo(2, "S").source)
+  function M.bind(lib) return bind(M, lib) end
+  return M
+end
+
+return binder

@@ -1,0 +1,48 @@
+-- nccc/common.lua — what every part of the Lua support library shares:
+-- the NULL value, the metatables of closures and owned objects (so that
+-- conversions recognise them), and errors raised at the user's line.
+local common = {}
+
+-- nccc.NULL: an explicit NULL where nil is refused (strings).
+common.NULL = setmetatable({}, {__tostring = function() return "nccc.NULL" end})
+
+-- A closure of lib:callback (nccc/callbacks.lua gives it its methods).
+common.Closure = {}
+common.Closure.__index = common.Closure
+
+-- An owned pointer ([owned(F)] result): freed by F once, by close() or
+-- by the collector (__gc), whichever comes first (nccc/calls.lua).
+common.Owned = {__name = "nccc.owned"}
+common.Owned.__index = common.Owned
+
+-- Errors of calls are raised at the first caller outside the library:
+-- its own files, the primitive's compiled converters and the generated
+-- modules (registered by nccc/binder.lua), so they point at user code.
+local internal = {}
+
+-- Marks the file of the caller (or the given chunk source) as internal.
+function common.internal(source)
+  internal[source or debug.getinfo(2, "S").source] = true
+end
+common.internal()
+
+function common.raise(msg, level)
+  level = (level or 1) + 1
+  while true do
+    local info = debug.getinfo(level, "S")
+    if not info then level = 0 break end
+    if not (internal[info.source] or info.what == "C" or info.source:sub(1, 6) == "=nccc ") then break end
+    level = level + 1
+  end
+  error(msg, level)
+end
+
+-- The type of v as error messages name it.
+function common.vtype(v)
+  local mt = getmetatable(v)
+  if mt == common.Closure then return "closure" end
+  if mt == common.Owned then return "owned object" end
+  return type(v)
+end
+
+return common
