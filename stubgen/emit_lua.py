@@ -14,69 +14,6 @@ checks its signature and makes each function's converter and call once
 from stubgen.host import HostModule
 from stubgen.source import Source
 
-# The part every generated module shares: binding and the helpers.
-_BIND = r'''
-local fmt = string.format
-local SOURCE = debug.getinfo(1, "S").source
-
--- The targets of the targets list whose signature of entry e is sig.
-local function agreeing(e, sig, targets)
-  local keep = {}
-  for _, k in ipairs(targets) do
-    if (e[k + 1] or e[2]) == sig then keep[#keep + 1] = k end
-  end
-  return keep
-end
-
-local function find(list, name, what)
-  for _, e in ipairs(list) do
-    if e[1] == name then return e end
-  end
-  error(fmt("unknown %s '%s.%s'", what, M.name, name), 3)
-end
-
--- bind(lib): for a library from nccc.open or nccc.bind, a table with a
--- function per IDL function and the constants' values; the helpers lib,
--- layout, pack, unpack and callback come through its metatable.
-function M.bind(lib)
-  require("nccc").internal(SOURCE) -- errors point past this file
-  local t, targets = {}, {1, 2, 3, 4, 5, 6}
-  for _, e in ipairs(M.functions) do
-    local name = M.name .. "." .. e[1]
-    local h = lib:lookup(name)
-    local sig = lib:signature(h)
-    local keep = agreeing(e, sig, targets)
-    if #keep == 0 then
-      error(fmt("nccc: %s has signature '%s' in the library, not the one %s.lua was generated with",
-        name, sig, M.name), 2)
-    end
-    targets = keep
-    t[e[1]] = (B[e[1]] or lib.fast)(lib, h)
-  end
-  local values = lib:constants(M.name)
-  for _, c in ipairs(M.constants) do
-    local v = values[c]
-    if v == nil then error(fmt("nccc: the library has no constant '%s.%s'", M.name, c), 2) end
-    t[c] = v
-  end
-  local helpers = {lib = lib}
-  function helpers.layout(name) return lib:layout(M.name .. "." .. name) end
-  function helpers.pack(name, v) return lib:pack(M.name .. "." .. name, v) end
-  function helpers.unpack(name, bytes) return lib:unpack(M.name .. "." .. name, bytes) end
-  function helpers.signature(name)
-    local e = find(M.callbacks, name, "callback type")
-    return e[targets[1] + 1] or e[2]
-  end
-  function helpers.callback(name, fn, scope)
-    local e = find(M.callbacks, name, "callback type")
-    return lib:callback(e[targets[1] + 1] or e[2], fn, scope)
-  end
-  return setmetatable(t, {__index = helpers})
-end
-
-return M
-'''
-
 
 def lua_string(text):
     return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
@@ -173,8 +110,9 @@ def emit(module, idl_name):
     src.line("-- %s.lua: the nccc module %s for Lua, %s." % (
         host.name, lua_string(host.name), host.generated_by()))
     src.lines("""
-        -- Conversions are bindings/lua/nccc.lua's, from the registry's
-        -- signatures (docs/LUA.md, "Generated modules"):
+        -- Data only: bind, the conversions and calls are the support
+        -- library's (bindings/lua/nccc/binder.lua; docs/LUA.md,
+        -- "Generated modules"):
         --   local m = require("%s").bind(nccc.open(path))
         """ % host.name)
     src.line("local M = {name = %s}" % lua_string(host.name))
@@ -195,5 +133,6 @@ def emit(module, idl_name):
     for lf in host.functions:
         _binder(src, host, lf)
     src.line("M.binders = B")
-    src.lines(_BIND)
+    src.blank()
+    src.line('return require("nccc.binder").module(M)')
     return {host.name + ".lua": str(src)}

@@ -6,7 +6,7 @@ local bindings, libpath, n, cpath, gen = arg[1], arg[2], math.floor(tonumber(arg
 package.path = bindings .. "/?.lua;" .. package.path
 if cpath and cpath ~= "" then package.cpath = cpath .. "/?.so;" .. package.cpath end
 local nccc = require("nccc")
-local core = jit and require("nccc_luajit") or require("nccc.core")
+local core = nccc.core
 local clock = os.clock
 
 local lib = nccc.open(libpath)
@@ -58,7 +58,7 @@ end
 best("add.own", expect, own_add)
 
 -- (b) the primitive by hand: fill in, call the wrapper, read out[0]
-local addr = lib:_fn("bench.add").addr
+local _, addr = lib:call("nccc.function", lib:lookup("bench.add")) -- the wrapper
 best("add.primitive", expect, function()
   local inb, outb, set, get, call = core.buffer(2), core.buffer(1), core.set, core.get, core.call
   local acc = 0

@@ -29,6 +29,4 @@ return {
   Owned = common.Owned,
   U64 = numbers.N.U64,
   core = interpreter.core,
-  -- generated modules made before nccc/binder.lua mark themselves with it
-  internal = common.internal,
 }

@@ -64,6 +64,35 @@ return function(lib, nccc)
     assert(dec(nccc.i64("-0x8000000000000000")) == "-9223372036854775808")
   end)
 
+  -- The fields of docs/LUA.md's table "The module nccc" and the methods
+  -- it lists: the front and the library object show nothing else.
+  case("only the documented API is visible", function()
+    local front = assert(package.searchpath("nccc", package.path))
+    local f = assert(io.open(front:gsub("[^/]*$", "") .. "../../docs/LUA.md", "rb"))
+    local doc = f:read("*a")
+    f:close()
+    local section = assert(doc:match("\n## The module `nccc`\n(.-)\n## "))
+    local function sorted(set)
+      local list = {}
+      for name in pairs(set) do
+        if name:sub(1, 2) ~= "__" then list[#list + 1] = name end -- metamethods
+      end
+      table.sort(list)
+      return table.concat(list, " ")
+    end
+    local function listed(text, pattern)
+      local set = {}
+      for name in text:gmatch(pattern) do set[name] = true end
+      return set
+    end
+    local fields = listed(section, "`nccc%.([%w_]+)")
+    if luajit then fields.U64 = nil end
+    assert(sorted(nccc) == sorted(fields), sorted(nccc))
+    local methods = assert(section:match("A library object has exactly these methods.-:(.-)%. A closure"))
+    assert(sorted(getmetatable(lib).__index) == sorted(listed(methods, "`([%w_]+)`")),
+      sorted(getmetatable(lib).__index))
+  end)
+
   case("int64 values", function()
     local v = lib:call("tour.echo_i64", -5)
     if luajit then assert(type(v) == "cdata" and v == -5) else assert(math.type(v) == "integer" and v == -5) end

@@ -74,9 +74,8 @@ def test_lua_module_tables():
     assert "M.callbacks = {}\n" in lua
     assert 'M.constants = {\n  "A",\n  "B",\n  "LIMIT",\n}\n' in lua
     assert 'M.layouts = {\n  "pt",\n}\n' in lua
-    assert "function M.bind(lib)" in lua
-    assert "t[e[1]] = (B[e[1]] or lib.fast)(lib, h)" in lua
-    assert lua.endswith("\nreturn M\n")
+    assert "function M.bind" not in lua  # nccc.binder gives it
+    assert lua.endswith('\nreturn require("nccc.binder").module(M)\n')
 
 
 def test_lua_callback_types_listed():
@@ -195,11 +194,13 @@ def test_every_idl_goes_through_both(every_idl):
             assert '  "%s",\n' % c.name in lua
 
 
+LUA_BINDINGS = ROOT / "bindings" / "lua"
+
 # A stand-in for a bound library: signatures as on x86-64 Linux (LP64,
 # signed char), constants numbered; bind must take every function.
 LUA_BIND_CHECK = r'''
-local path, name, sigs = ...
-package.preload.nccc = function() return {internal = function() end} end
+local path, name, sigs, bindings = ...
+package.path = bindings .. "/?.lua;" .. package.path -- nccc.binder
 local M = dofile(path)
 assert(M.name == name)
 local want = {}
@@ -249,7 +250,8 @@ def test_every_lua_module_parses_and_binds(every_idl, tmp_path):
         sigs = tmp_path / (name + ".sigs")
         sigs.write_text("".join("%s.%s %s\n" % (name, f.name, f.signature())
                                 for f in m.functions))
-        r = subprocess.run([lua, str(check), str(path), name, str(sigs)],
+        r = subprocess.run([lua, str(check), str(path), name, str(sigs),
+                            str(LUA_BINDINGS)],
                            capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
         assert r.stdout == "ok %d\n" % len(m.functions)
@@ -267,7 +269,8 @@ def test_lua_bind_refuses_another_signature(every_idl, tmp_path):
         f.name, "ll:d" if f.name == "add" else f.signature())
         for f in m.functions))
     r = subprocess.run([lua, str(tmp_path / "check.lua"),
-                        str(tmp_path / "tour.lua"), "tour", str(sigs)],
+                        str(tmp_path / "tour.lua"), "tour", str(sigs),
+                        str(LUA_BINDINGS)],
                        capture_output=True, text=True)
     assert r.returncode != 0
     assert "tour.add has signature 'll:d' in the library, not the one " \
