@@ -7,7 +7,6 @@
 /* PTHREAD_MUTEX_ERRORCHECK */
 #define _XOPEN_SOURCE 700
 
-#include <check.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -15,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nccc/ffi_forward.h"
+#include "forwarder_fixture.h"
+#include "nccc_check.h"
 
 #define SENTINEL 0x5a5a5a5a5a5a5a5au
 #define TARGET(f) ((nccc_ffi_target)(f))
@@ -35,21 +35,8 @@ static int64_t plus2(int64_t x) { return x + 2; }
 
 static void setup(void) {
   plus_calls = minus_calls = 0;
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
+  fwd_setup();
 }
-/* Every test gives back what it took. */
-static void teardown(void) {
-  ck_assert_uint_eq(nccc_ffi_available(), nccc_ffi_capacity());
-}
-
-static nccc_fn make(nccc_ffi_target target, const char *sig) {
-  nccc_fn fn = NULL;
-  ck_assert_msg(nccc_ffi_create(target, sig, &fn) == NCCC_OK, "%s: %s", sig,
-                nccc_last_error());
-  return fn;
-}
-static void drop(nccc_fn fn) { ck_assert_int_eq(nccc_ffi_release(fn), NCCC_OK); }
-
 static int64_t call1(nccc_fn fn, int64_t x) {
   uint64_t in[1] = {nccc_slot_from_i64(x)}, out[2] = {SENTINEL, SENTINEL};
   fn(in, out);
@@ -65,12 +52,12 @@ static void assert_refused_call(void) {
 /* Fills the whole pool with forwarders of target; fns gets them. */
 static void fill(nccc_fn *fns, nccc_ffi_target target) {
   unsigned k, n = nccc_ffi_capacity();
-  for (k = 0; k < n; k++) fns[k] = make(target, "l:l");
+  for (k = 0; k < n; k++) fns[k] = fwd_make(target, "l:l");
   ck_assert_uint_eq(nccc_ffi_available(), 0);
 }
 static void drop_all(nccc_fn *fns) {
   unsigned k;
-  for (k = 0; k < nccc_ffi_capacity(); k++) drop(fns[k]);
+  for (k = 0; k < nccc_ffi_capacity(); k++) fwd_drop(fns[k]);
 }
 
 /* ---- the pool -------------------------------------------------------------- */
@@ -99,9 +86,9 @@ START_TEST(test_exhaustion_and_reuse) {
   ck_assert_msg(strstr(nccc_last_error(), "forwarder pool full") != NULL,
                 "%s", nccc_last_error());
 
-  drop(fns[mid]);
+  fwd_drop(fns[mid]);
   ck_assert_uint_eq(nccc_ffi_available(), 1);
-  extra = make(TARGET(minus1), "l:l");
+  extra = fwd_make(TARGET(minus1), "l:l");
   ck_assert_ptr_eq(extra, fns[mid]); /* the one free slot */
   ck_assert_int_eq(call1(extra, 41), 40);
   ck_assert_int_eq(minus_calls, 1);
@@ -117,26 +104,26 @@ START_TEST(test_reuse_oldest_released_first) {
   unsigned n = nccc_ffi_capacity();
   if (n < 3) ck_abort_msg("needs a pool of 3 or more");
   fill(fns, TARGET(plus1));
-  drop(fns[2]);
-  drop(fns[0]);
-  drop(fns[1]);
-  ck_assert_ptr_eq(make(TARGET(plus1), "l:l"), fns[2]);
-  ck_assert_ptr_eq(make(TARGET(plus1), "l:l"), fns[0]);
-  ck_assert_ptr_eq(make(TARGET(plus1), "l:l"), fns[1]);
+  fwd_drop(fns[2]);
+  fwd_drop(fns[0]);
+  fwd_drop(fns[1]);
+  ck_assert_ptr_eq(fwd_make(TARGET(plus1), "l:l"), fns[2]);
+  ck_assert_ptr_eq(fwd_make(TARGET(plus1), "l:l"), fns[0]);
+  ck_assert_ptr_eq(fwd_make(TARGET(plus1), "l:l"), fns[1]);
   drop_all(fns);
 }
 END_TEST
 
 START_TEST(test_released_call_refused) {
   /* the strtol shape: result, errno; a third slot must stay as it was */
-  nccc_fn fn = make(TARGET(plus1), "l:le");
+  nccc_fn fn = fwd_make(TARGET(plus1), "l:le");
   uint64_t in[1] = {nccc_slot_from_i64(1)};
   uint64_t out[3] = {SENTINEL, SENTINEL, SENTINEL};
   fn(in, out);
   ck_assert_int_eq(plus_calls, 1);
   ck_assert_uint_eq(out[0], 2);
   ck_assert_uint_eq(out[1], 0);
-  drop(fn);
+  fwd_drop(fn);
   nccc_clear_error();
   out[0] = out[1] = SENTINEL;
   fn(in, out);
@@ -147,8 +134,8 @@ START_TEST(test_released_call_refused) {
   assert_refused_call();
 
   /* a void forwarder writes nothing, refused or not */
-  fn = make(TARGET(plus1), "l:");
-  drop(fn);
+  fn = fwd_make(TARGET(plus1), "l:");
+  fwd_drop(fn);
   nccc_clear_error();
   out[0] = SENTINEL;
   fn(in, out);
@@ -159,7 +146,7 @@ START_TEST(test_released_call_refused) {
 END_TEST
 
 START_TEST(test_release_errors) {
-  nccc_fn fn = make(TARGET(plus1), "l:l");
+  nccc_fn fn = fwd_make(TARGET(plus1), "l:l");
   nccc_handle h;
   nccc_fn builtin;
   ck_assert_int_eq(nccc_ffi_release(NULL), NCCC_ERR_NULL_POINTER);
@@ -168,7 +155,7 @@ START_TEST(test_release_errors) {
   ck_assert_int_eq(nccc_ffi_release(builtin), NCCC_ERR_INVALID_ARG);
   ck_assert_str_eq(nccc_last_error(), "forwarder release: not a forwarder");
   ck_assert_uint_eq(nccc_ffi_available(), nccc_ffi_capacity() - 1);
-  drop(fn);
+  fwd_drop(fn);
   ck_assert_int_eq(nccc_ffi_release(fn), NCCC_ERR_INVALID_ARG);
   ck_assert_str_eq(nccc_last_error(), "forwarder release: released already");
 }
@@ -195,7 +182,7 @@ START_TEST(test_register_and_call_checked) {
   ck_assert_uint_eq(out[0], 0);
   ck_assert_int_eq(nccc_call_checked(h, in, 2, out, 1), NCCC_ERR_NUM_ARGUMENTS);
   ck_assert_int_eq(plus_calls, 1);
-  drop(fn);
+  fwd_drop(fn);
 }
 END_TEST
 
@@ -210,7 +197,7 @@ START_TEST(test_registered_release_then_reuse) {
   ck_assert_int_eq(nccc_ffi_register("count", TARGET(plus1), "l:l", 0, &h),
                    NCCC_OK);
   ck_assert_int_eq(nccc_function(h, &fn, NULL, NULL), NCCC_OK);
-  drop(fn);
+  fwd_drop(fn);
 
   /* the entry stays, with its name, signature and handle, but calls nothing */
   ck_assert_int_eq(nccc_function(h, &now, &info, NULL), NCCC_OK);
@@ -245,18 +232,19 @@ START_TEST(test_registered_release_then_reuse) {
   ck_assert_int_eq(nccc_call_checked(h, in, 1, out, 1), NCCC_OK);
   ck_assert_uint_eq(out[0], 12);
   ck_assert_int_eq(nccc_function(h, &fn, NULL, NULL), NCCC_OK);
-  drop(fn);
+  fwd_drop(fn);
 }
 END_TEST
 
 START_TEST(test_release_unhooks_every_name) {
-  nccc_fn f = make(TARGET(plus1), "l:l"), g = make(TARGET(minus1), "l:l");
+  nccc_fn f = fwd_make(TARGET(plus1), "l:l"),
+          g = fwd_make(TARGET(minus1), "l:l");
   nccc_handle ha, hb, hc;
   uint64_t in[1] = {nccc_slot_from_i64(5)}, out[1];
   ck_assert_int_eq(nccc_register("a", f, "l:l", 0, &ha), NCCC_OK);
   ck_assert_int_eq(nccc_register("b", f, "l:l", 0, &hb), NCCC_OK);
   ck_assert_int_eq(nccc_register("c", g, "l:l", 0, &hc), NCCC_OK);
-  drop(f);
+  fwd_drop(f);
   out[0] = SENTINEL;
   ck_assert_int_eq(nccc_call(ha, in, out), NCCC_OK);
   ck_assert_uint_eq(out[0], 0);
@@ -267,21 +255,21 @@ START_TEST(test_release_unhooks_every_name) {
   ck_assert_int_eq(nccc_call(hc, in, out), NCCC_OK);
   ck_assert_uint_eq(out[0], 4);
   ck_assert_int_eq(minus_calls, 1);
-  drop(g);
+  fwd_drop(g);
 }
 END_TEST
 
 START_TEST(test_release_keeps_last_error) {
-  nccc_fn f = make(TARGET(plus1), "l:l");
+  nccc_fn f = fwd_make(TARGET(plus1), "l:l");
   ck_assert_int_eq(nccc_register("a", f, "l:l", 0, NULL), NCCC_OK);
   nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "earlier failure", "x");
-  drop(f);
+  fwd_drop(f);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_NAME_NOT_FOUND);
   ck_assert_str_eq(nccc_last_error(), "earlier failure: x");
-  f = make(TARGET(plus1), "l:l");
+  f = fwd_make(TARGET(plus1), "l:l");
   ck_assert_int_eq(nccc_register("a", f, "l:l", 1, NULL), NCCC_OK);
   nccc_clear_error();
-  drop(f);
+  fwd_drop(f);
   ck_assert_int_eq(nccc_last_status(), NCCC_OK);
   ck_assert_str_eq(nccc_last_error(), "");
 }
@@ -310,7 +298,7 @@ START_TEST(test_register_errors) {
   {
     nccc_fn fn;
     ck_assert_int_eq(nccc_function(h, &fn, NULL, NULL), NCCC_OK);
-    drop(fn);
+    fwd_drop(fn);
   }
 }
 END_TEST
@@ -536,29 +524,19 @@ START_TEST(test_threads) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("ffi_pool");
-  TCase *tc = tcase_create("pool");
-  tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_test(tc, test_capacity);
-  tcase_add_test(tc, test_exhaustion_and_reuse);
-  tcase_add_test(tc, test_reuse_oldest_released_first);
-  tcase_add_test(tc, test_released_call_refused);
-  tcase_add_test(tc, test_release_errors);
-  tcase_add_test(tc, test_register_and_call_checked);
-  tcase_add_test(tc, test_registered_release_then_reuse);
-  tcase_add_test(tc, test_release_unhooks_every_name);
-  tcase_add_test(tc, test_release_keeps_last_error);
-  tcase_add_test(tc, test_register_errors);
-  tcase_add_test(tc, test_bad_signatures);
-  tcase_add_test(tc, test_argument_limit);
-  tcase_add_test(tc, test_good_signatures);
-  tcase_add_test(tc, test_module);
-  tcase_add_test(tc, test_threads);
-  suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  nccc_check_tcase(s, "pool", setup, fwd_teardown,
+                   NCCC_CHECK_TESTS(test_capacity, test_exhaustion_and_reuse,
+                                    test_reuse_oldest_released_first,
+                                    test_released_call_refused,
+                                    test_release_errors,
+                                    test_register_and_call_checked,
+                                    test_registered_release_then_reuse,
+                                    test_release_unhooks_every_name,
+                                    test_release_keeps_last_error,
+                                    test_register_errors, test_bad_signatures,
+                                    test_argument_limit, test_good_signatures,
+                                    test_module, test_threads));
+  return s;
 }

@@ -4,7 +4,6 @@
 ** compared bit for bit with a direct C call whose results are converted
 ** with nccc/slot.h; errno after the call.
 */
-#include <check.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <float.h>
@@ -15,27 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nccc/ffi_forward.h"
+#include "forwarder_fixture.h"
+#include "nccc_check.h"
 
 #define SENTINEL 0x5a5a5a5a5a5a5a5au
 #define TARGET(f) ((nccc_ffi_target)(f))
-
-static void setup(void) {
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
-}
-/* Every test gives back what it took. */
-static void teardown(void) {
-  ck_assert_uint_eq(nccc_ffi_available(), nccc_ffi_capacity());
-}
-
-static nccc_fn make(nccc_ffi_target target, const char *sig) {
-  nccc_fn fn = NULL;
-  ck_assert_msg(nccc_ffi_create(target, sig, &fn) == NCCC_OK, "%s: %s", sig,
-                nccc_last_error());
-  ck_assert_ptr_nonnull(fn);
-  return fn;
-}
-static void drop(nccc_fn fn) { ck_assert_int_eq(nccc_ffi_release(fn), NCCC_OK); }
 
 static uint64_t dbits(double d) { return nccc_slot_from_double(d); }
 static double dval(uint64_t bits) { return nccc_slot_to_double(bits); }
@@ -72,7 +55,7 @@ static const double dvals[] = {27.0, -8.0, 2.0, 1e-310, -0.0, 0.0,
                                DBL_MAX, DBL_MIN, 4.9e-324, 1e300};
 
 START_TEST(test_cbrt) {
-  nccc_fn fn = make(sym("cbrt"), "d:d");
+  nccc_fn fn = fwd_make(sym("cbrt"), "d:d");
   size_t i;
   for (i = 0; i < sizeof dvals / sizeof dvals[0]; i++) {
     uint64_t in[1] = {dbits(dvals[i])}, out[2] = {SENTINEL, SENTINEL};
@@ -95,7 +78,7 @@ START_TEST(test_cbrt) {
     fn(in, out);
     ck_assert_uint_eq(out[0], dbits(-INFINITY));
   }
-  drop(fn);
+  fwd_drop(fn);
 }
 END_TEST
 
@@ -103,7 +86,7 @@ START_TEST(test_ldexp) {
   static const struct { double x; int e; } cases[] = {
       {1.5, 1023}, {1.0, -1074}, {1.0, -1075}, {-3.0, 10},
       {1.0, INT_MAX}, {1.0, INT_MIN}, {-0.0, 5}, {0.75, 0}};
-  nccc_fn fn = make(sym("ldexp"), "di:d");
+  nccc_fn fn = fwd_make(sym("ldexp"), "di:d");
   size_t i;
   for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     uint64_t in[2] = {dbits(cases[i].x), nccc_slot_from_i32(cases[i].e)};
@@ -117,12 +100,12 @@ START_TEST(test_ldexp) {
     fn(in, out);
     ck_assert_uint_eq(out[0], dbits(8.0));
   }
-  drop(fn);
+  fwd_drop(fn);
 }
 END_TEST
 
 START_TEST(test_ldexp_errno) {
-  nccc_fn fn = make(sym("ldexp"), "di:de");
+  nccc_fn fn = fwd_make(sym("ldexp"), "di:de");
   uint64_t in[2] = {dbits(1.0), nccc_slot_from_i32(INT_MAX)};
   uint64_t out[3] = {SENTINEL, SENTINEL, SENTINEL};
   double expect;
@@ -141,7 +124,7 @@ START_TEST(test_ldexp_errno) {
   fn(in, out);
   ck_assert_uint_eq(out[0], dbits(8.0));
   ck_assert_uint_eq(out[1], 0);
-  drop(fn);
+  fwd_drop(fn);
 }
 END_TEST
 
@@ -161,7 +144,7 @@ static const uint32_t fbits[] = {
 #define N_FBITS (sizeof fbits / sizeof fbits[0])
 
 START_TEST(test_hypotf) {
-  nccc_fn fn = make(sym("hypotf"), "ff:f");
+  nccc_fn fn = fwd_make(sym("hypotf"), "ff:f");
   size_t i, j;
   for (i = 0; i < N_FBITS; i++) {
     for (j = 0; j < N_FBITS; j++) {
@@ -178,12 +161,12 @@ START_TEST(test_hypotf) {
     fn(in, out);
     ck_assert_uint_eq(out[0], dbits(5.0)); /* widened: the double pattern */
   }
-  drop(fn);
+  fwd_drop(fn);
 }
 END_TEST
 
 START_TEST(test_nextafterf) {
-  nccc_fn fn = make(sym("nextafterf"), "ff:f");
+  nccc_fn fn = fwd_make(sym("nextafterf"), "ff:f");
   size_t i, j;
   for (i = 0; i < N_FBITS; i++) {
     for (j = 0; j < N_FBITS; j++) {
@@ -207,7 +190,7 @@ START_TEST(test_nextafterf) {
     fn(in, out);
     ck_assert_uint_eq(out[0], nccc_slot_from_float(-fval(1)));
   }
-  drop(fn);
+  fwd_drop(fn);
 }
 END_TEST
 
@@ -245,10 +228,14 @@ START_TEST(test_integers) {
       0, 1, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x7fffffff,
       0x80000000u, 0xffffffffu, 0xffffffffffffff80u, 0xffffffffffffffffu,
       0x8000000000000000u, 0x7fffffffffffffffu, 0x123456789abcdef0u};
-  nccc_fn fb = make(TARGET(id_b), "b:b"), fB = make(TARGET(id_B), "B:B");
-  nccc_fn fh = make(TARGET(id_h), "h:h"), fH = make(TARGET(id_H), "H:H");
-  nccc_fn fi = make(TARGET(id_i), "i:i"), fI = make(TARGET(id_I), "I:I");
-  nccc_fn fl = make(TARGET(id_l), "l:l"), fL = make(TARGET(id_L), "L:L");
+  nccc_fn fb = fwd_make(TARGET(id_b), "b:b"),
+          fB = fwd_make(TARGET(id_B), "B:B");
+  nccc_fn fh = fwd_make(TARGET(id_h), "h:h"),
+          fH = fwd_make(TARGET(id_H), "H:H");
+  nccc_fn fi = fwd_make(TARGET(id_i), "i:i"),
+          fI = fwd_make(TARGET(id_I), "I:I");
+  nccc_fn fl = fwd_make(TARGET(id_l), "l:l"),
+          fL = fwd_make(TARGET(id_L), "L:L");
   size_t k;
   for (k = 0; k < sizeof slots / sizeof slots[0]; k++) {
     uint64_t s = slots[k];
@@ -273,20 +260,21 @@ START_TEST(test_integers) {
   ck_assert_uint_eq(via(fl, nccc_slot_from_i64(INT64_MIN)),
                     0x8000000000000000u);
   ck_assert_uint_eq(via(fL, UINT64_MAX), UINT64_MAX);
-  drop(fb), drop(fB), drop(fh), drop(fH);
-  drop(fi), drop(fI), drop(fl), drop(fL);
+  fwd_drop(fb), fwd_drop(fB), fwd_drop(fh), fwd_drop(fH);
+  fwd_drop(fi), fwd_drop(fI), fwd_drop(fl), fwd_drop(fL);
 }
 END_TEST
 
 START_TEST(test_bool) {
-  nccc_fn id = make(TARGET(id_q), "?:?"), neg = make(TARGET(not_q), "?:?");
+  nccc_fn id = fwd_make(TARGET(id_q), "?:?"),
+          neg = fwd_make(TARGET(not_q), "?:?");
   ck_assert_uint_eq(via(id, 0), 0);
   ck_assert_uint_eq(via(id, 1), 1);
   ck_assert_uint_eq(via(id, 2), 1); /* any non-zero slot is true */
   ck_assert_uint_eq(via(id, 0x8000000000000000u), 1);
   ck_assert_uint_eq(via(neg, 0), 1);
   ck_assert_uint_eq(via(neg, 0x100), 0);
-  drop(id), drop(neg);
+  fwd_drop(id), fwd_drop(neg);
 }
 END_TEST
 
@@ -298,7 +286,8 @@ START_TEST(test_floats) {
       0xfff4000000000001u, 0x7ff0000000000001u, /* signalling NaNs */
       0x0000000000000001u, 0x7fefffffffffffffu, /* denormal min, DBL_MAX */
       0x3fd5555555555555u};
-  nccc_fn fd = make(TARGET(id_d), "d:d"), ff = make(TARGET(id_f), "f:f");
+  nccc_fn fd = fwd_make(TARGET(id_d), "d:d"),
+          ff = fwd_make(TARGET(id_f), "f:f");
   size_t k;
   for (k = 0; k < sizeof dslots / sizeof dslots[0]; k++) {
     ck_assert_uint_eq(via(fd, dslots[k]), dslots[k]);
@@ -315,34 +304,35 @@ START_TEST(test_floats) {
   /* a float NaN payload survives the round trip */
   ck_assert_uint_eq(via(ff, nccc_slot_from_float(fval(0x7fc01234u))),
                     nccc_slot_from_float(fval(0x7fc01234u)));
-  drop(fd), drop(ff);
+  fwd_drop(fd), fwd_drop(ff);
 }
 END_TEST
 
 START_TEST(test_pointers) {
   static char text[] = "forwarded";
-  nccc_fn fp = make(TARGET(id_p), "p:p"), fs = make(TARGET(id_s), "s:s");
-  nccc_fn fF = make(TARGET(id_F), "F:F");
-  nccc_fn len = make(sym("strlen"), "s:" NCCC_SIG_SIZE);
+  nccc_fn fp = fwd_make(TARGET(id_p), "p:p"),
+          fs = fwd_make(TARGET(id_s), "s:s");
+  nccc_fn fF = fwd_make(TARGET(id_F), "F:F");
+  nccc_fn len = fwd_make(sym("strlen"), "s:" NCCC_SIG_SIZE);
   ck_assert_uint_eq(via(fp, nccc_slot_from_ptr(text)), nccc_slot_from_ptr(text));
   ck_assert_uint_eq(via(fp, 0), 0);
   ck_assert_uint_eq(via(fs, nccc_slot_from_ptr(text)), nccc_slot_from_ptr(text));
   ck_assert_uint_eq(via(fF, (uint64_t)(uintptr_t)twice),
                     (uint64_t)(uintptr_t)twice);
   ck_assert_uint_eq(via(len, nccc_slot_from_ptr(text)), 9);
-  drop(fp), drop(fs), drop(fF), drop(len);
+  fwd_drop(fp), fwd_drop(fs), fwd_drop(fF), fwd_drop(len);
 }
 END_TEST
 
 static int apply(int_fn f, int x) { return f(x); }
 
 START_TEST(test_function_pointer_argument) {
-  nccc_fn fn = make(TARGET(apply), "Fi:i");
+  nccc_fn fn = fwd_make(TARGET(apply), "Fi:i");
   uint64_t in[2] = {(uint64_t)(uintptr_t)twice, nccc_slot_from_i32(-21)};
   uint64_t out[1] = {SENTINEL};
   fn(in, out);
   ck_assert_uint_eq(out[0], nccc_slot_from_i32(-42));
-  drop(fn);
+  fwd_drop(fn);
 }
 END_TEST
 
@@ -363,7 +353,7 @@ START_TEST(test_many_arguments) {
   double (*volatile direct)(int8_t, double, uint16_t, float, int32_t, double,
                             uint64_t, float, int64_t, double, bool, float,
                             uint8_t, double, void *, double) = many;
-  nccc_fn fn = make(TARGET(many), "bdHfidLfld?fBdpd:d");
+  nccc_fn fn = fwd_make(TARGET(many), "bdHfidLfld?fBdpd:d");
   uint64_t in[16], out[2] = {SENTINEL, SENTINEL};
   in[0] = nccc_slot_from_i8(-128);
   in[1] = dbits(0.5);
@@ -387,7 +377,7 @@ START_TEST(test_many_arguments) {
                                  UINT64_MAX, FLT_MAX, INT64_MIN, 1e-300, true,
                                  0.1f, 200, 3.5, where, -7.25)));
   ck_assert_uint_eq(out[1], SENTINEL);
-  drop(fn);
+  fwd_drop(fn);
 }
 END_TEST
 
@@ -399,8 +389,9 @@ static int64_t answer(void) { return 42; }
 static void set_errno(int e) { errno = e; }
 
 START_TEST(test_void_and_empty) {
-  nccc_fn fs = make(TARGET(store), "l:"), fa = make(TARGET(answer), ":l");
-  nccc_fn fe = make(TARGET(set_errno), "i:e");
+  nccc_fn fs = fwd_make(TARGET(store), "l:"),
+          fa = fwd_make(TARGET(answer), ":l");
+  nccc_fn fe = fwd_make(TARGET(set_errno), "i:e");
   uint64_t in[1] = {nccc_slot_from_i64(-5)}, out[2] = {SENTINEL, SENTINEL};
   fs(in, out);
   ck_assert_int_eq(seen, -5);
@@ -413,12 +404,12 @@ START_TEST(test_void_and_empty) {
   fe(in, out);
   ck_assert_uint_eq(out[0], nccc_slot_from_i32(ERANGE)); /* errno alone */
   ck_assert_uint_eq(out[1], SENTINEL);
-  drop(fs), drop(fa), drop(fe);
+  fwd_drop(fs), fwd_drop(fa), fwd_drop(fe);
 }
 END_TEST
 
 START_TEST(test_strtol_errno) {
-  nccc_fn fn = make(sym("strtol"), "spi:" NCCC_SIG_LONG "e");
+  nccc_fn fn = fwd_make(sym("strtol"), "spi:" NCCC_SIG_LONG "e");
   static const char big[] = "99999999999999999999999999";
   char *end = NULL;
   uint64_t in[3] = {nccc_slot_from_ptr(big), nccc_slot_from_ptr(&end),
@@ -436,43 +427,30 @@ START_TEST(test_strtol_errno) {
   fn(in, out);
   ck_assert_uint_eq(out[0], nccc_slot_from_i64(-42));
   ck_assert_uint_eq(out[1], 0);
-  drop(fn);
+  fwd_drop(fn);
 }
 END_TEST
 
 START_TEST(test_errno_untouched_without_e) {
-  nccc_fn fn = make(sym("cbrt"), "d:d");
+  nccc_fn fn = fwd_make(sym("cbrt"), "d:d");
   uint64_t in[1] = {dbits(8.0)}, out[1];
   errno = EDOM;
   fn(in, out);
   ck_assert_uint_eq(out[0], dbits(2.0));
   ck_assert_int_eq(errno, EDOM);
-  drop(fn);
+  fwd_drop(fn);
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("ffi_values");
-  TCase *tc = tcase_create("values");
-  tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_test(tc, test_cbrt);
-  tcase_add_test(tc, test_ldexp);
-  tcase_add_test(tc, test_ldexp_errno);
-  tcase_add_test(tc, test_hypotf);
-  tcase_add_test(tc, test_nextafterf);
-  tcase_add_test(tc, test_integers);
-  tcase_add_test(tc, test_bool);
-  tcase_add_test(tc, test_floats);
-  tcase_add_test(tc, test_pointers);
-  tcase_add_test(tc, test_function_pointer_argument);
-  tcase_add_test(tc, test_many_arguments);
-  tcase_add_test(tc, test_void_and_empty);
-  tcase_add_test(tc, test_strtol_errno);
-  tcase_add_test(tc, test_errno_untouched_without_e);
-  suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  nccc_check_tcase(s, "values", fwd_setup, fwd_teardown,
+                   NCCC_CHECK_TESTS(test_cbrt, test_ldexp, test_ldexp_errno,
+                                    test_hypotf, test_nextafterf, test_integers,
+                                    test_bool, test_floats, test_pointers,
+                                    test_function_pointer_argument,
+                                    test_many_arguments, test_void_and_empty,
+                                    test_strtol_errno,
+                                    test_errno_untouched_without_e));
+  return s;
 }

@@ -14,7 +14,6 @@
 ** conversions here are written from the ABI document, not taken from
 ** nccc/slot.h, so a fault in either shows up as a disagreement.
 */
-#include <check.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,6 +26,7 @@
 #include "corpus_table.h"
 #include "fo_a_nccc.h"
 #include "fo_b_nccc.h"
+#include "nccc_check.h"
 #include "oracle.h"
 
 #define FO_MAX_PARAMS 12
@@ -630,28 +630,26 @@ START_TEST(test_oracle) {
 }
 END_TEST
 
-int main(void) {
-  Suite *s = suite_create("ffi_oracle");
-  TCase *tc = tcase_create("oracle");
-  SRunner *sr;
-  int failed;
-  setup_all();
-  tcase_set_timeout(tc, 300);
-  tcase_add_test(tc, test_corpus_coverage);
-  tcase_add_test(tc, test_record_layouts);
-  tcase_add_test(tc, test_registry_entries);
-  tcase_add_test(tc, test_checked_counts);
-  tcase_add_loop_test(tc, test_oracle, 0, (FO_N_CASES + FO_CHUNK - 1) / FO_CHUNK);
-  suite_add_tcase(s, tc);
-  sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  failed = srunner_ntests_failed(sr);
-  /* Padding bytes of record results belong to no field: each one must be
-  ** 0, and they are counted too (in fork mode the counts stay in the
-  ** children). */
+/* Padding bytes of record results belong to no field: each one must be
+** 0, and they are counted too (in fork mode the counts stay in the
+** children, and nothing is reported here). */
+static void report_padding(void) {
   if (fo_calls > 0) printf("ffi oracle: %d functions, %lu wrapper calls compared with ffi_call; "
          "record padding bytes returned: %lu, non-zero: %lu\n",
          FO_N_CASES, fo_calls, fo_pad_bytes, fo_pad_nonzero);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+Suite *nccc_check_suite(void) {
+  Suite *s = suite_create("ffi_oracle");
+  TCase *tc = nccc_check_tcase(s, "oracle", NULL, NULL,
+                               NCCC_CHECK_TESTS(test_corpus_coverage,
+                                                test_record_layouts,
+                                                test_registry_entries,
+                                                test_checked_counts));
+  /* once, in the runner's process: before the first test, after the last */
+  tcase_add_unchecked_fixture(tc, setup_all, report_padding);
+  tcase_set_timeout(tc, 300);
+  tcase_add_loop_test(tc, test_oracle, 0,
+                      (FO_N_CASES + FO_CHUNK - 1) / FO_CHUNK);
+  return s;
 }

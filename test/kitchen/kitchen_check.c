@@ -7,7 +7,6 @@
 */
 #define _POSIX_C_SOURCE 200809L /* SSIZE_MAX */
 
-#include <check.h>
 #include <errno.h>
 #include <float.h>
 #include <inttypes.h>
@@ -23,6 +22,7 @@
 
 #include "edges_nccc.h"
 #include "tour_nccc.h"
+#include "nccc_check.h"
 
 /* ---- the C types of the two IDL files (their generated headers do not
 ** declare them) -------------------------------------------------------- */
@@ -153,33 +153,21 @@ static const sig *sig_of(const char *name) {
   return NULL;
 }
 
-static nccc_handle handle_of(const char *name) {
-  nccc_handle h = 0;
-  ck_assert_msg(nccc_lookup(name, &h) == NCCC_OK, "lookup %s: %s", name,
-                nccc_last_error());
-  return h;
-}
-
 /* Calls name through a checked call of n_in / n_out slots, which must be
 ** the documented counts; the registry must agree with the table. errno
 ** is 123 at the call and out[] full of SENTINEL. */
 static void call(const char *name, const uint64_t *in, size_t n_in,
                  uint64_t *out, size_t n_out) {
   const sig *s = sig_of(name);
-  nccc_handle h = handle_of(name);
-  const nccc_fn_info *info = NULL;
+  nccc_handle h;
   size_t i;
   ck_assert_msg(n_in == s->n_in && n_out == s->n_out,
                 "%s: the test passes %zu/%zu slots, documented %zu/%zu",
                 name, n_in, n_out, s->n_in, s->n_out);
-  ck_assert_int_eq(nccc_function(h, NULL, &info, NULL), NCCC_OK);
-  ck_assert_str_eq(info->signature, s->signature);
-  ck_assert_uint_eq(info->n_in, n_in);
-  ck_assert_uint_eq(info->n_out, n_out);
+  h = nccc_check_find(name, s->signature, n_in, n_out);
   for (i = 0; i < n_out; i++) out[i] = SENTINEL;
   errno = 123;
-  ck_assert_msg(nccc_call_checked(h, in, n_in, out, n_out) == NCCC_OK,
-                "call %s: %s", name, nccc_last_error());
+  nccc_check_call_checked(h, name, in, n_in, out, n_out);
 }
 
 static void echo(const char *name, uint64_t in_slot, uint64_t want) {
@@ -232,8 +220,7 @@ static const nccc_type_layout *layout(const nccc_module *m, const char *n) {
 }
 
 static void setup(void) {
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
-  ck_assert_int_eq(nccc_tour_register(), NCCC_OK);
+  nccc_check_init(nccc_tour_register);
   ck_assert_int_eq(nccc_edges_register(), NCCC_OK);
 }
 
@@ -295,8 +282,9 @@ START_TEST(test_renamed_function_under_its_new_name_only) {
   const char *name = NULL;
   ck_assert_int_eq(nccc_lookup("tour.color_name", &h), NCCC_ERR_NAME_NOT_FOUND);
   ck_assert_uint_eq(h, 0);
-  ck_assert_int_eq(nccc_function(handle_of("tour.name_of_color"), NULL, NULL,
-                                 &name), NCCC_OK);
+  ck_assert_int_eq(
+      nccc_function(nccc_check_lookup("tour.name_of_color"), NULL, NULL, &name),
+      NCCC_OK);
   ck_assert_str_eq(name, "name_of_color");
   in[0] = nccc_slot_from_i32(GREEN);
   call("tour.name_of_color", in, 1, out, 1);
@@ -322,7 +310,7 @@ START_TEST(test_checked_calls_refuse_other_counts) {
   memset(in, 0, sizeof in);
   for (i = 0; i < N_SIGS; i++) {
     const sig *s = &sigs[i];
-    nccc_handle h = handle_of(s->name);
+    nccc_handle h = nccc_check_lookup(s->name);
     size_t k;
     for (k = 0; k < 16; k++) out[k] = SENTINEL;
     ck_assert_int_eq(nccc_call_checked(h, in, s->n_in + 1, out, s->n_out),
@@ -347,8 +335,9 @@ START_TEST(test_checked_calls_refuse_other_counts) {
   }
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_NULL_POINTER);
   /* no slots: NULL buffers are fine */
-  ck_assert_int_eq(nccc_call_checked(handle_of("tour.nothing"), NULL, 0, NULL, 0),
-                   NCCC_OK);
+  ck_assert_int_eq(
+      nccc_call_checked(nccc_check_lookup("tour.nothing"), NULL, 0, NULL, 0),
+      NCCC_OK);
   /* handles that name no function */
   ck_assert_int_eq(nccc_call_checked(0, in, 0, out, 0), NCCC_ERR_BAD_HANDLE);
   {
@@ -1294,55 +1283,30 @@ START_TEST(test_constants_table) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("kitchen");
-  TCase *reg = tcase_create("registry"), *val = tcase_create("values"),
-        *shim = tcase_create("shims"), *tab = tcase_create("tables");
-  SRunner *sr;
-  int failed;
-
-  tcase_add_checked_fixture(reg, setup, NULL);
-  tcase_add_test(reg, test_registry_holds_the_documented_functions);
-  tcase_add_test(reg, test_signatures_on_this_target);
-  tcase_add_test(reg, test_renamed_function_under_its_new_name_only);
-  tcase_add_test(reg, test_checked_calls_refuse_other_counts);
-  suite_add_tcase(s, reg);
-
-  tcase_add_checked_fixture(val, setup, NULL);
-  tcase_add_test(val, test_echo_signed_integers);
-  tcase_add_test(val, test_echo_unsigned_integers);
-  tcase_add_test(val, test_echo_target_dependent_integers);
-  tcase_add_test(val, test_narrow_types_take_the_low_bits_of_a_slot);
-  tcase_add_test(val, test_echo_bool);
-  tcase_add_test(val, test_echo_float);
-  tcase_add_test(val, test_echo_double);
-  tcase_add_test(val, test_echo_enum);
-  tcase_add_test(val, test_add_mix_nothing);
-  tcase_add_test(val, test_structs_by_value);
-  tcase_add_test(val, test_records_that_leave_part_of_a_slot);
-  tcase_add_test(val, test_out_and_inout);
-  tcase_add_test(val, test_out_order_with_records_and_errno);
-  tcase_add_test(val, test_float_outs);
-  tcase_add_test(val, test_pointers);
-  tcase_add_test(val, test_nonnull_refused_before_c);
-  tcase_add_test(val, test_nonnull_refusal_releases_call_closures);
-  suite_add_tcase(s, val);
-
-  tcase_add_checked_fixture(shim, setup, NULL);
-  tcase_add_test(shim, test_errno_shim);
-  tcase_add_test(shim, test_function_pointer_shim);
-  tcase_add_test(shim, test_function_pointer_values);
-  tcase_add_test(shim, test_variadic_instantiations);
-  suite_add_tcase(s, shim);
-
-  tcase_add_checked_fixture(tab, setup, NULL);
-  tcase_add_test(tab, test_layout_tables);
-  tcase_add_test(tab, test_constants_table);
-  suite_add_tcase(s, tab);
-
-  sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  nccc_check_tcase(s, "registry", setup, NULL,
+      NCCC_CHECK_TESTS(test_registry_holds_the_documented_functions,
+                       test_signatures_on_this_target,
+                       test_renamed_function_under_its_new_name_only,
+                       test_checked_calls_refuse_other_counts));
+  nccc_check_tcase(s, "values", setup, NULL,
+      NCCC_CHECK_TESTS(test_echo_signed_integers, test_echo_unsigned_integers,
+                       test_echo_target_dependent_integers,
+                       test_narrow_types_take_the_low_bits_of_a_slot,
+                       test_echo_bool, test_echo_float, test_echo_double,
+                       test_echo_enum, test_add_mix_nothing,
+                       test_structs_by_value,
+                       test_records_that_leave_part_of_a_slot,
+                       test_out_and_inout,
+                       test_out_order_with_records_and_errno, test_float_outs,
+                       test_pointers, test_nonnull_refused_before_c,
+                       test_nonnull_refusal_releases_call_closures));
+  nccc_check_tcase(s, "shims", setup, NULL,
+                   NCCC_CHECK_TESTS(test_errno_shim, test_function_pointer_shim,
+                                    test_function_pointer_values,
+                                    test_variadic_instantiations));
+  nccc_check_tcase(s, "tables", setup, NULL,
+                   NCCC_CHECK_TESTS(test_layout_tables, test_constants_table));
+  return s;
 }

@@ -5,7 +5,6 @@
 ** mismatch), every code both ways, status-first functions, functions
 ** named by nccc handle, overrides, pool exhaustion, re-initialisation.
 */
-#include <check.h>
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 
 #include "crt_config.h"
 #include "tvm_internal.h"
+#include "nccc_check.h"
 
 /* ---- nccc functions ------------------------------------------------------------ */
 
@@ -659,35 +659,23 @@ START_TEST(register_by_handle_errors) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("packed_backward");
-  TCase *c = tcase_create("calls");
-  tcase_add_checked_fixture(c, setup, NULL);
-  tcase_add_test(c, register_and_call);
-  tcase_add_test(c, wrong_counts_are_refused_before_the_call);
-  tcase_add_test(c, wrong_type_codes_are_refused_before_the_call);
-  tcase_add_test(c, values_that_do_not_fit_are_refused_before_the_call);
-  tcase_add_test(c, every_argument_code);
-  tcase_add_test(c, every_argument_code_refuses_the_others);
-  tcase_add_test(c, every_result_code);
-  tcase_add_test(c, no_result_is_null);
-  tcase_add_test(c, adapters_called_directly);
-  tcase_add_test(c, status_first_functions);
-  tcase_add_test(c, a_dispatcher_gets_env_first);
-  suite_add_tcase(s, c);
-
-  c = tcase_create("registration");
-  tcase_add_checked_fixture(c, setup, NULL);
-  tcase_add_test(c, registration_errors_take_no_adapter);
-  tcase_add_test(c, override_rebinds_and_frees_the_old_adapter);
-  tcase_add_test(c, pool_exhaustion_and_reinitialisation);
-  tcase_add_test(c, register_by_handle);
-  tcase_add_test(c, register_by_handle_errors);
-  suite_add_tcase(s, c);
-
-  SRunner *r = srunner_create(s);
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed == 0 ? 0 : 1;
+  nccc_check_tcase(s, "calls", setup, NULL,
+      NCCC_CHECK_TESTS(register_and_call,
+                       wrong_counts_are_refused_before_the_call,
+                       wrong_type_codes_are_refused_before_the_call,
+                       values_that_do_not_fit_are_refused_before_the_call,
+                       every_argument_code,
+                       every_argument_code_refuses_the_others,
+                       every_result_code, no_result_is_null,
+                       adapters_called_directly, status_first_functions,
+                       a_dispatcher_gets_env_first));
+  nccc_check_tcase(s, "registration", setup, NULL,
+                   NCCC_CHECK_TESTS(registration_errors_take_no_adapter,
+                                    override_rebinds_and_frees_the_old_adapter,
+                                    pool_exhaustion_and_reinitialisation,
+                                    register_by_handle,
+                                    register_by_handle_errors));
+  return s;
 }

@@ -2,12 +2,13 @@
 ** test_packed_defaults.c — the bridge before TVMInitializeRuntime has
 ** ever run (a program of its own: nothing here may initialise it).
 */
-#include <check.h>
 #include <stdint.h>
 
 #include <nccc/nccc.h>
 #include <nccc/packed.h>
 #include <tvm/runtime/crt/error_codes.h>
+
+#include "nccc_check.h"
 
 static void nop(const uint64_t *in, uint64_t *out) {
   (void)in;
@@ -41,14 +42,9 @@ START_TEST(everything_fails_cleanly) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("packed_defaults");
-  TCase *c = tcase_create("defaults");
-  tcase_add_test(c, everything_fails_cleanly);
-  suite_add_tcase(s, c);
-  SRunner *r = srunner_create(s);
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed == 0 ? 0 : 1;
+  nccc_check_tcase(s, "defaults", NULL, NULL,
+                   NCCC_CHECK_TESTS(everything_fails_cleanly));
+  return s;
 }

@@ -3,7 +3,6 @@
 ** generated code uses to find, call and register packed functions, with
 ** the type codes in the slot buffers.
 */
-#include <check.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -13,6 +12,7 @@
 #include <tvm/runtime/crt/error_codes.h>
 
 #include "fixture.h"
+#include "nccc_check.h"
 
 #define P(x) nccc_slot_from_ptr(x)
 #define I(x) nccc_slot_from_i64(x)
@@ -51,7 +51,7 @@ static int host_calls;
 static void setup(void) {
   host_calls = 0;
   fx_setup();
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
+  nccc_check_init(NULL);
   ck_assert_int_eq(nccc_tvm_module_add(NULL), NCCC_OK);
 }
 
@@ -389,33 +389,22 @@ START_TEST(from_the_root_alone) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("packed_dynamic");
-  TCase *c = tcase_create("calls");
-  tcase_add_checked_fixture(c, setup, NULL);
-  tcase_add_test(c, module_functions_and_signatures);
-  tcase_add_test(c, call_by_handle);
-  tcase_add_test(c, absent_global);
-  tcase_add_test(c, floats_strings_bytes);
-  tcase_add_test(c, data_types_and_devices_travel_as_bytes);
-  tcase_add_test(c, errors_of_the_callee_come_back);
-  tcase_add_test(c, argument_errors_stop_before_the_call);
-  tcase_add_test(c, results_nccc_cannot_convert_are_refused);
-  tcase_add_test(c, module_functions_and_the_system_library);
-  tcase_add_test(c, set_last_error);
-  suite_add_tcase(s, c);
-
-  c = tcase_create("registration");
-  tcase_add_checked_fixture(c, setup, NULL);
-  tcase_add_test(c, register_a_host_function);
-  tcase_add_test(c, register_a_procedure_behind_the_dispatcher);
-  tcase_add_test(c, register_by_handle_from_the_host);
-  tcase_add_test(c, from_the_root_alone);
-  suite_add_tcase(s, c);
-
-  SRunner *r = srunner_create(s);
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed == 0 ? 0 : 1;
+  nccc_check_tcase(s, "calls", setup, NULL,
+                   NCCC_CHECK_TESTS(module_functions_and_signatures,
+                                    call_by_handle, absent_global,
+                                    floats_strings_bytes,
+                                    data_types_and_devices_travel_as_bytes,
+                                    errors_of_the_callee_come_back,
+                                    argument_errors_stop_before_the_call,
+                                    results_nccc_cannot_convert_are_refused,
+                                    module_functions_and_the_system_library,
+                                    set_last_error));
+  nccc_check_tcase(s, "registration", setup, NULL,
+                   NCCC_CHECK_TESTS(register_a_host_function,
+                                    register_a_procedure_behind_the_dispatcher,
+                                    register_by_handle_from_the_host,
+                                    from_the_root_alone));
+  return s;
 }

@@ -5,7 +5,6 @@
 ** fit, status propagation, globals, module functions, the system library
 ** and re-initialisation.
 */
-#include <check.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -18,6 +17,7 @@
 
 #include "fixture.h"
 #include "pk_nccc.h"
+#include "nccc_check.h"
 
 #define SENTINEL 0x5a5a5a5a5a5a5a5aull
 
@@ -46,8 +46,6 @@ static void assert_status(int want) {
   ck_assert_int_eq(STATUS(), want);
   ck_assert_uint_eq(out[0], nccc_slot_from_i32(want));
 }
-
-static void setup(void) { fx_setup(); }
 
 /* ---- values and type codes ---------------------------------------------------- */
 
@@ -434,43 +432,27 @@ START_TEST(generated_wrappers_registered_back) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("packed_forward");
-  TCase *c = tcase_create("values");
-  tcase_add_checked_fixture(c, setup, NULL);
-  tcase_add_test(c, ints_go_as_kDLInt_and_come_back);
-  tcase_add_test(c, floats_go_as_kDLFloat);
-  tcase_add_test(c, strings_go_as_kTVMStr_and_null_as_kTVMNullptr);
-  tcase_add_test(c, handles_bytes_and_tensors);
-  tcase_add_test(c, bools_go_as_kTVMArgBool);
-  tcase_add_test(c, handle_kinds_have_their_codes);
-  tcase_add_test(c, narrow_and_unsigned_integers);
-  tcase_add_test(c, results_that_do_not_fit_are_refused);
-  tcase_add_test(c, floats_that_fit);
-  tcase_add_test(c, wrong_result_type_codes_are_refused);
-  suite_add_tcase(s, c);
-
-  c = tcase_create("status");
-  tcase_add_checked_fixture(c, setup, NULL);
-  tcase_add_test(c, errors_of_the_packed_function_come_back);
-  tcase_add_test(c, void_result_writes_only_the_status);
-  tcase_add_test(c, absent_function_is_not_found);
-  suite_add_tcase(s, c);
-
-  c = tcase_create("lookup");
-  tcase_add_checked_fixture(c, setup, NULL);
-  tcase_add_test(c, globals_get_a_null_resource_handle);
-  tcase_add_test(c, module_functions_by_handle);
-  tcase_add_test(c, system_library_functions);
-  tcase_add_test(c, builtin_module_get_function);
-  tcase_add_test(c, names_are_looked_up_at_every_call);
-  tcase_add_test(c, wrappers_are_in_the_registry);
-  tcase_add_test(c, generated_wrappers_registered_back);
-  suite_add_tcase(s, c);
-
-  SRunner *r = srunner_create(s);
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed == 0 ? 0 : 1;
+  nccc_check_tcase(s, "values", fx_setup, NULL,
+      NCCC_CHECK_TESTS(ints_go_as_kDLInt_and_come_back, floats_go_as_kDLFloat,
+                       strings_go_as_kTVMStr_and_null_as_kTVMNullptr,
+                       handles_bytes_and_tensors, bools_go_as_kTVMArgBool,
+                       handle_kinds_have_their_codes,
+                       narrow_and_unsigned_integers,
+                       results_that_do_not_fit_are_refused, floats_that_fit,
+                       wrong_result_type_codes_are_refused));
+  nccc_check_tcase(s, "status", fx_setup, NULL,
+                   NCCC_CHECK_TESTS(errors_of_the_packed_function_come_back,
+                                    void_result_writes_only_the_status,
+                                    absent_function_is_not_found));
+  nccc_check_tcase(s, "lookup", fx_setup, NULL,
+                   NCCC_CHECK_TESTS(globals_get_a_null_resource_handle,
+                                    module_functions_by_handle,
+                                    system_library_functions,
+                                    builtin_module_get_function,
+                                    names_are_looked_up_at_every_call,
+                                    wrappers_are_in_the_registry,
+                                    generated_wrappers_registered_back));
+  return s;
 }

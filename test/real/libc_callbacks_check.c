@@ -8,7 +8,6 @@
 ** their results seen after pthread_join, and many threads at once.
 */
 #define _GNU_SOURCE /* qsort_r, for the reference */
-#include <check.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -18,6 +17,7 @@
 #include <nccc/nccc.h>
 
 #include "libc_cb_nccc.h"
+#include "nccc_check.h"
 
 #define S(p) nccc_slot_from_ptr(p)
 #define SZ NCCC_SIG_SIZE
@@ -103,16 +103,9 @@ static pthread_mutex_t runtime_lock = PTHREAD_MUTEX_INITIALIZER;
 static void lock(void) { pthread_mutex_lock(&runtime_lock); }
 static void unlock(void) { pthread_mutex_unlock(&runtime_lock); }
 
-static uint32_t in_use(void) {
-  nccc_closure_stats s;
-  nccc_closure_get_stats(&s);
-  return s.in_use;
-}
-
 static void setup(void) {
   nccc_platform p;
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
-  ck_assert_int_eq(nccc_libc_cb_register(), NCCC_OK);
+  nccc_check_init(nccc_libc_cb_register);
   p = *nccc_platform_get();
   p.lock = lock;
   p.unlock = unlock;
@@ -123,32 +116,18 @@ static void setup(void) {
 
 static void teardown(void) {
   ck_assert_int_eq(protocol_errors, 0);
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   nccc_platform_set(NULL);
-}
-
-/* The handle of name, checked to have signature sig and these counts. */
-static nccc_handle find(const char *name, const char *sig, size_t n_in,
-                        size_t n_out) {
-  nccc_handle h = 0;
-  const nccc_fn_info *info = NULL;
-  ck_assert_msg(nccc_lookup(name, &h) == NCCC_OK, "lookup %s", name);
-  ck_assert_int_eq(nccc_function(h, NULL, &info, NULL), NCCC_OK);
-  ck_assert_str_eq(info->signature, sig);
-  ck_assert_uint_eq(info->n_in, n_in);
-  ck_assert_uint_eq(info->n_out, n_out);
-  return h;
 }
 
 static void call(nccc_handle h, const uint64_t *in, size_t n_in, uint64_t *out,
                  size_t n_out) {
-  ck_assert_msg(nccc_call_checked(h, in, n_in, out, n_out) == NCCC_OK, "%s",
-                nccc_last_error());
+  nccc_check_call_checked(h, "libc_cb", in, n_in, out, n_out);
 }
 
-#define QSORT_R() find("libc_cb.qsort_r", "p" SZ SZ "c:", 4, 0)
-#define QSORT() find("libc_cb.qsort", "p" SZ SZ "c:", 4, 0)
-#define BSEARCH() find("libc_cb.bsearch", "pp" SZ SZ "c:p", 5, 1)
+#define QSORT_R() nccc_check_find("libc_cb.qsort_r", "p" SZ SZ "c:", 4, 0)
+#define QSORT() nccc_check_find("libc_cb.qsort", "p" SZ SZ "c:", 4, 0)
+#define BSEARCH() nccc_check_find("libc_cb.bsearch", "pp" SZ SZ "c:p", 5, 1)
 
 /* ---- host procedures ---------------------------------------------------- */
 
@@ -375,14 +354,16 @@ static uint64_t start_thread(struct job *j, uint64_t *env, int *err) {
   void *ctx = claim(proc_start, j, NCCC_SCOPE_ASYNC, env);
   in[0] = 0; /* attr: NULL */
   in[1] = S(ctx);
-  call(find("libc_cb.pthread_create", "pc:i" NCCC_SIG_ULONG, 2, 2), in, 2, out, 2);
+  call(nccc_check_find("libc_cb.pthread_create", "pc:i" NCCC_SIG_ULONG, 2, 2),
+       in, 2, out, 2);
   *err = nccc_slot_to_i32(out[0]);
   return out[1];
 }
 
 static void *join_thread(uint64_t thread) {
   uint64_t in[1] = {thread}, out[2] = {SENTINEL, SENTINEL};
-  call(find("libc_cb.pthread_join", NCCC_SIG_ULONG ":ip", 1, 2), in, 1, out, 2);
+  call(nccc_check_find("libc_cb.pthread_join", NCCC_SIG_ULONG ":ip", 1, 2), in,
+       1, out, 2);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 0);
   return nccc_slot_to_ptr(out[1]);
 }
@@ -403,7 +384,7 @@ START_TEST(test_pthread_start_routine_on_another_thread) {
   ck_assert_int_eq(j.sorted, 1);
   ck_assert_int_eq(calls_of(env), 1);
   ck_assert_int_eq(notices_of(env), 1); /* ASYNC: released after its call */
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
 }
 END_TEST
 
@@ -435,7 +416,8 @@ START_TEST(test_pthread_create_refuses_a_stale_context) {
   in[0] = 0;
   in[1] = S(ctx);
   nccc_clear_error();
-  call(find("libc_cb.pthread_create", "pc:i" NCCC_SIG_ULONG, 2, 2), in, 2, out, 2);
+  call(nccc_check_find("libc_cb.pthread_create", "pc:i" NCCC_SIG_ULONG, 2, 2),
+       in, 2, out, 2);
   ck_assert_uint_eq(out[0], 0); /* zeroed: no thread was started */
   ck_assert_uint_eq(out[1], 0);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_STALE_CLOSURE);
@@ -443,30 +425,17 @@ START_TEST(test_pthread_create_refuses_a_stale_context) {
 }
 END_TEST
 
-static Suite *suite(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("libc_callbacks");
-  TCase *tc = tcase_create("libc_callbacks");
-  tcase_add_checked_fixture(tc, setup, teardown);
+  TCase *tc = nccc_check_tcase(s, "libc_callbacks", setup, teardown,
+      NCCC_CHECK_TESTS(test_qsort_r_sorts_like_qsort, test_qsort_r_strings,
+                       test_qsort_r_stale_context_refused,
+                       test_qsort_r_reentrant, test_bsearch_found_and_not_found,
+                       test_thunk_pool_exhausted_then_reused,
+                       test_qsort_thunk_with_nested_bsearch,
+                       test_pthread_start_routine_on_another_thread,
+                       test_many_threads_at_once,
+                       test_pthread_create_refuses_a_stale_context));
   tcase_set_timeout(tc, 60);
-  tcase_add_test(tc, test_qsort_r_sorts_like_qsort);
-  tcase_add_test(tc, test_qsort_r_strings);
-  tcase_add_test(tc, test_qsort_r_stale_context_refused);
-  tcase_add_test(tc, test_qsort_r_reentrant);
-  tcase_add_test(tc, test_bsearch_found_and_not_found);
-  tcase_add_test(tc, test_thunk_pool_exhausted_then_reused);
-  tcase_add_test(tc, test_qsort_thunk_with_nested_bsearch);
-  tcase_add_test(tc, test_pthread_start_routine_on_another_thread);
-  tcase_add_test(tc, test_many_threads_at_once);
-  tcase_add_test(tc, test_pthread_create_refuses_a_stale_context);
-  suite_add_tcase(s, tc);
   return s;
-}
-
-int main(void) {
-  SRunner *sr = srunner_create(suite());
-  int failed;
-  srunner_run_all(sr, CK_NORMAL);
-  failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -8,7 +8,6 @@
 */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 
-#include <check.h>
 #include <errno.h>
 #include <float.h>
 #include <limits.h>
@@ -20,6 +19,7 @@
 #include <nccc/nccc.h>
 
 #include "libc_nccc.h"
+#include "nccc_check.h"
 
 #define SZ NCCC_SIG_SIZE
 #define SIG_STRTOL "si:" NCCC_SIG_LONG "pe"
@@ -37,47 +37,18 @@ static float (*volatile ref_hypotf)(float, float) = hypotf;
 static float (*volatile ref_nextafterf)(float, float) = nextafterf;
 
 static void setup(void) {
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
-  ck_assert_int_eq(nccc_libc_register(), NCCC_OK);
-}
-
-/* The handle of name, after checking that the registry describes it with
-** signature sig and exactly n_in / n_out slots. */
-static nccc_handle find(const char *name, const char *sig, size_t n_in,
-                        size_t n_out) {
-  nccc_handle h = 0;
-  const nccc_fn_info *info = NULL;
-  ck_assert_msg(nccc_lookup(name, &h) == NCCC_OK, "lookup %s: %s", name,
-                nccc_last_error());
-  ck_assert_int_eq(nccc_function(h, NULL, &info, NULL), NCCC_OK);
-  ck_assert_str_eq(info->signature, sig);
-  ck_assert_uint_eq(info->n_in, n_in);
-  ck_assert_uint_eq(info->n_out, n_out);
-  return h;
+  nccc_check_init(nccc_libc_register);
 }
 
 /* Calls name with exactly n_in / n_out slots. errno is set to a value no
 ** call here produces, to show that the errno shim clears it. */
 static void call(const char *name, const char *sig, const uint64_t *in,
                  size_t n_in, uint64_t *out, size_t n_out) {
-  nccc_handle h = find(name, sig, n_in, n_out);
+  nccc_handle h = nccc_check_find(name, sig, n_in, n_out);
   size_t i;
   for (i = 0; i < n_out; i++) out[i] = 0xA5A5A5A5A5A5A5A5u;
   errno = 123;
-  ck_assert_msg(nccc_call_checked(h, in, n_in, out, n_out) == NCCC_OK,
-                "call %s: %s", name, nccc_last_error());
-}
-
-static float float_of_bits(uint32_t bits) {
-  float f;
-  memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
-static double double_of_bits(uint64_t bits) {
-  double d;
-  memcpy(&d, &bits, sizeof d);
-  return d;
+  nccc_check_call_checked(h, name, in, n_in, out, n_out);
 }
 
 /* ---- strtol / strtoull ------------------------------------------------- */
@@ -220,13 +191,14 @@ START_TEST(test_frexp) {
   check_frexp(DBL_MAX, 0x3fefffffffffffffu, 1024);
   check_frexp(DBL_MIN, nccc_slot_from_double(0.5), -1021);
   /* the smallest denormal, 2^-1074, and the largest */
-  check_frexp(double_of_bits(1), nccc_slot_from_double(0.5), -1073);
-  check_frexp(double_of_bits(0x000fffffffffffffu), 0x3feffffffffffffeu,
-              -1022);
+  check_frexp(nccc_check_double_of_bits(1), nccc_slot_from_double(0.5), -1073);
+  check_frexp(nccc_check_double_of_bits(0x000fffffffffffffu),
+              0x3feffffffffffffeu, -1022);
   /* inf and NaN come back unchanged; glibc stores exponent 0 */
   check_frexp(INFINITY, 0x7ff0000000000000u, 0);
   check_frexp(-INFINITY, 0xfff0000000000000u, 0);
-  check_frexp(double_of_bits(0x7ff8000000000123u), 0x7ff8000000000123u, 0);
+  check_frexp(nccc_check_double_of_bits(0x7ff8000000000123u),
+              0x7ff8000000000123u, 0);
 }
 END_TEST
 
@@ -248,10 +220,11 @@ START_TEST(test_modf) {
   check_modf(INFINITY, 0, 0x7ff0000000000000u);
   check_modf(-INFINITY, 0x8000000000000000u, 0xfff0000000000000u);
   check_modf(1e300, 0, nccc_slot_from_double(1e300));
-  check_modf(double_of_bits(1), 1, 0);
-  check_modf(-double_of_bits(1), 0x8000000000000001u, 0x8000000000000000u);
-  check_modf(double_of_bits(0xfff8000000000042u), 0xfff8000000000042u,
-             0xfff8000000000042u);
+  check_modf(nccc_check_double_of_bits(1), 1, 0);
+  check_modf(-nccc_check_double_of_bits(1), 0x8000000000000001u,
+             0x8000000000000000u);
+  check_modf(nccc_check_double_of_bits(0xfff8000000000042u),
+             0xfff8000000000042u, 0xfff8000000000042u);
 }
 END_TEST
 
@@ -275,7 +248,8 @@ START_TEST(test_ldexp) {
   check_ldexp(1.0, INT_MAX, 0x7ff0000000000000u);
   check_ldexp(1.0, INT_MIN, 0);
   check_ldexp(-1.0, INT_MIN, 0x8000000000000000u);
-  check_ldexp(double_of_bits(0x7ff8000000000777u), 3, 0x7ff8000000000777u);
+  check_ldexp(nccc_check_double_of_bits(0x7ff8000000000777u), 3,
+              0x7ff8000000000777u);
   check_ldexp(INFINITY, -2000, 0x7ff0000000000000u);
 }
 END_TEST
@@ -305,7 +279,7 @@ END_TEST
 
 START_TEST(test_hypotf_nan) {
   /* a NaN argument gives a NaN, whose bits match the direct call's */
-  float payload = float_of_bits(0x7fc01234u);
+  float payload = nccc_check_float_of_bits(0x7fc01234u);
   uint64_t in[2] = {nccc_slot_from_float(payload), nccc_slot_from_float(1.0f)};
   uint64_t out[1];
   call("libc.hypotf", "ff:f", in, 2, out, 1);
@@ -337,10 +311,11 @@ START_TEST(test_nextafterf) {
   check_nextafterf(INFINITY, 0.0f, 0x47efffffe0000000u); /* FLT_MAX */
   check_nextafterf(-FLT_MAX, -INFINITY, 0xfff0000000000000u);
   /* FLT_MIN down to the largest denormal, 0x007fffff */
-  check_nextafterf(FLT_MIN, 0.0f, nccc_slot_from_float(float_of_bits(0x007fffffu)));
+  check_nextafterf(FLT_MIN, 0.0f,
+                   nccc_slot_from_float(nccc_check_float_of_bits(0x007fffffu)));
   /* a NaN argument comes back as a NaN, as the direct call gives it */
   {
-    float nan_x = float_of_bits(0x7fc00abcu);
+    float nan_x = nccc_check_float_of_bits(0x7fc00abcu);
     uint64_t in[2] = {nccc_slot_from_float(nan_x), nccc_slot_from_float(1.0f)};
     uint64_t out[1];
     call("libc.nextafterf", "ff:f", in, 2, out, 1);
@@ -501,7 +476,7 @@ START_TEST(test_constants_and_registry) {
   /* the variadic prototype itself is not a function of the module */
   ck_assert_int_eq(nccc_lookup("libc.snprintf", &h), NCCC_ERR_NAME_NOT_FOUND);
   /* counts that do not match are refused before the call */
-  h = find("libc.strtol", SIG_STRTOL, 2, 3);
+  h = nccc_check_find("libc.strtol", SIG_STRTOL, 2, 3);
   ck_assert_int_eq(nccc_call_checked(h, in, 2, out, 2), NCCC_ERR_NUM_ARGUMENTS);
   ck_assert_int_eq(nccc_call_checked(h, in, 3, out, 3), NCCC_ERR_NUM_ARGUMENTS);
   ck_assert_int_eq(nccc_call_checked(h, in, 1, out, 4), NCCC_ERR_NUM_ARGUMENTS);
@@ -509,30 +484,14 @@ START_TEST(test_constants_and_registry) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("real_libc");
-  TCase *tc = tcase_create("libc");
-  SRunner *sr;
-  int failed;
-  tcase_add_checked_fixture(tc, setup, NULL);
-  tcase_add_test(tc, test_strtol);
-  tcase_add_test(tc, test_strtol_bad_base);
-  tcase_add_test(tc, test_strtoull);
-  tcase_add_test(tc, test_frexp);
-  tcase_add_test(tc, test_modf);
-  tcase_add_test(tc, test_ldexp);
-  tcase_add_test(tc, test_hypotf);
-  tcase_add_test(tc, test_hypotf_nan);
-  tcase_add_test(tc, test_nextafterf);
-  tcase_add_test(tc, test_snprintf);
-  tcase_add_test(tc, test_snprintf_null_buffer);
-  tcase_add_test(tc, test_getenv);
-  tcase_add_test(tc, test_strlen);
-  tcase_add_test(tc, test_constants_and_registry);
-  suite_add_tcase(s, tc);
-  sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  nccc_check_tcase(s, "libc", setup, NULL,
+                   NCCC_CHECK_TESTS(test_strtol, test_strtol_bad_base,
+                                    test_strtoull, test_frexp, test_modf,
+                                    test_ldexp, test_hypotf, test_hypotf_nan,
+                                    test_nextafterf, test_snprintf,
+                                    test_snprintf_null_buffer, test_getenv,
+                                    test_strlen, test_constants_and_registry));
+  return s;
 }

@@ -6,7 +6,6 @@
 ** user data and a destroy notify that releases the closure when the
 ** connection closes, prepared statements, and error messages.
 */
-#include <check.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "sqlite3_nccc.h"
+#include "nccc_check.h"
 
 #define S(p) nccc_slot_from_ptr(p)
 #define SENTINEL 0xA5A5A5A5A5A5A5A5u
@@ -60,21 +60,14 @@ static void *claim(proc fn, void *data, unsigned scope, uint64_t *env) {
   return ctx;
 }
 
-static uint32_t in_use(void) {
-  nccc_closure_stats s;
-  nccc_closure_get_stats(&s);
-  return s.in_use;
-}
-
 static void setup(void) {
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
-  ck_assert_int_eq(nccc_sqlite3_register(), NCCC_OK);
+  nccc_check_init(nccc_sqlite3_register);
   n_procs = protocol_errors = 0;
 }
 
 static void teardown(void) {
   ck_assert_int_eq(protocol_errors, 0);
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
 }
 
 /* Calls sqlite3.NAME with its exact slot counts; out gets n_out slots. */
@@ -344,7 +337,8 @@ START_TEST(test_scalar_function_and_destroy_notify) {
   void *ctx = claim(proc_scale, &sc, NCCC_SCOPE_NOTIFIED, &env);
   fill_table(db);
   ck_assert_int_eq(create_scale(db, ctx), SQLITE_OK);
-  ck_assert_uint_eq(in_use(), 1); /* lives on: the library holds it */
+  ck_assert_uint_eq(nccc_check_closures_in_use(),
+                    1); /* lives on: the library holds it */
   in[0] = S(db);
   /* (nullif(id, id) is NULL, but not a constant the library could
   ** evaluate once) */
@@ -363,7 +357,7 @@ START_TEST(test_scalar_function_and_destroy_notify) {
   /* closing the connection calls the destroy notify: released, noticed */
   close_db(db);
   ck_assert_int_eq(procs[env].notices, 1);
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   ck_assert_int_eq(nccc_closure_check(ctx), NCCC_ERR_STALE_CLOSURE);
 }
 END_TEST
@@ -389,7 +383,7 @@ START_TEST(test_function_replaced_and_deleted) {
   /* deleting it (no closure, no function) destroys it too */
   ck_assert_int_eq(create_scale(db, NULL), SQLITE_OK);
   ck_assert_int_eq(procs[eb].notices, 1);
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   ck_assert_int_eq(exec(db, "SELECT scale(5)"), SQLITE_ERROR);
   close_db(db);
 }
@@ -406,7 +400,7 @@ START_TEST(test_failed_create_releases_the_closure) {
                     nccc_slot_from_i32(SQLITE_UTF8), S(ctx), 0, 0};
   ck_assert_int_eq(call_i("sqlite3_create_function_v2", in), SQLITE_MISUSE);
   ck_assert_int_eq(procs[env].notices, 1);
-  ck_assert_uint_eq(in_use(), 0);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   close_db(db);
 }
 END_TEST
@@ -525,30 +519,19 @@ START_TEST(test_errmsg_on_bad_sql) {
 }
 END_TEST
 
-static Suite *suite(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("sqlite3");
-  TCase *tc = tcase_create("sqlite3");
-  tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_test(tc, test_open_close_and_signatures);
-  tcase_add_test(tc, test_exec_collects_rows);
-  tcase_add_test(tc, test_exec_callback_aborts);
-  tcase_add_test(tc, test_exec_nested_in_callback);
-  tcase_add_test(tc, test_exec_error_message);
-  tcase_add_test(tc, test_scalar_function_and_destroy_notify);
-  tcase_add_test(tc, test_function_replaced_and_deleted);
-  tcase_add_test(tc, test_failed_create_releases_the_closure);
-  tcase_add_test(tc, test_stale_closure_refused_before_sqlite);
-  tcase_add_test(tc, test_prepared_statement);
-  tcase_add_test(tc, test_errmsg_on_bad_sql);
-  suite_add_tcase(s, tc);
+  nccc_check_tcase(s, "sqlite3", setup, teardown,
+                   NCCC_CHECK_TESTS(test_open_close_and_signatures,
+                                    test_exec_collects_rows,
+                                    test_exec_callback_aborts,
+                                    test_exec_nested_in_callback,
+                                    test_exec_error_message,
+                                    test_scalar_function_and_destroy_notify,
+                                    test_function_replaced_and_deleted,
+                                    test_failed_create_releases_the_closure,
+                                    test_stale_closure_refused_before_sqlite,
+                                    test_prepared_statement,
+                                    test_errmsg_on_bad_sql));
   return s;
-}
-
-int main(void) {
-  SRunner *sr = srunner_create(suite());
-  int failed;
-  srunner_run_all(sr, CK_NORMAL);
-  failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

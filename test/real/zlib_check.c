@@ -5,7 +5,6 @@
 ** z_stream handled only through the module's layout table and the
 ** runtime's memory built-ins. Direct zlib calls are the reference.
 */
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <nccc/nccc.h>
 
 #include "zlib_nccc.h"
+#include "nccc_check.h"
 
 /* Signatures of the IDL on this target (uLong is a long). */
 #define UL NCCC_SIG_ULONG
@@ -26,8 +26,7 @@ static const nccc_module *zmod;
 
 static void setup(void) {
   uint16_t index = 0;
-  ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
-  ck_assert_int_eq(nccc_zlib_register(), NCCC_OK);
+  nccc_check_init(nccc_zlib_register);
   ck_assert_int_eq(nccc_module_find("zlib", &index), NCCC_OK);
   zmod = nccc_module_at(index);
   ck_assert_ptr_eq(zmod, &nccc_zlib_module);
@@ -35,26 +34,10 @@ static void setup(void) {
 
 /* ---- calling through the registry ----------------------------------- */
 
-/* The handle of name, after checking that the registry describes it with
-** signature sig and exactly n_in / n_out slots. */
-static nccc_handle find(const char *name, const char *sig, size_t n_in,
-                        size_t n_out) {
-  nccc_handle h = 0;
-  const nccc_fn_info *info = NULL;
-  ck_assert_msg(nccc_lookup(name, &h) == NCCC_OK, "lookup %s: %s", name,
-                nccc_last_error());
-  ck_assert_int_eq(nccc_function(h, NULL, &info, NULL), NCCC_OK);
-  ck_assert_str_eq(info->signature, sig);
-  ck_assert_uint_eq(info->n_in, n_in);
-  ck_assert_uint_eq(info->n_out, n_out);
-  return h;
-}
-
 static void call(const char *name, const char *sig, const uint64_t *in,
                  size_t n_in, uint64_t *out, size_t n_out) {
-  nccc_handle h = find(name, sig, n_in, n_out);
-  ck_assert_msg(nccc_call_checked(h, in, n_in, out, n_out) == NCCC_OK,
-                "call %s: %s", name, nccc_last_error());
+  nccc_check_call_checked(nccc_check_find(name, sig, n_in, n_out), name, in,
+                          n_in, out, n_out);
 }
 
 /* The runtime's memory built-ins (module "nccc"), as a host uses them. */
@@ -80,7 +63,7 @@ static void rt_zero(void *p, size_t n) {
   in[0] = nccc_slot_from_ptr(p);
   in[1] = n;
   /* a variable in side: at least 2 slots, then the bytes */
-  ck_assert_int_eq(nccc_call_checked(find("nccc.write", "pL*:i",
+  ck_assert_int_eq(nccc_call_checked(nccc_check_find("nccc.write", "pL*:i",
                                           2 | NCCC_SLOTS_VARIABLE, 1),
                                      in, 2 + NCCC_SLOTS(n), out, 1),
                    NCCC_OK);
@@ -493,7 +476,7 @@ END_TEST
 
 START_TEST(test_wrong_slot_counts_are_refused) {
   uint64_t in[6] = {0}, out[3] = {0};
-  nccc_handle h = find("zlib.compress2", SIG_COMPRESS2, 5, 2);
+  nccc_handle h = nccc_check_find("zlib.compress2", SIG_COMPRESS2, 5, 2);
   ck_assert_int_eq(nccc_call_checked(h, in, 4, out, 2), NCCC_ERR_NUM_ARGUMENTS);
   ck_assert_int_eq(nccc_call_checked(h, in, 6, out, 2), NCCC_ERR_NUM_ARGUMENTS);
   ck_assert_int_eq(nccc_call_checked(h, in, 5, out, 1), NCCC_ERR_NUM_ARGUMENTS);
@@ -697,27 +680,16 @@ START_TEST(test_stream_errors) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("real_zlib");
-  TCase *tc = tcase_create("zlib");
-  SRunner *sr;
-  int failed;
-  tcase_add_checked_fixture(tc, setup, NULL);
-  tcase_add_test(tc, test_version);
-  tcase_add_test(tc, test_constants_come_from_the_header);
-  tcase_add_test(tc, test_layout_is_the_compilers);
-  tcase_add_test(tc, test_checksums_known_values);
-  tcase_add_test(tc, test_checksums_match_zlib_and_chain);
-  tcase_add_test(tc, test_compress_round_trip);
-  tcase_add_test(tc, test_compress_default_level_and_generated_data);
-  tcase_add_test(tc, test_one_shot_errors);
-  tcase_add_test(tc, test_wrong_slot_counts_are_refused);
-  tcase_add_test(tc, test_stream_round_trip);
-  tcase_add_test(tc, test_stream_errors);
-  suite_add_tcase(s, tc);
-  sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  nccc_check_tcase(s, "zlib", setup, NULL,
+      NCCC_CHECK_TESTS(test_version, test_constants_come_from_the_header,
+                       test_layout_is_the_compilers,
+                       test_checksums_known_values,
+                       test_checksums_match_zlib_and_chain,
+                       test_compress_round_trip,
+                       test_compress_default_level_and_generated_data,
+                       test_one_shot_errors, test_wrong_slot_counts_are_refused,
+                       test_stream_round_trip, test_stream_errors));
+  return s;
 }

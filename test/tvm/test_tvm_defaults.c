@@ -3,7 +3,6 @@
 ** TVMInitializeRuntime, and with the runtime's own weak
 ** TVMSystemLibEntryPoint (this program defines none).
 */
-#include <check.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -12,6 +11,8 @@
 #include <tvm/runtime/crt/crt.h>
 #include <tvm/runtime/crt/error_codes.h>
 #include <tvm/runtime/crt/module.h>
+
+#include "nccc_check.h"
 
 static int noop(TVMValue *args, int *type_codes, int num_args, TVMValue *ret,
                 int *ret_tcode, void *resource_handle) {
@@ -65,15 +66,10 @@ START_TEST(weak_system_lib_entry_point) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("tvm_defaults");
-  TCase *c = tcase_create("defaults");
-  tcase_add_test(c, everything_fails_before_initialisation);
-  tcase_add_test(c, weak_system_lib_entry_point);
-  suite_add_tcase(s, c);
-  SRunner *r = srunner_create(s);
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed == 0 ? 0 : 1;
+  nccc_check_tcase(s, "defaults", NULL, NULL,
+                   NCCC_CHECK_TESTS(everything_fails_before_initialisation,
+                                    weak_system_lib_entry_point));
+  return s;
 }

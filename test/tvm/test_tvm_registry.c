@@ -3,7 +3,6 @@
 ** in TVM's names-blob format and mutable ones carved out of a buffer,
 ** with one test per defect of TVM's implementation that nccc fixes.
 */
-#include <check.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 #include <tvm/runtime/crt/func_registry.h>
 
 #include "crt_config.h"
+#include "nccc_check.h"
 
 /* Distinct packed functions, so a test can tell which one an entry holds. */
 #define PF(k)                                                            \
@@ -519,34 +519,24 @@ START_TEST(error_code_values) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("tvm_registry");
-  TCase *c = tcase_create("const");
-  tcase_add_test(c, const_registry_reads);
-  tcase_add_test(c, lookup_miss_leaves_out_untouched);
-  tcase_add_test(c, get_by_index_out_of_range);
-  tcase_add_test(c, empty_registry_is_valid);
-  tcase_add_test(c, null_arguments_refused);
-  tcase_add_test(c, set_num_funcs_writes_the_count);
-  tcase_add_test(c, error_code_values);
-  suite_add_tcase(s, c);
-  c = tcase_create("mutable");
+  nccc_check_tcase(s, "const", NULL, NULL,
+                   NCCC_CHECK_TESTS(const_registry_reads,
+                                    lookup_miss_leaves_out_untouched,
+                                    get_by_index_out_of_range,
+                                    empty_registry_is_valid,
+                                    null_arguments_refused,
+                                    set_num_funcs_writes_the_count,
+                                    error_code_values));
+  TCase *c = nccc_check_tcase(s, "mutable", NULL, NULL,
+      NCCC_CHECK_TESTS(create_too_small,
+                       table_aligned_for_every_offset_and_size,
+                       fill_until_full_never_writes_outside,
+                       name_exactly_filling_the_names_area, empty_name_refused,
+                       long_names, set_null_arguments_refused,
+                       duplicate_and_override, full_by_count,
+                       full_by_names_area, capacity_capped_at_handle_limit));
   tcase_set_timeout(c, 120);
-  tcase_add_test(c, create_too_small);
-  tcase_add_test(c, table_aligned_for_every_offset_and_size);
-  tcase_add_test(c, fill_until_full_never_writes_outside);
-  tcase_add_test(c, name_exactly_filling_the_names_area);
-  tcase_add_test(c, empty_name_refused);
-  tcase_add_test(c, long_names);
-  tcase_add_test(c, set_null_arguments_refused);
-  tcase_add_test(c, duplicate_and_override);
-  tcase_add_test(c, full_by_count);
-  tcase_add_test(c, full_by_names_area);
-  tcase_add_test(c, capacity_capped_at_handle_limit);
-  suite_add_tcase(s, c);
-  SRunner *r = srunner_create(s);
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed == 0 ? 0 : 1;
+  return s;
 }

@@ -5,7 +5,6 @@
 */
 #define _POSIX_C_SOURCE 200809L /* pthread barriers */
 
-#include <check.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -25,6 +24,7 @@
 
 #include "crt_config.h"
 #include "tvm_internal.h"
+#include "nccc_check.h"
 
 #define GLOBAL_MODULE TVM_CRT_MAX_REGISTERED_MODULES
 
@@ -751,52 +751,34 @@ START_TEST(func_free_is_harmless) {
 }
 END_TEST
 
-int main(void) {
+Suite *nccc_check_suite(void) {
   Suite *s = suite_create("tvm_runtime");
-  TCase *c = tcase_create("globals");
-  tcase_add_checked_fixture(c, setup, NULL);
-  tcase_add_test(c, builtins_present);
-  tcase_add_test(c, builtins_are_the_typed_table);
-  tcase_add_test(c, missing_global_gives_null_and_no_error);
-  tcase_add_test(c, register_and_call_global);
-  tcase_add_test(c, global_handle_encoding);
-  tcase_add_test(c, call_presets_the_return_value);
-  tcase_add_test(c, call_checks_its_arguments);
-  tcase_add_test(c, register_global_errors_and_override);
-  tcase_add_test(c, global_registry_fills_up);
-  tcase_add_test(c, func_free_is_harmless);
-  suite_add_tcase(s, c);
-
-  c = tcase_create("modules");
-  tcase_add_checked_fixture(c, setup, NULL);
+  nccc_check_tcase(s, "globals", setup, NULL,
+                   NCCC_CHECK_TESTS(builtins_present,
+                                    builtins_are_the_typed_table,
+                                    missing_global_gives_null_and_no_error,
+                                    register_and_call_global,
+                                    global_handle_encoding,
+                                    call_presets_the_return_value,
+                                    call_checks_its_arguments,
+                                    register_global_errors_and_override,
+                                    global_registry_fills_up,
+                                    func_free_is_harmless));
+  TCase *c = nccc_check_tcase(s, "modules", setup, NULL,
+      NCCC_CHECK_TESTS(module_functions_get_their_registry, module_lookup_miss,
+                       module_table_full_and_free, module_handle_bounds,
+                       function_handle_bounds, system_library,
+                       system_library_with_full_module_table,
+                       module_get_function_builtin, reinitialise));
   tcase_set_timeout(c, 60);
-  tcase_add_test(c, module_functions_get_their_registry);
-  tcase_add_test(c, module_lookup_miss);
-  tcase_add_test(c, module_table_full_and_free);
-  tcase_add_test(c, module_handle_bounds);
-  tcase_add_test(c, function_handle_bounds);
-  tcase_add_test(c, system_library);
-  tcase_add_test(c, system_library_with_full_module_table);
-  tcase_add_test(c, module_get_function_builtin);
-  tcase_add_test(c, reinitialise);
-  suite_add_tcase(s, c);
-
-  c = tcase_create("errors_and_platform");
-  tcase_add_checked_fixture(c, setup, NULL);
-  tcase_add_test(c, set_and_get_last_error);
-  tcase_add_test(c, errorf_truncates_safely);
-  tcase_add_test(c, packed_function_error_reaches_caller);
-  tcase_add_test(c, last_error_per_thread);
-  tcase_add_test(c, changes_and_lookups_take_the_platform_lock);
-  tcase_add_test(c, workspace);
-  tcase_add_test(c, parallel_launch_runs_one_task);
-  tcase_add_test(c, register_system_lib_symbol);
-  tcase_add_test(c, platform_abort_reaches_the_nccc_hook);
-  suite_add_tcase(s, c);
-
-  SRunner *r = srunner_create(s);
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed == 0 ? 0 : 1;
+  nccc_check_tcase(s, "errors_and_platform", setup, NULL,
+                   NCCC_CHECK_TESTS(set_and_get_last_error,
+                                    errorf_truncates_safely,
+                                    packed_function_error_reaches_caller,
+                                    last_error_per_thread,
+                                    changes_and_lookups_take_the_platform_lock,
+                                    workspace, parallel_launch_runs_one_task,
+                                    register_system_lib_symbol,
+                                    platform_abort_reaches_the_nccc_hook));
+  return s;
 }
