@@ -20,18 +20,9 @@
 #define SLOT_FN(s) ((nccc_fn)(uintptr_t)(s))
 #define SENTINEL 0x5a5a5a5a5a5a5a5au
 
-/* The built-in at index, fetched through the root. */
-static nccc_fn builtin(unsigned index) {
-  uint64_t in[1] = {index}, out[4] = {SENTINEL, 0, 0, 0};
-  nccc_root(in, out);
-  ck_assert_uint_eq(out[0], NCCC_OK);
-  ck_assert_uint_ne(out[1], 0);
-  return SLOT_FN(out[1]);
-}
-
 /* Calls built-in index with in[] and returns out[0], the status. */
 static uint64_t bcall(unsigned index, const uint64_t *in, uint64_t *out) {
-  builtin(index)(in, out);
+  nccc_check_builtin(index)(in, out);
   return out[0];
 }
 

@@ -663,20 +663,13 @@ END_TEST
 
 /* ---- the built-ins ------------------------------------------------------------ */
 
-static nccc_fn builtin(unsigned index) {
-  uint64_t in[1] = {index}, out[4] = {SENTINEL, 0, 0, 0};
-  nccc_root(in, out);
-  ck_assert_uint_eq(out[0], NCCC_OK);
-  return (nccc_fn)(uintptr_t)out[1];
-}
-
 START_TEST(test_builtins) {
   uint64_t out[4] = {SENTINEL, SENTINEL, SENTINEL, SENTINEL};
   uint64_t env = host_ref(proc_cmp, NULL);
   uint64_t in[3] = {FN_SLOT(host_dispatch), env, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY};
   int v[20];
   void *ctx;
-  builtin(NCCC_BUILTIN_CLOSURE_CLAIM)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM)(in, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
   ctx = nccc_slot_to_ptr(out[1]);
   fill_shuffled(v, 20, 1);
@@ -684,7 +677,7 @@ START_TEST(test_builtins) {
   assert_sorted(v, 20);
   ck_assert_int_eq(host_notices(env), 1);
 
-  builtin(NCCC_BUILTIN_CLOSURE_STATS)(NULL, out);
+  nccc_check_builtin(NCCC_BUILTIN_CLOSURE_STATS)(NULL, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
   ck_assert_uint_eq(out[1], NCCC_MAX_CLOSURES);
   ck_assert_uint_eq(out[2], 0);
@@ -696,7 +689,7 @@ START_TEST(test_builtins) {
     uint64_t gin[7] = {NCCC_SCOPE_ASYNC | NCCC_CLOSURE_NOTIFY, 1, 2,
                        FN_SLOT(host_dispatch), e0, FN_SLOT(host_dispatch), e1};
     uint64_t cin[2], rin[1];
-    builtin(NCCC_BUILTIN_CLOSURE_CLAIM_GROUP)(gin, out);
+    nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM_GROUP)(gin, out);
     ck_assert_uint_eq(out[0], NCCC_OK);
     n_progress = 0;
     cin[0] = 2;
@@ -708,33 +701,33 @@ START_TEST(test_builtins) {
     ck_assert_int_eq(host_notices(e0), 1);
     ck_assert_int_eq(host_notices(e1), 1);
     gin[2] = NCCC_CLOSURE_GROUP_MAX + 1;
-    builtin(NCCC_BUILTIN_CLOSURE_CLAIM_GROUP)(gin, out);
+    nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM_GROUP)(gin, out);
     ck_assert_uint_eq(out[0], NCCC_ERR_INVALID_ARG);
     gin[2] = 2;
     gin[1] = 2; /* final member out of range */
-    builtin(NCCC_BUILTIN_CLOSURE_CLAIM_GROUP)(gin, out);
+    nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM_GROUP)(gin, out);
     ck_assert_uint_eq(out[0], NCCC_ERR_INVALID_ARG);
   }
 
   /* release: a live one, then the same again */
   in[2] = NCCC_SCOPE_FOREVER;
-  builtin(NCCC_BUILTIN_CLOSURE_CLAIM)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM)(in, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
   {
     uint64_t rin[1] = {out[1]};
-    builtin(NCCC_BUILTIN_CLOSURE_RELEASE)(rin, out);
+    nccc_check_builtin(NCCC_BUILTIN_CLOSURE_RELEASE)(rin, out);
     ck_assert_uint_eq(out[0], NCCC_OK);
-    builtin(NCCC_BUILTIN_CLOSURE_RELEASE)(rin, out);
+    nccc_check_builtin(NCCC_BUILTIN_CLOSURE_RELEASE)(rin, out);
     ck_assert_uint_eq(out[0], NCCC_ERR_STALE_CLOSURE);
   }
   /* flags that do not fit are refused, not truncated into a scope */
   in[2] = ((uint64_t)1 << 32) | NCCC_SCOPE_CALL;
-  builtin(NCCC_BUILTIN_CLOSURE_CLAIM)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM)(in, out);
   ck_assert_uint_eq(out[0], NCCC_ERR_INVALID_ARG);
   in[2] = 9;
-  builtin(NCCC_BUILTIN_CLOSURE_CLAIM)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM)(in, out);
   ck_assert_uint_eq(out[0], NCCC_ERR_INVALID_ARG);
-  builtin(NCCC_BUILTIN_CLOSURE_STATS)(NULL, out);
+  nccc_check_builtin(NCCC_BUILTIN_CLOSURE_STATS)(NULL, out);
   ck_assert_uint_eq(out[2], 0);
 }
 END_TEST

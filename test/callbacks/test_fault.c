@@ -218,47 +218,40 @@ START_TEST(test_faulted_call_still_releases_call_closure) {
 }
 END_TEST
 
-static nccc_fn builtin(unsigned index) {
-  uint64_t in[1] = {index}, out[4] = {SENTINEL, 0, 0, 0};
-  nccc_root(in, out);
-  ck_assert_uint_eq(out[0], NCCC_OK);
-  return (nccc_fn)(uintptr_t)out[1];
-}
-
 START_TEST(test_builtins) {
   nccc_handle hd = nccc_check_lookup("cbt.divide");
   uint64_t in[6] = {hd, 2, nccc_slot_from_i32(EACCES), 1, nccc_slot_from_i32(-13), 0};
   uint64_t out[3] = {SENTINEL, SENTINEL, SENTINEL};
   int err;
-  builtin(NCCC_BUILTIN_FAULT_ARM)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_FAULT_ARM)(in, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
   ck_assert_int_eq(divide(1, 1, &err), -13);
   ck_assert_int_eq(err, EACCES);
-  builtin(NCCC_BUILTIN_FAULT_QUERY)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_FAULT_QUERY)(in, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
   ck_assert_uint_eq(out[1], 1);
   ck_assert_uint_eq(out[2], 1);
   in[0] = 0; /* disarm all */
-  builtin(NCCC_BUILTIN_FAULT_DISARM)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_FAULT_DISARM)(in, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
   ck_assert_int_eq(divide(1, 1, &err), 1);
   /* refused arguments */
   in[0] = hd;
   in[3] = NCCC_FAULT_SLOTS + 1;
-  builtin(NCCC_BUILTIN_FAULT_ARM)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_FAULT_ARM)(in, out);
   ck_assert_uint_eq(out[0], NCCC_ERR_INVALID_ARG);
   in[3] = 1;
   in[2] = 0x100000000u; /* not an int */
-  builtin(NCCC_BUILTIN_FAULT_ARM)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_FAULT_ARM)(in, out);
   ck_assert_uint_eq(out[0], NCCC_ERR_INVALID_ARG);
   in[2] = 0;
   in[1] = 0;
-  builtin(NCCC_BUILTIN_FAULT_ARM)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_FAULT_ARM)(in, out);
   ck_assert_uint_eq(out[0], NCCC_ERR_INVALID_ARG);
   in[0] = 12345;
-  builtin(NCCC_BUILTIN_FAULT_DISARM)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_FAULT_DISARM)(in, out);
   ck_assert_uint_eq(out[0], NCCC_ERR_BAD_HANDLE);
-  builtin(NCCC_BUILTIN_FAULT_QUERY)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_FAULT_QUERY)(in, out);
   ck_assert_uint_eq(out[0], NCCC_ERR_BAD_HANDLE);
   ck_assert_uint_eq(nccc_site_active, 0);
 }

@@ -245,72 +245,65 @@ END_TEST
 
 /* ---- built-ins --------------------------------------------------------------- */
 
-static nccc_fn builtin(unsigned index) {
-  uint64_t in[1] = {index}, out[4] = {SENTINEL, 0, 0, 0};
-  nccc_root(in, out);
-  ck_assert_uint_eq(out[0], NCCC_OK);
-  return (nccc_fn)(uintptr_t)out[1];
-}
-
 START_TEST(test_builtins) {
   uint64_t in[2], out[5] = {SENTINEL, SENTINEL, SENTINEL, SENTINEL, SENTINEL};
   uint16_t mi;
   nccc_module_find("cbt", &mi);
   in[0] = mi;
   in[1] = 1;
-  builtin(NCCC_BUILTIN_TRACE_ENABLE_MODULE)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_TRACE_ENABLE_MODULE)(in, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
   add(3, 4);
   divide(3, 0, NULL);
-  builtin(NCCC_BUILTIN_TRACE_STATS)(NULL, out);
+  nccc_check_builtin(NCCC_BUILTIN_TRACE_STATS)(NULL, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
   ck_assert_uint_eq(out[1], 0);
   ck_assert_uint_eq(out[2], 2);
   ck_assert_uint_eq(out[3], NCCC_TRACE_RECORDS);
   in[0] = 1;
-  builtin(NCCC_BUILTIN_TRACE_READ)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_TRACE_READ)(in, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
   ck_assert_uint_eq(out[1], nccc_check_lookup("cbt.divide"));
   ck_assert_uint_eq(out[2], NCCC_OK);
   ck_assert_uint_eq(out[3], 1030);
   ck_assert_uint_eq(out[4], 1040);
   in[0] = 2;
-  builtin(NCCC_BUILTIN_TRACE_READ)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_TRACE_READ)(in, out);
   ck_assert_uint_eq(out[0], NCCC_ERR_INDEX_INVALID);
-  builtin(NCCC_BUILTIN_TRACE_CLEAR)(NULL, out);
+  nccc_check_builtin(NCCC_BUILTIN_TRACE_CLEAR)(NULL, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
-  builtin(NCCC_BUILTIN_TRACE_STATS)(NULL, out);
+  nccc_check_builtin(NCCC_BUILTIN_TRACE_STATS)(NULL, out);
   ck_assert_uint_eq(out[2], 0);
   /* handle 0 with off: everything off */
   in[0] = 0;
   in[1] = 0;
-  builtin(NCCC_BUILTIN_TRACE_ENABLE)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_TRACE_ENABLE)(in, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
   ck_assert_uint_eq(nccc_site_active, 0);
   in[0] = nccc_check_lookup("cbt.add");
   in[1] = 1;
-  builtin(NCCC_BUILTIN_TRACE_ENABLE)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_TRACE_ENABLE)(in, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
   ck_assert_int_eq(nccc_trace_enabled(nccc_check_lookup("cbt.add")), 1);
   in[0] = (uint64_t)nccc_check_lookup("cbt.add") | ((uint64_t)1 << 32);
-  builtin(NCCC_BUILTIN_TRACE_ENABLE)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_TRACE_ENABLE)(in, out);
   ck_assert_uint_eq(out[0], NCCC_ERR_INVALID_ARG);
   in[0] = NCCC_MAX_MODULES;
-  builtin(NCCC_BUILTIN_TRACE_ENABLE_MODULE)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_TRACE_ENABLE_MODULE)(in, out);
   ck_assert_uint_eq(out[0], NCCC_ERR_INDEX_INVALID);
   /* a buffer of the host's own */
   {
     static uint64_t space[8];
     uint64_t bin[2] = {nccc_slot_from_ptr(space), sizeof space};
-    builtin(NCCC_BUILTIN_TRACE_BUFFER)(bin, out);
+    nccc_check_builtin(NCCC_BUILTIN_TRACE_BUFFER)(bin, out);
     ck_assert_uint_eq(out[0], NCCC_OK);
-    builtin(NCCC_BUILTIN_TRACE_STATS)(NULL, out);
+    nccc_check_builtin(NCCC_BUILTIN_TRACE_STATS)(NULL, out);
     ck_assert_uint_eq(out[3], 2); /* 64 bytes: two 24-byte records */
     bin[1] = 8;
-    builtin(NCCC_BUILTIN_TRACE_BUFFER)(bin, out);
+    nccc_check_builtin(NCCC_BUILTIN_TRACE_BUFFER)(bin, out);
     ck_assert_uint_eq(out[0], NCCC_ERR_BUFFER_TOO_SMALL);
     bin[0] = 0;
-    builtin(NCCC_BUILTIN_TRACE_BUFFER)(bin, out);
+    nccc_check_builtin(NCCC_BUILTIN_TRACE_BUFFER)(bin, out);
     ck_assert_uint_eq(out[0], NCCC_OK);
   }
 }

@@ -70,6 +70,14 @@ void nccc_check_call_checked(nccc_handle h, const char *what,
                 "call %s: %s", what, nccc_last_error());
 }
 
+nccc_fn nccc_check_builtin(unsigned index) {
+  uint64_t in[1] = {index}, out[4] = {0x5a5a5a5a5a5a5a5au, 0, 0, 0};
+  nccc_root(in, out);
+  ck_assert_uint_eq(out[0], NCCC_OK);
+  ck_assert_uint_ne(out[1], 0);
+  return (nccc_fn)(uintptr_t)out[1];
+}
+
 uint32_t nccc_check_closures_in_use(void) {
   nccc_closure_stats stats;
   nccc_closure_get_stats(&stats);

@@ -64,6 +64,10 @@ void nccc_check_call_checked(nccc_handle h, const char *what,
                              const uint64_t *in, size_t n_in, uint64_t *out,
                              size_t n_out);
 
+/* The built-in at index, fetched through nccc_root as a host does; fails
+** the test unless the root gives one. */
+nccc_fn nccc_check_builtin(unsigned index);
+
 /* How many closures are claimed now (every test gives back what it
 ** claimed). */
 uint32_t nccc_check_closures_in_use(void);
