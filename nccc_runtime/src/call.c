@@ -11,11 +11,10 @@
 static inline const nccc_dispatch *resolve(nccc_handle handle,
                                            uint16_t *out_module,
                                            uint16_t *out_function) {
-  uint32_t module_index = (handle >> 16) & 0x7fffu;
-  uint32_t function_index = handle & 0x7fffu;
+  uint32_t module_index = nccc_handle_module(handle);
+  uint32_t function_index = nccc_handle_function(handle);
   const nccc_dispatch *d;
-  if ((handle & 0x80008000u) != 0x80008000u ||
-      module_index > NCCC_GLOBAL_MODULE) {
+  if (!nccc_handle_marked(handle) || module_index > NCCC_GLOBAL_MODULE) {
     return NULL;
   }
   d = &nccc_G.dispatch[module_index];
@@ -93,7 +92,7 @@ nccc_status nccc_call(nccc_handle handle, const uint64_t *in, uint64_t *out) {
 
 /* Does a buffer of n slots fit a side whose count is spec? */
 static int count_fits(uint16_t spec, size_t n) {
-  if (spec & NCCC_SLOTS_VARIABLE) return n >= (size_t)(spec & 0x7fffu);
+  if (spec & NCCC_SLOTS_VARIABLE) return n >= (size_t)(spec & ~NCCC_SLOTS_VARIABLE);
   return n == (size_t)spec;
 }
 

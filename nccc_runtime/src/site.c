@@ -19,7 +19,7 @@ unsigned nccc_site_enter(const nccc_module *module, uint32_t index,
   uint32_t handle;
   int traced;
   nccc_platform_lock();
-  handle = index <= 0x7fffu ? handle_of(module, index) : 0;
+  handle = index <= NCCC_ABI_HANDLE_INDEX_MASK ? handle_of(module, index) : 0;
   if (handle == 0) {
     nccc_platform_unlock();
     return 0;
@@ -48,7 +48,7 @@ void nccc_site_leave(const nccc_module *module, uint32_t index,
   nccc_platform_lock();
   /* the handle again (the wrapper keeps no more than the start time
   ** across its call); a module removed meanwhile is not recorded */
-  handle = index <= 0x7fffu ? handle_of(module, index) : 0;
+  handle = index <= NCCC_ABI_HANDLE_INDEX_MASK ? handle_of(module, index) : 0;
   if (handle != 0) nccc_trace_put_locked(handle, NCCC_OK, start_ns, end);
   nccc_platform_unlock();
 }

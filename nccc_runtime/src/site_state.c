@@ -27,9 +27,9 @@ static nccc_status site_fail(nccc_status st, const char *what,
 
 nccc_status nccc_site_of(nccc_handle handle, const char *what,
                          const nccc_module **out_module, uint32_t *out_index) {
-  uint16_t mi = (uint16_t)((handle >> 16) & 0x7fffu);
-  uint16_t fi = (uint16_t)(handle & 0x7fffu);
-  int marked = (handle & 0x80008000u) == 0x80008000u;
+  uint16_t mi = nccc_handle_module(handle);
+  uint16_t fi = nccc_handle_function(handle);
+  int marked = nccc_handle_marked(handle);
   const nccc_module *m = marked ? nccc_module_at(mi) : NULL;
   if (m == NULL || fi >= nccc_registry_count(m->registry)) {
     const nccc_registry *global = nccc_state_registry(NCCC_GLOBAL_MODULE);

@@ -31,6 +31,24 @@ static inline nccc_handle nccc_handle_encode(uint16_t module_index,
          NCCC_ABI_HANDLE_FUNCTION_MARKER | (uint32_t)function_index;
 }
 
+/* The fields of a handle, unchecked: whether both markers are set, the
+** module index and the function index. */
+#define NCCC_HANDLE_MARKERS \
+  (NCCC_ABI_HANDLE_MODULE_MARKER | NCCC_ABI_HANDLE_FUNCTION_MARKER)
+
+static inline int nccc_handle_marked(nccc_handle handle) {
+  return (handle & NCCC_HANDLE_MARKERS) == NCCC_HANDLE_MARKERS;
+}
+
+static inline uint16_t nccc_handle_module(nccc_handle handle) {
+  return (uint16_t)((handle >> NCCC_ABI_HANDLE_MODULE_SHIFT) &
+                    NCCC_ABI_HANDLE_INDEX_MASK);
+}
+
+static inline uint16_t nccc_handle_function(nccc_handle handle) {
+  return (uint16_t)(handle & NCCC_ABI_HANDLE_INDEX_MASK);
+}
+
 /*
 ** Splits a handle and checks it against the runtime's present state: both
 ** markers set, the module index a present module or the global registry,

@@ -55,9 +55,6 @@ _Static_assert(TVM_CRT_MAX_STRLEN_FUNCTION_NAME >= 2,
 
 #define FUNC_ALIGN offsetof(struct { char c; TVMBackendPackedCFunc f; }, f)
 
-/* Function indices are 15 bits in a handle. */
-#define MAX_FUNCTIONS 0x7fffu
-
 /* The longest name, without its NUL. */
 #define NAME_MAX_BYTES ((size_t)TVM_CRT_MAX_STRLEN_FUNCTION_NAME - 1)
 
@@ -162,7 +159,7 @@ tvm_crt_error_t TVMMutableFuncRegistry_Create(TVMMutableFuncRegistry *reg,
                          "function registry buffer too small", NULL);
   }
   max = buffer_size_bytes / kTvmAverageFuncEntrySizeBytes;
-  if (max > MAX_FUNCTIONS) max = MAX_FUNCTIONS;
+  if (max > NCCC_REGISTRY_MAX_FUNCTIONS) max = NCCC_REGISTRY_MAX_FUNCTIONS;
   /* Table offset aligned down; done on offsets so that no pointer is
   ** formed outside the buffer. The minimum size leaves at least 8 bytes
   ** of names (see NCCC_TVM_REGISTRY_MIN_BYTES): count, one short name,
@@ -219,7 +216,7 @@ tvm_crt_error_t TVMMutableFuncRegistry_Set(TVMMutableFuncRegistry *reg,
   }
 
   count = nccc_names_count(names);
-  if (count >= reg->max_functions || count >= MAX_FUNCTIONS) {
+  if (count >= reg->max_functions || count >= NCCC_REGISTRY_MAX_FUNCTIONS) {
     return nccc_tvm_fail(kTvmErrorFunctionRegistryFull,
                          "function registry full", name);
   }

@@ -5,7 +5,8 @@
 ** Handles are TVM's. A function handle is nccc_handle_encode(module,
 ** function): bit 31 and bit 15 set, the module index in bits 30..16 (the
 ** global registry has index TVM_CRT_MAX_REGISTERED_MODULES) and the
-** function index in bits 14..0. A module handle is index | 0x8000.
+** function index in bits 14..0 (nccc/abi.h has the layout). A module
+** handle is the index with the marker of a handle's function half.
 ** Decoding checks every field against the present state before anything
 ** is read: TVM let a module index equal to the table size through.
 */
@@ -26,7 +27,8 @@
 #include "crt_config.h"
 #include "tvm_internal.h"
 
-#if TVM_CRT_MAX_REGISTERED_MODULES < 1 || TVM_CRT_MAX_REGISTERED_MODULES >= 0x7fff
+#if TVM_CRT_MAX_REGISTERED_MODULES < 1 || \
+    TVM_CRT_MAX_REGISTERED_MODULES >= NCCC_ABI_HANDLE_INDEX_MASK
 #error "TVM_CRT_MAX_REGISTERED_MODULES must be 1 .. 0x7ffe (15-bit index)"
 #endif
 
@@ -56,15 +58,18 @@ static int not_initialized(const char *what) {
 
 /* ---- handles --------------------------------------------------------------- */
 
+#define MODULE_MARKER NCCC_ABI_HANDLE_FUNCTION_MARKER
+
 static TVMModuleHandle module_handle(tvm_module_index_t index) {
-  return (TVMModuleHandle)(uintptr_t)(index | 0x8000u);
+  return (TVMModuleHandle)(uintptr_t)(index | MODULE_MARKER);
 }
 
 /* The index of the present module mod names; -1 (error recorded) if none. */
 static int decode_module(TVMModuleHandle mod, const char *what) {
   uintptr_t v = (uintptr_t)mod;
-  uintptr_t index = v & 0x7fffu;
-  if ((v & ~(uintptr_t)0xffffu) != 0 || (v & 0x8000u) == 0 ||
+  uintptr_t index = v & NCCC_ABI_HANDLE_INDEX_MASK;
+  if (v > (MODULE_MARKER | NCCC_ABI_HANDLE_INDEX_MASK) ||
+      (v & MODULE_MARKER) == 0 ||
       index >= TVM_CRT_MAX_REGISTERED_MODULES || S.modules[index] == NULL) {
     nccc_fail(NCCC_ERR_BAD_HANDLE, what, "invalid module handle");
     return -1;
@@ -83,10 +88,10 @@ static TVMFunctionHandle function_handle(tvm_module_index_t module,
 static int decode_function(TVMFunctionHandle func, TVMBackendPackedCFunc *fn,
                            void **resource) {
   uint64_t v = (uint64_t)(uintptr_t)func;
-  tvm_module_index_t m = (tvm_module_index_t)((v >> 16) & 0x7fffu);
-  tvm_function_index_t f = (tvm_function_index_t)(v & 0x7fffu);
+  tvm_module_index_t m = nccc_handle_module((nccc_handle)v);
+  tvm_function_index_t f = nccc_handle_function((nccc_handle)v);
   const TVMFuncRegistry *reg;
-  if ((v >> 32) != 0 || (v & 0x80008000u) != 0x80008000u) {
+  if ((v >> 32) != 0 || !nccc_handle_marked((nccc_handle)v)) {
     nccc_fail(NCCC_ERR_BAD_HANDLE, "TVMFuncCall", "invalid function handle");
     return -1;
   }
