@@ -106,10 +106,10 @@ static const nccc_module *module_arg(const uint64_t *in, int k,
 
 static void b_module_info(const uint64_t *in, uint64_t *out) {
   const nccc_module *m;
-  if (in[0] == NCCC_GLOBAL_MODULE && nccc_G.initialized) {
+  if (in[0] == NCCC_GLOBAL_MODULE && nccci_G.initialized) {
     out[0] = NCCC_OK;
     out[1] = SLOT_STR("");
-    out[2] = nccc_registry_count(&nccc_G.global.view);
+    out[2] = nccc_registry_count(&nccci_G.global.view);
     out[3] = 0;
     out[4] = 0;
     return;
@@ -494,7 +494,7 @@ static const nccc_fn_info builtin_info[NCCC_BUILTIN_COUNT] = {
 static const nccc_registry builtin_registry = {
     (const char *)&builtin_names, builtin_funcs, builtin_info, NULL};
 
-const nccc_module nccc_builtin_module = {"nccc", &builtin_registry, NULL, 0,
+const nccc_module nccci_builtin_module = {"nccc", &builtin_registry, NULL, 0,
                                          0, NULL};
 
 static void b_builtin(const uint64_t *in, uint64_t *out) {

@@ -8,16 +8,16 @@
 /* Resolves a handle to its dispatch entry and function index, or NULL.
 ** Inline so that nccc_call is one short path: marker test, two bounds
 ** checks, two loads, an indirect call. */
-static inline const nccc_dispatch *resolve(nccc_handle handle,
-                                           uint16_t *out_module,
-                                           uint16_t *out_function) {
+static inline const nccci_dispatch *resolve(nccc_handle handle,
+                                            uint16_t *out_module,
+                                            uint16_t *out_function) {
   uint32_t module_index = nccc_handle_module(handle);
   uint32_t function_index = nccc_handle_function(handle);
-  const nccc_dispatch *d;
+  const nccci_dispatch *d;
   if (!nccc_handle_marked(handle) || module_index > NCCC_GLOBAL_MODULE) {
     return NULL;
   }
-  d = &nccc_G.dispatch[module_index];
+  d = &nccci_G.dispatch[module_index];
   if (function_index >= d->count) return NULL; /* 0 for empty indices */
   *out_module = (uint16_t)module_index;
   *out_function = (uint16_t)function_index;
@@ -44,14 +44,14 @@ nccc_status nccc_lookup(const char *name, nccc_handle *out) {
   if (name == NULL || out == NULL) {
     return nccc_fail(NCCC_ERR_NULL_POINTER, "lookup", NULL);
   }
-  if (!nccc_G.initialized) {
+  if (!nccci_G.initialized) {
     return nccc_fail(NCCC_ERR_NOT_INITIALIZED, "lookup", name);
   }
   dot = strchr(name, '.');
   if (dot != NULL) {
-    int m = nccc_module_index(name, (size_t)(dot - name));
+    int m = nccci_module_index(name, (size_t)(dot - name));
     if (m >= 0) {
-      if (nccc_registry_lookup(nccc_G.modules[m]->registry, dot + 1, &index) !=
+      if (nccc_registry_lookup(nccci_G.modules[m]->registry, dot + 1, &index) !=
           NCCC_OK) {
         return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
       }
@@ -60,7 +60,7 @@ nccc_status nccc_lookup(const char *name, nccc_handle *out) {
     }
   }
   nccc_platform_lock();
-  if (nccc_registry_lookup(&nccc_G.global.view, name, &index) != NCCC_OK) {
+  if (nccc_registry_lookup(&nccci_G.global.view, name, &index) != NCCC_OK) {
     nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
   }
@@ -73,7 +73,7 @@ nccc_status nccc_function(nccc_handle handle, nccc_fn *out_fn,
                           const nccc_fn_info **out_info,
                           const char **out_name) {
   uint16_t m, f;
-  const nccc_dispatch *d = resolve(handle, &m, &f);
+  const nccci_dispatch *d = resolve(handle, &m, &f);
   if (d == NULL) return bad_handle();
   return nccc_registry_get(d->registry, f, out_fn, out_info, out_name);
 }
@@ -84,7 +84,7 @@ nccc_status nccc_function(nccc_handle handle, nccc_fn *out_fn,
 ** read a torn entry on targets where pointer stores are atomic. */
 nccc_status nccc_call(nccc_handle handle, const uint64_t *in, uint64_t *out) {
   uint16_t m, f;
-  const nccc_dispatch *d = resolve(handle, &m, &f);
+  const nccci_dispatch *d = resolve(handle, &m, &f);
   if (d == NULL) return bad_handle();
   d->funcs[f](in, out);
   return NCCC_OK;
@@ -99,7 +99,7 @@ static int count_fits(uint16_t spec, size_t n) {
 nccc_status nccc_call_checked(nccc_handle handle, const uint64_t *in,
                               size_t n_in, uint64_t *out, size_t n_out) {
   uint16_t m, f;
-  const nccc_dispatch *d = resolve(handle, &m, &f);
+  const nccci_dispatch *d = resolve(handle, &m, &f);
   if (d == NULL) return bad_handle();
   if (!count_fits(d->info[f].n_in, n_in) ||
       !count_fits(d->info[f].n_out, n_out)) {
@@ -118,14 +118,14 @@ nccc_status nccc_register(const char *name, nccc_fn fn, const char *signature,
                           int override, nccc_handle *out) {
   uint16_t index;
   nccc_status st;
-  if (!nccc_G.initialized) {
+  if (!nccci_G.initialized) {
     return nccc_fail(NCCC_ERR_NOT_INITIALIZED, "register", name);
   }
   nccc_platform_lock();
-  st = nccc_mreg_set(&nccc_G.global, name, fn, signature, override, &index);
+  st = nccc_mreg_set(&nccci_G.global, name, fn, signature, override, &index);
   if (st == NCCC_OK) {
-    nccc_G.dispatch[NCCC_GLOBAL_MODULE].count =
-        nccc_registry_count(&nccc_G.global.view);
+    nccci_G.dispatch[NCCC_GLOBAL_MODULE].count =
+        nccc_registry_count(&nccci_G.global.view);
   }
   nccc_platform_unlock();
   if (st == NCCC_OK && out != NULL) {

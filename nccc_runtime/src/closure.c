@@ -327,8 +327,8 @@ void nccc_closure_destroy_notify(void *ctx) {
 
 /* ---- calls ------------------------------------------------------------------ */
 
-int nccc_closure_enter_locked(void *ctx, unsigned member,
-                              nccc_cb_frame *frame) {
+int nccci_closure_enter_locked(void *ctx, unsigned member,
+                               nccc_cb_frame *frame) {
   int head = head_of(ctx, 0);
   rec *r;
   if (head < 0 || (r = member_of(head, member)) == NULL) return 0;
@@ -345,7 +345,7 @@ int nccc_closure_enter_locked(void *ctx, unsigned member,
   return 1;
 }
 
-int nccc_closure_live_locked(void *ctx, unsigned member) {
+int nccci_closure_live_locked(void *ctx, unsigned member) {
   int head = head_of(ctx, 0);
   return head >= 0 && member_of(head, member) != NULL;
 }
@@ -410,7 +410,7 @@ static COLD int enter_locked_or_report(void *ctx, unsigned member,
                                        nccc_cb_frame *frame) {
   int ok;
   nccc_platform_lock();
-  ok = nccc_closure_enter_locked(ctx, member, frame);
+  ok = nccci_closure_enter_locked(ctx, member, frame);
   if (!ok) P.stale++;
   nccc_platform_unlock();
   if (!ok) {
@@ -453,8 +453,8 @@ static COLD int thunk_enter_locked(const nccc_thunk_pool *pool, unsigned i,
   int ok = 0;
   nccc_platform_lock();
   if (pool != NULL && i < pool->size && pool->slots[i].ctx != NULL) {
-    ok = nccc_closure_enter_locked(pool->slots[i].ctx, pool->slots[i].member,
-                                   frame);
+    ok = nccci_closure_enter_locked(pool->slots[i].ctx, pool->slots[i].member,
+                                    frame);
   }
   if (!ok) P.stale++;
   nccc_platform_unlock();

@@ -24,7 +24,7 @@ static struct {
 
 /* Sets the FAULT bit of nccc_site_active from the table. */
 static void publish_locked(void) {
-  nccc_site_flag_locked(NCCC_SITE_FAULT, F.armed > 0);
+  nccci_site_flag_locked(NCCC_SITE_FAULT, F.armed > 0);
 }
 
 static fault *find(const nccc_module *m, uint32_t index) {
@@ -53,7 +53,7 @@ nccc_status nccc_fault_arm(nccc_handle handle, uint32_t count,
     return nccc_fail(NCCC_ERR_NULL_POINTER, "fault arm", "slots");
   }
   nccc_platform_lock();
-  st = nccc_site_of(handle, "fault arm", &m, &index);
+  st = nccci_site_of(handle, "fault arm", &m, &index);
   if (st != NCCC_OK) {
     nccc_platform_unlock();
     return st;
@@ -90,7 +90,7 @@ nccc_status nccc_fault_disarm(nccc_handle handle) {
   fault *f;
   nccc_status st;
   nccc_platform_lock();
-  st = nccc_site_of(handle, "fault disarm", &m, &index);
+  st = nccci_site_of(handle, "fault disarm", &m, &index);
   if (st == NCCC_OK && (f = find(m, index)) != NULL) {
     if (f->remaining != 0) F.armed--;
     memset(f, 0, sizeof *f);
@@ -107,7 +107,7 @@ void nccc_fault_disarm_all(void) {
   nccc_platform_unlock();
 }
 
-void nccc_fault_reset(void) { nccc_fault_disarm_all(); }
+void nccci_fault_reset(void) { nccc_fault_disarm_all(); }
 
 nccc_status nccc_fault_query(nccc_handle handle, uint32_t *out_remaining,
                              uint64_t *out_fired) {
@@ -116,7 +116,7 @@ nccc_status nccc_fault_query(nccc_handle handle, uint32_t *out_remaining,
   const fault *f;
   nccc_status st;
   nccc_platform_lock();
-  st = nccc_site_of(handle, "fault query", &m, &index);
+  st = nccci_site_of(handle, "fault query", &m, &index);
   if (st != NCCC_OK) {
     nccc_platform_unlock();
     return st;
@@ -128,8 +128,8 @@ nccc_status nccc_fault_query(nccc_handle handle, uint32_t *out_remaining,
   return NCCC_OK;
 }
 
-int nccc_fault_fire_locked(const nccc_module *module, uint32_t index,
-                           unsigned shims, uint64_t *out, size_t n_out) {
+int nccci_fault_fire_locked(const nccc_module *module, uint32_t index,
+                            unsigned shims, uint64_t *out, size_t n_out) {
   fault *f = find(module, index);
   size_t n_values = n_out, k;
   if (f == NULL || f->remaining == 0) return 0;

@@ -9,56 +9,57 @@
 #include <string.h>
 
 #include <nccc/nccc.h>
+#include <nccc/visibility.h>
 
 /* The runtime's whole mutable state: zero-initialised data, no
 ** constructor. nccc_init fills it. */
 /* What a call needs of one module index, flat, so that nccc_call reaches
 ** the function in two loads after the bounds checks. count is 0 for an
 ** empty index; the global registry's count follows each registration. */
-typedef struct nccc_dispatch {
+typedef struct nccci_dispatch {
   const nccc_fn *funcs;
   const nccc_fn_info *info;
   const nccc_registry *registry;
   uint32_t count;
-} nccc_dispatch;
+} nccci_dispatch;
 
-typedef struct nccc_state {
-  nccc_dispatch dispatch[NCCC_MAX_MODULES + 1]; /* the global one last */
+typedef struct nccci_state {
+  nccci_dispatch dispatch[NCCC_MAX_MODULES + 1]; /* the global one last */
   const nccc_module *modules[NCCC_MAX_MODULES];
   nccc_mreg global;
   int initialized;
-} nccc_state;
+} nccci_state;
 
-extern nccc_state nccc_G;
+NCCC_INTERNAL extern nccci_state nccci_G;
 
 /* The registry behind a module index (the global one included), or NULL. */
-const nccc_registry *nccc_state_registry(uint16_t module_index);
+NCCC_INTERNAL const nccc_registry *nccci_state_registry(uint16_t module_index);
 
 /* Points dispatch[index] at reg (NULL: empties it). */
-void nccc_dispatch_set(uint16_t index, const nccc_registry *reg);
+NCCC_INTERNAL void nccci_dispatch_set(uint16_t index, const nccc_registry *reg);
 
 /* Index of the module called name (its first len bytes), or -1. */
-int nccc_module_index(const char *name, size_t len);
+NCCC_INTERNAL int nccci_module_index(const char *name, size_t len);
 
 /* The built-in module "nccc" (builtins.c). */
-extern const nccc_module nccc_builtin_module;
+NCCC_INTERNAL extern const nccc_module nccci_builtin_module;
 
 /* A blob's count, inline for the call path. */
-static inline uint16_t nccc_blob_count(const char *names) {
+static inline uint16_t nccci_blob_count(const char *names) {
   uint16_t n;
   memcpy(&n, names, sizeof n);
   return n;
 }
 
 /* Bounded string length: n when no NUL within max+1 bytes. */
-size_t nccc_strnlen(const char *s, size_t max);
+NCCC_INTERNAL size_t nccci_strnlen(const char *s, size_t max);
 
 /* ---- closures, thunks, call sites (closure.c, thunk.c, site.c, trace.c,
 ** fault.c); "_locked" functions expect the platform lock held ---------- */
 
-int nccc_closure_enter_locked(void *ctx, unsigned member,
-                              nccc_cb_frame *frame);
-int nccc_closure_live_locked(void *ctx, unsigned member);
+NCCC_INTERNAL int nccci_closure_enter_locked(void *ctx, unsigned member,
+                                             nccc_cb_frame *frame);
+NCCC_INTERNAL int nccci_closure_live_locked(void *ctx, unsigned member);
 
 /* Callbacks find their closure without the lock (closure.c) where the
 ** compiler has atomic loads and fences; elsewhere every call locks. */
@@ -86,23 +87,23 @@ int nccc_closure_live_locked(void *ctx, unsigned member);
 /* The module and function index of a module function's handle:
 ** NCCC_ERR_BAD_HANDLE, or NCCC_ERR_INVALID_ARG for the global registry
 ** (what = the caller, for the message). */
-nccc_status nccc_site_of(nccc_handle handle, const char *what,
-                         const nccc_module **out_module, uint32_t *out_index);
+NCCC_INTERNAL nccc_status nccci_site_of(nccc_handle handle, const char *what,
+                                        const nccc_module **out_module, uint32_t *out_index);
 
 /* Sets (on) or clears one bit of nccc_site_active. */
-void nccc_site_flag_locked(uint32_t bit, int on);
+NCCC_INTERNAL void nccci_site_flag_locked(uint32_t bit, int on);
 
 /* 1 when a fault for (module, index) fired and wrote out[]. */
-int nccc_fault_fire_locked(const nccc_module *module, uint32_t index,
-                           unsigned shims, uint64_t *out, size_t n_out);
-void nccc_fault_reset(void);
+NCCC_INTERNAL int nccci_fault_fire_locked(const nccc_module *module, uint32_t index,
+                                          unsigned shims, uint64_t *out, size_t n_out);
+NCCC_INTERNAL void nccci_fault_reset(void);
 
-int nccc_trace_wanted_locked(const nccc_module *module, uint32_t index);
-void nccc_trace_put_locked(uint32_t handle, uint32_t status, uint64_t start_ns,
-                           uint64_t end_ns);
-void nccc_trace_reset(void);
+NCCC_INTERNAL int nccci_trace_wanted_locked(const nccc_module *module, uint32_t index);
+NCCC_INTERNAL void nccci_trace_put_locked(uint32_t handle, uint32_t status, uint64_t start_ns,
+                                          uint64_t end_ns);
+NCCC_INTERNAL void nccci_trace_reset(void);
 
 /* The platform clock, 0 without a now_ns hook (platform.c). */
-uint64_t nccc_now_ns(void);
+NCCC_INTERNAL uint64_t nccci_now_ns(void);
 
 #endif

@@ -132,7 +132,7 @@ nccc_status nccc_mreg_set(nccc_mreg *reg, const char *name, nccc_fn fn,
     return nccc_fail(NCCC_ERR_NOT_INITIALIZED, "mutable registry set",
                      "registry not created");
   }
-  name_len = nccc_strnlen(name, NCCC_NAME_MAX);
+  name_len = nccci_strnlen(name, NCCC_NAME_MAX);
   if (name_len == 0) {
     return nccc_fail(NCCC_ERR_BAD_NAME, "empty function name", NULL);
   }

@@ -22,7 +22,7 @@ const char *nccc_names_get(const char *names, uint16_t i) {
   return p;
 }
 
-size_t nccc_strnlen(const char *s, size_t max) {
+size_t nccci_strnlen(const char *s, size_t max) {
   size_t n = 0;
   while (n <= max && s[n] != '\0') n++;
   return n;

@@ -53,7 +53,7 @@ void nccc_platform_abort(nccc_status status) {
   default_abort(status);
 }
 
-uint64_t nccc_now_ns(void) {
+uint64_t nccci_now_ns(void) {
   return hooks.now_ns != NULL ? hooks.now_ns() : 0;
 }
 

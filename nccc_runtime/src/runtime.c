@@ -16,26 +16,26 @@ nccc_status nccc_init(void *block, size_t size) {
     size = sizeof default_block;
   }
   nccc_platform_lock();
-  nccc_G.initialized = 0;
-  memset(nccc_G.modules, 0, sizeof nccc_G.modules);
-  memset(nccc_G.dispatch, 0, sizeof nccc_G.dispatch);
-  st = nccc_mreg_init(&nccc_G.global, block, size, 0);
+  nccci_G.initialized = 0;
+  memset(nccci_G.modules, 0, sizeof nccci_G.modules);
+  memset(nccci_G.dispatch, 0, sizeof nccci_G.dispatch);
+  st = nccc_mreg_init(&nccci_G.global, block, size, 0);
   if (st == NCCC_OK) {
-    nccc_dispatch_set(NCCC_GLOBAL_MODULE, &nccc_G.global.view);
-    nccc_G.initialized = 1;
+    nccci_dispatch_set(NCCC_GLOBAL_MODULE, &nccci_G.global.view);
+    nccci_G.initialized = 1;
   }
   nccc_platform_unlock();
   if (st != NCCC_OK) return st;
   /* A fresh runtime: outstanding closure contexts become stale, and no
   ** fault or trace setting outlives the handles it was made for. */
   nccc_closure_reset();
-  nccc_fault_reset();
-  nccc_trace_reset();
-  return nccc_module_add(&nccc_builtin_module, NULL);
+  nccci_fault_reset();
+  nccci_trace_reset();
+  return nccc_module_add(&nccci_builtin_module, NULL);
 }
 
 nccc_status nccc_ensure_init(void) {
-  return nccc_G.initialized ? NCCC_OK : nccc_init(NULL, 0);
+  return nccci_G.initialized ? NCCC_OK : nccc_init(NULL, 0);
 }
 
 /* The root is the built-in "builtin": a host that holds its address can
@@ -46,6 +46,6 @@ void nccc_root(const uint64_t *in, uint64_t *out) {
     out[0] = (uint64_t)nccc_last_status();
     return;
   }
-  builtin_fn = nccc_builtin_module.registry->funcs[NCCC_BUILTIN_BUILTIN];
+  builtin_fn = nccci_builtin_module.registry->funcs[NCCC_BUILTIN_BUILTIN];
   builtin_fn(in, out);
 }

@@ -25,31 +25,31 @@ unsigned nccc_site_enter(const nccc_module *module, uint32_t index,
     return 0;
   }
   traced = (shims & NCCC_SITE_TRACE) != 0 &&
-           nccc_trace_wanted_locked(module, index);
+           nccci_trace_wanted_locked(module, index);
   if ((shims & NCCC_SITE_FAULT) != 0 &&
-      nccc_fault_fire_locked(module, index, shims, out, n_out)) {
+      nccci_fault_fire_locked(module, index, shims, out, n_out)) {
     if (traced) {
-      uint64_t now = nccc_now_ns();
-      nccc_trace_put_locked(handle, NCCC_ERR_FAULT_INJECTED, now, now);
+      uint64_t now = nccci_now_ns();
+      nccci_trace_put_locked(handle, NCCC_ERR_FAULT_INJECTED, now, now);
     }
     nccc_platform_unlock();
     return NCCC_SITE_FAULTED;
   }
   nccc_platform_unlock();
   if (!traced) return 0;
-  *start_ns = nccc_now_ns(); /* last: the clock brackets only the call */
+  *start_ns = nccci_now_ns(); /* last: the clock brackets only the call */
   return NCCC_SITE_TRACING;
 }
 
 void nccc_site_leave(const nccc_module *module, uint32_t index,
                      uint64_t start_ns) {
-  uint64_t end = nccc_now_ns();
+  uint64_t end = nccci_now_ns();
   uint32_t handle;
   nccc_platform_lock();
   /* the handle again (the wrapper keeps no more than the start time
   ** across its call); a module removed meanwhile is not recorded */
   handle = index <= NCCC_ABI_HANDLE_INDEX_MASK ? handle_of(module, index) : 0;
-  if (handle != 0) nccc_trace_put_locked(handle, NCCC_OK, start_ns, end);
+  if (handle != 0) nccci_trace_put_locked(handle, NCCC_OK, start_ns, end);
   nccc_platform_unlock();
 }
 

@@ -8,7 +8,7 @@
 
 uint32_t nccc_site_active;
 
-void nccc_site_flag_locked(uint32_t bit, int on) {
+void nccci_site_flag_locked(uint32_t bit, int on) {
 #if defined(__GNUC__) || defined(__clang__)
   uint32_t v = __atomic_load_n(&nccc_site_active, __ATOMIC_RELAXED);
   v = on ? (v | bit) : (v & ~bit);
@@ -25,14 +25,14 @@ static nccc_status site_fail(nccc_status st, const char *what,
   return what != NULL ? nccc_fail(st, what, detail) : st;
 }
 
-nccc_status nccc_site_of(nccc_handle handle, const char *what,
-                         const nccc_module **out_module, uint32_t *out_index) {
-  uint16_t mi = nccc_handle_module(handle);
-  uint16_t fi = nccc_handle_function(handle);
+nccc_status nccci_site_of(nccc_handle handle, const char *what,
+                          const nccc_module **out_module, uint32_t *out_index) {
+  uint16_t mi = (uint16_t)nccc_handle_module(handle);
+  uint16_t fi = (uint16_t)nccc_handle_function(handle);
   int marked = nccc_handle_marked(handle);
   const nccc_module *m = marked ? nccc_module_at(mi) : NULL;
   if (m == NULL || fi >= nccc_registry_count(m->registry)) {
-    const nccc_registry *global = nccc_state_registry(NCCC_GLOBAL_MODULE);
+    const nccc_registry *global = nccci_state_registry(NCCC_GLOBAL_MODULE);
     if (marked && mi == NCCC_GLOBAL_MODULE && global != NULL &&
         fi < nccc_registry_count(global)) {
       return site_fail(NCCC_ERR_INVALID_ARG, what,

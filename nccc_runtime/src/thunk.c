@@ -10,7 +10,7 @@
 static uint32_t bind_clock;
 
 static int slot_live(const nccc_thunk_slot *s) {
-  return s->ctx != NULL && nccc_closure_live_locked(s->ctx, s->member);
+  return s->ctx != NULL && nccci_closure_live_locked(s->ctx, s->member);
 }
 
 nccc_status nccc_thunk_bind(const nccc_thunk_pool *pool, void *ctx,
@@ -20,12 +20,12 @@ nccc_status nccc_thunk_bind(const nccc_thunk_pool *pool, void *ctx,
     return nccc_fail(NCCC_ERR_NULL_POINTER, "thunk bind", NULL);
   }
   nccc_platform_lock();
-  if (!nccc_closure_live_locked(ctx, 0)) {
+  if (!nccci_closure_live_locked(ctx, 0)) {
     nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_STALE_CLOSURE, "thunk bind",
                      "not a live closure");
   }
-  if (!nccc_closure_live_locked(ctx, member)) {
+  if (!nccci_closure_live_locked(ctx, member)) {
     nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_INDEX_INVALID, "thunk bind", "no such member");
   }

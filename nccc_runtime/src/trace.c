@@ -39,7 +39,7 @@ static int any_traced_locked(void) {
 
 /* Sets the TRACE bit of nccc_site_active from the tables. */
 static void publish_locked(void) {
-  nccc_site_flag_locked(NCCC_SITE_TRACE, any_traced_locked());
+  nccci_site_flag_locked(NCCC_SITE_TRACE, any_traced_locked());
 }
 
 /* ---- the ring -------------------------------------------------------------- */
@@ -73,8 +73,8 @@ nccc_status nccc_trace_set_buffer(void *block, size_t size) {
   return NCCC_OK;
 }
 
-void nccc_trace_put_locked(uint32_t handle, uint32_t status, uint64_t start_ns,
-                           uint64_t end_ns) {
+void nccci_trace_put_locked(uint32_t handle, uint32_t status, uint64_t start_ns,
+                            uint64_t end_ns) {
   uint32_t cap;
   nccc_trace_record *r = ring(&cap);
   if (cap == 0) return;
@@ -121,7 +121,7 @@ void nccc_trace_clear(void) {
 
 /* ---- what is traced ------------------------------------------------------- */
 
-int nccc_trace_wanted_locked(const nccc_module *module, uint32_t index) {
+int nccci_trace_wanted_locked(const nccc_module *module, uint32_t index) {
   unsigned i;
   for (i = 0; i < NCCC_MAX_MODULES; i++) {
     if (T.modules[i] == module) return 1;
@@ -138,7 +138,7 @@ nccc_status nccc_trace_enable(nccc_handle handle, int on) {
   unsigned i, hit = NCCC_TRACE_MAX_FUNCTIONS, empty = NCCC_TRACE_MAX_FUNCTIONS;
   nccc_status st;
   nccc_platform_lock();
-  st = nccc_site_of(handle, "trace enable", &m, &index);
+  st = nccci_site_of(handle, "trace enable", &m, &index);
   if (st != NCCC_OK) {
     nccc_platform_unlock();
     return st;
@@ -206,14 +206,14 @@ int nccc_trace_enabled(nccc_handle handle) {
   uint32_t index;
   int on = 0;
   nccc_platform_lock();
-  if (nccc_site_of(handle, NULL, &m, &index) == NCCC_OK) {
-    on = nccc_trace_wanted_locked(m, index);
+  if (nccci_site_of(handle, NULL, &m, &index) == NCCC_OK) {
+    on = nccci_trace_wanted_locked(m, index);
   }
   nccc_platform_unlock();
   return on;
 }
 
-void nccc_trace_reset(void) {
+void nccci_trace_reset(void) {
   nccc_platform_lock();
   memset(T.fns, 0, sizeof T.fns);
   memset(T.modules, 0, sizeof T.modules);

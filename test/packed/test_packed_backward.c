@@ -418,7 +418,7 @@ START_TEST(adapters_called_directly) {
   int rc;
   ck_assert_int_eq(nccc_packed_register("b.p1", plus1, "l:l", 0), NCCC_OK);
   /* the registered function is a TVMBackendPackedCFunc like any other */
-  reg = nccc_tvm_global_registry();
+  reg = nccci_tvm_global_registry();
   ck_assert_int_eq(TVMFuncRegistry_Lookup(reg, "b.p1", &index), 0);
   ck_assert_int_eq(TVMFuncRegistry_GetByIndex(reg, index, &fn), 0);
   ck_assert_int_eq(fn(&a, &tc, 1, &r, &rc, (void *)&a), 0);

@@ -145,8 +145,8 @@ static void setup(void) {
 START_TEST(builtins_present) {
   ck_assert_ptr_nonnull(global("runtime.SystemLib"));
   ck_assert_ptr_nonnull(global("tvm.rpc.server.ModuleGetFunction"));
-  ck_assert_uint_eq(TVMFuncRegistry_GetNumFuncs(nccc_tvm_global_registry()),
-                    nccc_tvm_builtin_count);
+  ck_assert_uint_eq(TVMFuncRegistry_GetNumFuncs(nccci_tvm_global_registry()),
+                    nccci_tvm_builtin_count);
 }
 END_TEST
 
@@ -155,14 +155,14 @@ END_TEST
 ** TVMBackendPackedCFunc (so the compiler checks each), and what
 ** TVMInitializeRuntime registers is exactly that table. */
 START_TEST(builtins_are_the_typed_table) {
-  const TVMFuncRegistry *g = nccc_tvm_global_registry();
-  ck_assert_uint_eq(nccc_tvm_builtin_count, 2);
-  for (tvm_function_index_t i = 0; i < nccc_tvm_builtin_count; i++) {
+  const TVMFuncRegistry *g = nccci_tvm_global_registry();
+  ck_assert_uint_eq(nccci_tvm_builtin_count, 2);
+  for (tvm_function_index_t i = 0; i < nccci_tvm_builtin_count; i++) {
     TVMBackendPackedCFunc fn = NULL;
     tvm_function_index_t idx = 0xbeef;
     ck_assert_int_eq(TVMFuncRegistry_GetByIndex(g, i, &fn), 0);
-    ck_assert(fn == nccc_tvm_builtins[i].func);
-    ck_assert_int_eq(TVMFuncRegistry_Lookup(g, nccc_tvm_builtins[i].name, &idx),
+    ck_assert(fn == nccci_tvm_builtins[i].func);
+    ck_assert_int_eq(TVMFuncRegistry_Lookup(g, nccci_tvm_builtins[i].name, &idx),
                      0);
     ck_assert_uint_eq(idx, i);
   }
@@ -200,7 +200,7 @@ START_TEST(register_and_call_global) {
 END_TEST
 
 START_TEST(global_handle_encoding) {
-  uint16_t n = TVMFuncRegistry_GetNumFuncs(nccc_tvm_global_registry());
+  uint16_t n = TVMFuncRegistry_GetNumFuncs(nccci_tvm_global_registry());
   uintptr_t v;
   ck_assert_int_eq(TVMFuncRegisterGlobal("g0", as_handle(add), 0), 0);
   ck_assert_int_eq(TVMFuncRegisterGlobal("g1", as_handle(mul), 0), 0);
@@ -400,7 +400,7 @@ START_TEST(function_handle_bounds) {
   TVMModuleHandle ma;
   TVMValue args[2], ret;
   int codes[2] = {kTVMArgInt, kTVMArgInt}, tcode;
-  uint16_t n_global = TVMFuncRegistry_GetNumFuncs(nccc_tvm_global_registry());
+  uint16_t n_global = TVMFuncRegistry_GetNumFuncs(nccci_tvm_global_registry());
   ck_assert_int_eq(TVMModCreateFromCModule(&mod_a, &ma), 0);
   args[0].v_int64 = 1;
   args[1].v_int64 = 2;
@@ -527,7 +527,7 @@ END_TEST
 /* ---- re-initialisation ------------------------------------------------------------ */
 
 START_TEST(reinitialise) {
-  const TVMFuncRegistry *g = nccc_tvm_global_registry();
+  const TVMFuncRegistry *g = nccci_tvm_global_registry();
   TVMModuleHandle h;
   TVMValue ret;
   int tcode;
@@ -537,7 +537,7 @@ START_TEST(reinitialise) {
   for (int round = 0; round < 50; round++) {
     ck_assert_int_eq(TVMInitializeRuntime(), kTvmErrorNoError);
     /* a fresh runtime: built-ins only, empty module table */
-    ck_assert_uint_eq(TVMFuncRegistry_GetNumFuncs(g), nccc_tvm_builtin_count);
+    ck_assert_uint_eq(TVMFuncRegistry_GetNumFuncs(g), nccci_tvm_builtin_count);
     ck_assert_ptr_null(global("before"));
     for (int i = 0; i < TVM_CRT_MAX_REGISTERED_MODULES; i++) {
       ck_assert_int_eq(TVMModCreateFromCModule(&mod_b, &h), 0);
@@ -551,7 +551,7 @@ START_TEST(reinitialise) {
     ck_assert_ptr_null(last_resource);
     ck_assert_uint_eq((uintptr_t)get_system_library(), 0x8000u);
     ck_assert_uint_eq(TVMFuncRegistry_GetNumFuncs(g),
-                      nccc_tvm_builtin_count + 1);
+                      nccci_tvm_builtin_count + 1);
   }
 }
 END_TEST

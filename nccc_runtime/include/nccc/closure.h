@@ -51,6 +51,7 @@
 #include "slot.h"
 #include "abi.h"
 #include "status.h"
+#include "visibility.h"
 
 #if NCCC_MAX_CLOSURES < 1 || NCCC_MAX_CLOSURES > 32767
 #error "NCCC_MAX_CLOSURES must be 1..32767"
@@ -73,8 +74,8 @@
 ** NULL), NCCC_ERR_INVALID_ARG (unknown scope or flag),
 ** NCCC_ERR_POOL_EXHAUSTED (all NCCC_MAX_CLOSURES records in use).
 */
-nccc_status nccc_closure_claim(nccc_fn target, uint64_t env, unsigned flags,
-                               void **out_ctx);
+NCCC_API nccc_status nccc_closure_claim(nccc_fn target, uint64_t env, unsigned flags,
+                                        void **out_ctx);
 
 /*
 ** Claims a group of n callbacks sharing one context: member k calls
@@ -87,9 +88,9 @@ nccc_status nccc_closure_claim(nccc_fn target, uint64_t env, unsigned flags,
 ** final_member >= n for ASYNC, unknown scope or flag),
 ** NCCC_ERR_POOL_EXHAUSTED (fewer than n free records).
 */
-nccc_status nccc_closure_claim_group(unsigned n, const nccc_fn *targets,
-                                     const uint64_t *envs, unsigned flags,
-                                     unsigned final_member, void **out_ctx);
+NCCC_API nccc_status nccc_closure_claim_group(unsigned n, const nccc_fn *targets,
+                                              const uint64_t *envs, unsigned flags,
+                                              unsigned final_member, void **out_ctx);
 
 /*
 ** Releases the closure (the whole group) of ctx, whatever its scope;
@@ -98,25 +99,25 @@ nccc_status nccc_closure_claim_group(unsigned n, const nccc_fn *targets,
 ** this returns NCCC_OK and does nothing. Errors: NCCC_ERR_STALE_CLOSURE
 ** (ctx is not a live closure: released, never claimed, NULL).
 */
-nccc_status nccc_closure_release(void *ctx);
+NCCC_API nccc_status nccc_closure_release(void *ctx);
 
 /*
 ** For forward wrappers after the C call: releases ctx if it is a live
 ** NCCC_SCOPE_CALL closure; leaves anything else alone and records no
 ** error (the host may have released or re-scoped it on purpose).
 */
-void nccc_closure_end_call(void *ctx);
+NCCC_API void nccc_closure_end_call(void *ctx);
 
 /*
 ** A destroy notify in the C shape libraries take (GDestroyNotify):
 ** releases ctx's closure, whatever its scope. A ctx that is not live
 ** (a second notify) is reported like a stale call and otherwise ignored.
 */
-void nccc_closure_destroy_notify(void *ctx);
+NCCC_API void nccc_closure_destroy_notify(void *ctx);
 
 /* NCCC_OK when ctx is a live closure that can still be called, else
 ** NCCC_ERR_STALE_CLOSURE (recorded as the last error). */
-nccc_status nccc_closure_check(void *ctx);
+NCCC_API nccc_status nccc_closure_check(void *ctx);
 
 /*
 ** What member of ctx's group calls: any out pointer may be NULL.
@@ -124,8 +125,8 @@ nccc_status nccc_closure_check(void *ctx);
 ** Errors: NCCC_ERR_STALE_CLOSURE, NCCC_ERR_INDEX_INVALID (no such
 ** member). Outputs untouched on failure.
 */
-nccc_status nccc_closure_info(void *ctx, unsigned member, nccc_fn *out_target,
-                              uint64_t *out_env, unsigned *out_flags);
+NCCC_API nccc_status nccc_closure_info(void *ctx, unsigned member, nccc_fn *out_target,
+                                       uint64_t *out_env, unsigned *out_flags);
 
 typedef struct nccc_closure_stats {
   uint32_t capacity;    /* NCCC_MAX_CLOSURES */
@@ -134,11 +135,11 @@ typedef struct nccc_closure_stats {
 } nccc_closure_stats;
 
 /* A consistent snapshot of the pool (never fails). */
-void nccc_closure_get_stats(nccc_closure_stats *out);
+NCCC_API void nccc_closure_get_stats(nccc_closure_stats *out);
 
 /* Frees every record without notices: all outstanding contexts become
 ** stale. nccc_init does this; not for use while callbacks may run. */
-void nccc_closure_reset(void);
+NCCC_API void nccc_closure_reset(void);
 
 /* ---- the backward wrappers' side (via nccc/shim_callback.h) ----------- */
 
@@ -160,10 +161,10 @@ typedef struct nccc_cb_frame {
 ** member is spent by this: later calls are stale, and the wrapper must
 ** call nccc_closure_leave when frame->last is set.
 */
-int nccc_closure_enter(void *ctx, unsigned member, nccc_cb_frame *frame);
+NCCC_API int nccc_closure_enter(void *ctx, unsigned member, nccc_cb_frame *frame);
 
 /* Releases the closure a frame->last call has spent (with notices). */
-void nccc_closure_leave(nccc_cb_frame *frame);
+NCCC_API void nccc_closure_leave(nccc_cb_frame *frame);
 
 /*
 ** nccc_closure_enter, the call and nccc_closure_leave in one, for
@@ -173,8 +174,8 @@ void nccc_closure_leave(nccc_cb_frame *frame);
 ** stale or has no such member the call is reported as by
 ** nccc_closure_enter, nothing is called, and in and out are untouched.
 */
-void nccc_closure_call(void *ctx, unsigned member, uint64_t *in,
-                       uint64_t *out);
+NCCC_API void nccc_closure_call(void *ctx, unsigned member, uint64_t *in,
+                                uint64_t *out);
 
 /* ---- thunk pools: callbacks without a context parameter ----------------- */
 
@@ -220,19 +221,19 @@ typedef struct nccc_thunk_pool {
 ** NCCC_ERR_INDEX_INVALID (no such member), NCCC_ERR_POOL_EXHAUSTED
 ** (every thunk of the pool holds a live closure).
 */
-nccc_status nccc_thunk_bind(const nccc_thunk_pool *pool, void *ctx,
-                            unsigned member, nccc_thunk_fn *out_fn);
+NCCC_API nccc_status nccc_thunk_bind(const nccc_thunk_pool *pool, void *ctx,
+                                     unsigned member, nccc_thunk_fn *out_fn);
 
 /* Thunks bound to live closures now (never fails; 0 for NULL). */
-uint32_t nccc_thunk_in_use(const nccc_thunk_pool *pool);
+NCCC_API uint32_t nccc_thunk_in_use(const nccc_thunk_pool *pool);
 
 /* nccc_closure_enter for thunk i of pool: 0 (reported) when the slot is
 ** unbound or its closure stale. */
-int nccc_thunk_enter(const nccc_thunk_pool *pool, unsigned i,
-                     nccc_cb_frame *frame);
+NCCC_API int nccc_thunk_enter(const nccc_thunk_pool *pool, unsigned i,
+                              nccc_cb_frame *frame);
 
 /* nccc_closure_call for thunk i of pool. */
-void nccc_thunk_call(const nccc_thunk_pool *pool, unsigned i, uint64_t *in,
-                     uint64_t *out);
+NCCC_API void nccc_thunk_call(const nccc_thunk_pool *pool, unsigned i, uint64_t *in,
+                              uint64_t *out);
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "handle.h"
 #include "status.h"
+#include "visibility.h"
 
 /* A count that never runs out: fail every call until disarmed. */
 #define NCCC_FAULT_ALWAYS UINT32_MAX
@@ -31,15 +32,15 @@
 ** NCCC_ERR_NULL_POINTER (slots NULL with n_slots > 0),
 ** NCCC_ERR_POOL_EXHAUSTED (NCCC_FAULT_MAX functions armed already).
 */
-nccc_status nccc_fault_arm(nccc_handle handle, uint32_t count,
-                           const uint64_t *slots, size_t n_slots, int32_t err);
+NCCC_API nccc_status nccc_fault_arm(nccc_handle handle, uint32_t count,
+                                    const uint64_t *slots, size_t n_slots, int32_t err);
 
 /* Disarms handle's function (nothing to do is fine). NCCC_OK or
 ** NCCC_ERR_BAD_HANDLE. */
-nccc_status nccc_fault_disarm(nccc_handle handle);
+NCCC_API nccc_status nccc_fault_disarm(nccc_handle handle);
 
 /* Disarms every function. */
-void nccc_fault_disarm_all(void);
+NCCC_API void nccc_fault_disarm_all(void);
 
 /*
 ** For handle's function: *out_remaining (may be NULL) the calls still to
@@ -47,7 +48,7 @@ void nccc_fault_disarm_all(void);
 ** the calls failed since it was last armed. NCCC_OK or
 ** NCCC_ERR_BAD_HANDLE; outputs untouched on failure.
 */
-nccc_status nccc_fault_query(nccc_handle handle, uint32_t *out_remaining,
-                             uint64_t *out_fired);
+NCCC_API nccc_status nccc_fault_query(nccc_handle handle, uint32_t *out_remaining,
+                                      uint64_t *out_fired);
 
 #endif

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "abi.h"
 #include "status.h"
+#include "visibility.h"
 
 typedef uint32_t nccc_handle;
 
@@ -40,13 +41,13 @@ static inline int nccc_handle_marked(nccc_handle handle) {
   return (handle & NCCC_HANDLE_MARKERS) == NCCC_HANDLE_MARKERS;
 }
 
-static inline uint16_t nccc_handle_module(nccc_handle handle) {
-  return (uint16_t)((handle >> NCCC_ABI_HANDLE_MODULE_SHIFT) &
-                    NCCC_ABI_HANDLE_INDEX_MASK);
+/* (32-bit results: uint16_t ones cost the call path extra masking.) */
+static inline uint32_t nccc_handle_module(nccc_handle handle) {
+  return (handle >> NCCC_ABI_HANDLE_MODULE_SHIFT) & NCCC_ABI_HANDLE_INDEX_MASK;
 }
 
-static inline uint16_t nccc_handle_function(nccc_handle handle) {
-  return (uint16_t)(handle & NCCC_ABI_HANDLE_INDEX_MASK);
+static inline uint32_t nccc_handle_function(nccc_handle handle) {
+  return handle & NCCC_ABI_HANDLE_INDEX_MASK;
 }
 
 /*
@@ -55,7 +56,7 @@ static inline uint16_t nccc_handle_function(nccc_handle handle) {
 ** the function index below that registry's count. NCCC_OK or
 ** NCCC_ERR_BAD_HANDLE; the outputs are written only on success.
 */
-nccc_status nccc_handle_decode(nccc_handle handle, uint16_t *out_module,
-                               uint16_t *out_function);
+NCCC_API nccc_status nccc_handle_decode(nccc_handle handle, uint16_t *out_module,
+                                        uint16_t *out_function);
 
 #endif

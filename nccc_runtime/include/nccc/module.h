@@ -18,6 +18,7 @@
 #include "registry.h"
 #include "abi.h"
 #include "status.h"
+#include "visibility.h"
 
 /* One field of a struct or union. */
 typedef struct nccc_field {
@@ -61,17 +62,17 @@ typedef struct nccc_module {
 ** holding '.'), NCCC_ERR_ALREADY_DEFINED (a module of that name is
 ** present), NCCC_ERR_MODULES_FULL, NCCC_ERR_NOT_INITIALIZED.
 */
-nccc_status nccc_module_add(const nccc_module *module, uint16_t *out_index);
+NCCC_API nccc_status nccc_module_add(const nccc_module *module, uint16_t *out_index);
 
 /* Removes the module at index: NCCC_OK or NCCC_ERR_INDEX_INVALID. Handles
 ** into it become invalid (their calls fail with NCCC_ERR_BAD_HANDLE). */
-nccc_status nccc_module_remove(uint16_t index);
+NCCC_API nccc_status nccc_module_remove(uint16_t index);
 
 /* Finds a module by name: NCCC_OK, NCCC_ERR_NAME_NOT_FOUND,
 ** NCCC_ERR_NULL_POINTER. */
-nccc_status nccc_module_find(const char *name, uint16_t *out_index);
+NCCC_API nccc_status nccc_module_find(const char *name, uint16_t *out_index);
 
 /* The module at index, or NULL when the index holds none. */
-const nccc_module *nccc_module_at(uint16_t index);
+NCCC_API const nccc_module *nccc_module_at(uint16_t index);
 
 #endif

@@ -13,11 +13,13 @@
 **   site.h      call sites of the trace and fault shims
 **   trace.h     call tracing into a ring buffer
 **   fault.h     fault injection
+**   visibility.h  NCCC_API and NCCC_INTERNAL
 */
 #ifndef NCCC_NCCC_H
 #define NCCC_NCCC_H
 
 #include "config.h"
+#include "visibility.h"
 #include "slot.h"
 #include "status.h"
 #include "registry.h"

@@ -58,6 +58,7 @@
 #include "call.h"
 #include "slot.h"
 #include "status.h"
+#include "visibility.h"
 #include "tvm-compat/tvm/runtime/c_backend_api.h"
 #include "tvm-compat/tvm/runtime/c_runtime_api.h"
 
@@ -100,8 +101,8 @@ typedef enum nccc_packed_where {
 ** (name or out NULL); kTvmErrorFunctionCallInvalidArg (unknown where);
 ** kTvmErrorNcccNotInitialized. *out is untouched on failure.
 */
-int nccc_packed_find(const char *name, nccc_packed_where where,
-                     TVMModuleHandle mod, TVMFunctionHandle *out);
+NCCC_API int nccc_packed_find(const char *name, nccc_packed_where where,
+                              TVMModuleHandle mod, TVMFunctionHandle *out);
 
 /*
 ** Calls f with the arguments in in[] (one slot each, as psig says),
@@ -112,8 +113,8 @@ int nccc_packed_find(const char *name, nccc_packed_where where,
 ** does not fit psig; NCCC_ERR_BAD_SIGNATURE for a malformed psig (nothing
 ** called); TVMFuncCall's errors. *ret_slot is untouched on failure.
 */
-int nccc_packed_call(TVMFunctionHandle f, const char *psig,
-                     const uint64_t *in, uint64_t *ret_slot);
+NCCC_API int nccc_packed_call(TVMFunctionHandle f, const char *psig,
+                              const uint64_t *in, uint64_t *ret_slot);
 
 /*
 ** The body of a generated forward wrapper, an nccc function with
@@ -125,8 +126,8 @@ int nccc_packed_call(TVMFunctionHandle f, const char *psig,
 ** The name is looked up at every call: handles do not survive
 ** TVMInitializeRuntime, an override or a module being freed.
 */
-void nccc_packed_forward(const char *name, nccc_packed_where where,
-                         const char *psig, const uint64_t *in, uint64_t *out);
+NCCC_API void nccc_packed_forward(const char *name, nccc_packed_where where,
+                                  const char *psig, const uint64_t *in, uint64_t *out);
 
 /* ---- backward: nccc functions as packed functions ----------------------- */
 
@@ -160,8 +161,8 @@ void nccc_packed_forward(const char *name, nccc_packed_where where,
 ** Thread safety: takes the platform lock; calls take none. Do not
 ** override a name while a call through it may be running.
 */
-nccc_status nccc_packed_register(const char *name, nccc_fn fn,
-                                 const char *psig, unsigned flags);
+NCCC_API nccc_status nccc_packed_register(const char *name, nccc_fn fn,
+                                          const char *psig, unsigned flags);
 
 /*
 ** The same for a host's dispatcher (docs/CALLBACKS.md): fn is called
@@ -170,9 +171,9 @@ nccc_status nccc_packed_register(const char *name, nccc_fn fn,
 ** notice comes when it stops being (TVM's registry cannot tell).
 ** Errors: those of nccc_packed_register.
 */
-nccc_status nccc_packed_register_env(const char *name, nccc_fn fn,
-                                     uint64_t env, const char *psig,
-                                     unsigned flags);
+NCCC_API nccc_status nccc_packed_register_env(const char *name, nccc_fn fn,
+                                              uint64_t env, const char *psig,
+                                              unsigned flags);
 
 /*
 ** The same for the function behind an nccc handle. psig NULL derives the
@@ -184,17 +185,17 @@ nccc_status nccc_packed_register_env(const char *name, nccc_fn fn,
 ** NCCC_ERR_BAD_SIGNATURE (a registry signature with struct, '*', 'F' or
 ** 'e' codes or more than one result, or one that disagrees with psig).
 */
-nccc_status nccc_packed_register_handle(const char *name, nccc_handle handle,
-                                        const char *psig, unsigned flags);
+NCCC_API nccc_status nccc_packed_register_handle(const char *name, nccc_handle handle,
+                                                 const char *psig, unsigned flags);
 
 /* NCCC_OK if psig is a well-formed packed signature; else
 ** NCCC_ERR_BAD_SIGNATURE (or NCCC_ERR_NULL_POINTER) with the reason. */
-nccc_status nccc_packed_check_signature(const char *psig);
+NCCC_API nccc_status nccc_packed_check_signature(const char *psig);
 
 /* Adapters in all (the build's NCCC_PACKED_MAX_ADAPTERS), and how many
 ** are free now. */
-unsigned nccc_packed_capacity(void);
-unsigned nccc_packed_available(void);
+NCCC_API unsigned nccc_packed_capacity(void);
+NCCC_API unsigned nccc_packed_available(void);
 
 /* ---- dynamic calls -------------------------------------------------------- */
 
@@ -216,9 +217,9 @@ unsigned nccc_packed_available(void);
 ** kTvmErrorNcccNullPointer; TVMFuncCall's errors. Nothing is called on
 ** an argument error; *ret_code and *ret_value are untouched on failure.
 */
-int nccc_packed_call_dynamic(TVMFunctionHandle f, int num_args,
-                             const uint64_t *pairs, int *ret_code,
-                             uint64_t *ret_value);
+NCCC_API int nccc_packed_call_dynamic(TVMFunctionHandle f, int num_args,
+                                      const uint64_t *pairs, int *ret_code,
+                                      uint64_t *ret_value);
 
 /*
 ** Adds the nccc module "tvm", so a host that has only nccc_root can find,
@@ -240,7 +241,7 @@ int nccc_packed_call_dynamic(TVMFunctionHandle f, int num_args,
 ** Errors: those of nccc_module_add (NCCC_ERR_ALREADY_DEFINED when it is
 ** present already). *out_index (may be NULL) gets its module index.
 */
-nccc_status nccc_tvm_module_add(uint16_t *out_index);
+NCCC_API nccc_status nccc_tvm_module_add(uint16_t *out_index);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "status.h"
+#include "visibility.h"
 
 typedef struct nccc_platform {
   /* Must not return. Called on an unrecoverable runtime state. */
@@ -31,18 +32,18 @@ typedef struct nccc_platform {
 
 /* Installs hooks; a NULL member keeps the default for that hook. A NULL
 ** platform restores all defaults. */
-void nccc_platform_set(const nccc_platform *platform);
+NCCC_API void nccc_platform_set(const nccc_platform *platform);
 
 /* The hooks in force (never NULL members except lock/unlock/now_ns). */
-const nccc_platform *nccc_platform_get(void);
+NCCC_API const nccc_platform *nccc_platform_get(void);
 
 /* Calls the abort hook. */
-void nccc_platform_abort(nccc_status status);
+NCCC_API void nccc_platform_abort(nccc_status status);
 
 /* Take and release the platform lock: calls the lock / unlock hook when
 ** one is installed, else nothing. The runtime's own files and its
 ** companion libraries guard their shared tables with these two. */
-void nccc_platform_lock(void);
-void nccc_platform_unlock(void);
+NCCC_API void nccc_platform_lock(void);
+NCCC_API void nccc_platform_unlock(void);
 
 #endif

@@ -33,6 +33,7 @@
 
 #include "slot.h"
 #include "status.h"
+#include "visibility.h"
 
 /* Set in nccc_fn_info.n_in / n_out when the side ends in '*'; the low bits
 ** then give the minimum. */
@@ -76,31 +77,31 @@ typedef struct nccc_registry {
 /* ---- names blobs (shared with the TVM-compatible layer) ------------- */
 
 /* The number of names in a blob. */
-uint16_t nccc_names_count(const char *names);
+NCCC_API uint16_t nccc_names_count(const char *names);
 
 /* The i-th name, or NULL when i is out of range. */
-const char *nccc_names_get(const char *names, uint16_t i);
+NCCC_API const char *nccc_names_get(const char *names, uint16_t i);
 
 /* ---- reading any registry -------------------------------------------- */
 
 /* Number of functions. */
-uint16_t nccc_registry_count(const nccc_registry *reg);
+NCCC_API uint16_t nccc_registry_count(const nccc_registry *reg);
 
 /*
 ** Finds name. NCCC_OK and *out_index set, or NCCC_ERR_NAME_NOT_FOUND,
 ** NCCC_ERR_NULL_POINTER (reg, name or out_index NULL). *out_index is left
 ** untouched on failure. Binary search when reg->sorted is set.
 */
-nccc_status nccc_registry_lookup(const nccc_registry *reg, const char *name,
-                                 uint16_t *out_index);
+NCCC_API nccc_status nccc_registry_lookup(const nccc_registry *reg, const char *name,
+                                          uint16_t *out_index);
 
 /*
 ** The function at index: NCCC_OK, or NCCC_ERR_INDEX_INVALID when index is
 ** out of range, NCCC_ERR_NULL_POINTER. Any of the out pointers may be NULL.
 */
-nccc_status nccc_registry_get(const nccc_registry *reg, uint16_t index,
-                              nccc_fn *out_fn, const nccc_fn_info **out_info,
-                              const char **out_name);
+NCCC_API nccc_status nccc_registry_get(const nccc_registry *reg, uint16_t index,
+                                       nccc_fn *out_fn, const nccc_fn_info **out_info,
+                                       const char **out_name);
 
 /* ---- signatures ------------------------------------------------------ */
 
@@ -109,8 +110,8 @@ nccc_status nccc_registry_get(const nccc_registry *reg, uint16_t index,
 ** explicit :N count cannot be counted here: NCCC_ERR_BAD_SIGNATURE. Also
 ** NCCC_ERR_BAD_SIGNATURE for any malformed string, NCCC_ERR_NULL_POINTER.
 */
-nccc_status nccc_signature_counts(const char *signature, uint16_t *out_n_in,
-                                  uint16_t *out_n_out);
+NCCC_API nccc_status nccc_signature_counts(const char *signature, uint16_t *out_n_in,
+                                           uint16_t *out_n_out);
 
 /* ---- mutable registries ------------------------------------------------ */
 
@@ -145,8 +146,8 @@ typedef struct nccc_mreg {
 ** cannot hold the tables for capacity entries plus an empty blob and at
 ** least one function (capacity 0 that works out to 0 included).
 */
-nccc_status nccc_mreg_init(nccc_mreg *reg, void *block, size_t size,
-                           uint16_t capacity);
+NCCC_API nccc_status nccc_mreg_init(nccc_mreg *reg, void *block, size_t size,
+                                    uint16_t capacity);
 
 /*
 ** Adds or replaces name. The name and the signature are copied into the
@@ -158,8 +159,8 @@ nccc_status nccc_mreg_init(nccc_mreg *reg, void *block, size_t size,
 ** NCCC_ERR_REGISTRY_FULL. On any error nothing changes. *out_index (may be
 ** NULL) receives the entry's index on success.
 */
-nccc_status nccc_mreg_set(nccc_mreg *reg, const char *name, nccc_fn fn,
-                          const char *signature, int override,
-                          uint16_t *out_index);
+NCCC_API nccc_status nccc_mreg_set(nccc_mreg *reg, const char *name, nccc_fn fn,
+                                   const char *signature, int override,
+                                   uint16_t *out_index);
 
 #endif

@@ -21,6 +21,7 @@
 #include "slot.h"
 #include "abi.h"
 #include "status.h"
+#include "visibility.h"
 
 #define NCCC_VERSION_MAJOR 0
 #define NCCC_VERSION_MINOR 1
@@ -34,10 +35,10 @@
 ** runtime. Errors: those of nccc_mreg_init (block too small).
 ** Not thread-safe: call it before other threads use the runtime.
 */
-nccc_status nccc_init(void *block, size_t size);
+NCCC_API nccc_status nccc_init(void *block, size_t size);
 
 /* Runs nccc_init(NULL, 0) unless the runtime is initialised already. */
-nccc_status nccc_ensure_init(void);
+NCCC_API nccc_status nccc_ensure_init(void);
 
 /*
 ** The root: in[0] = built-in index. out[0] = status (NCCC_OK or
@@ -45,7 +46,7 @@ nccc_status nccc_ensure_init(void);
 ** out[2] = its name, out[3] = its signature (C string addresses).
 ** Initialises the runtime on first use.
 */
-void nccc_root(const uint64_t *in, uint64_t *out);
+NCCC_API void nccc_root(const uint64_t *in, uint64_t *out);
 
 /* The built-ins' indices (enum nccc_builtin_index), names and
 ** signatures are in nccc/abi.h (NCCC_ABI_BUILTINS); docs/ABI.md lists

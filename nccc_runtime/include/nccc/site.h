@@ -20,6 +20,7 @@
 #include "module.h"
 #include "slot.h"
 #include "status.h"
+#include "visibility.h"
 
 /* Shim bits, in a wrapper's shim set and in nccc_site_active. */
 #define NCCC_SITE_FAULT 1u /* the wrapper has the fault shim */
@@ -29,7 +30,7 @@
 
 /* What is switched on anywhere (FAULT, TRACE bits). Written under the
 ** platform lock; read without it. */
-extern uint32_t nccc_site_active;
+NCCC_API extern uint32_t nccc_site_active;
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NCCC_SITE_FLAGS() __atomic_load_n(&nccc_site_active, __ATOMIC_RELAXED)
@@ -54,20 +55,20 @@ extern uint32_t nccc_site_active;
 ** NCCC_SITE_TRACING and *start_ns the start time; else 0. Functions of
 ** modules that are not added are neither traced nor faulted.
 */
-unsigned nccc_site_enter(const nccc_module *module, uint32_t index,
-                         unsigned shims, uint64_t *out, size_t n_out,
-                         uint64_t *start_ns);
+NCCC_API unsigned nccc_site_enter(const nccc_module *module, uint32_t index,
+                                  unsigned shims, uint64_t *out, size_t n_out,
+                                  uint64_t *start_ns);
 
 /* Ends a call nccc_site_enter answered TRACING: records it (status
 ** NCCC_OK) in the trace ring. */
-void nccc_site_leave(const nccc_module *module, uint32_t index,
-                     uint64_t start_ns);
+NCCC_API void nccc_site_leave(const nccc_module *module, uint32_t index,
+                              uint64_t start_ns);
 
 /* The whole slow path (what NCCC_SITE_WRAP calls): nccc_site_enter,
 ** then body(in, out) unless a fault answered, then nccc_site_leave when
 ** tracing. */
-void nccc_site_call(const nccc_module *module, uint32_t index, unsigned shims,
-                    nccc_fn body, const uint64_t *in, uint64_t *out,
-                    size_t n_out);
+NCCC_API void nccc_site_call(const nccc_module *module, uint32_t index, unsigned shims,
+                             nccc_fn body, const uint64_t *in, uint64_t *out,
+                             size_t n_out);
 
 #endif

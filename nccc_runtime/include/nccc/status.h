@@ -12,23 +12,24 @@
 #define NCCC_STATUS_H
 
 #include "abi.h" /* enum nccc_status, generated from idl/abi.json */
+#include "visibility.h"
 
 /* The message of the last failure on this thread ("" if none yet). The
 ** pointer stays valid until this thread's next failing nccc call. */
-const char *nccc_last_error(void);
+NCCC_API const char *nccc_last_error(void);
 
 /* The status of the last failure on this thread (NCCC_OK if none). */
-nccc_status nccc_last_status(void);
+NCCC_API nccc_status nccc_last_status(void);
 
 /* Records a failure for this thread: message "what" or "what: detail".
 ** Returns status, so callers can write `return nccc_fail(...)`. */
-nccc_status nccc_fail(nccc_status status, const char *what,
-                      const char *detail);
+NCCC_API nccc_status nccc_fail(nccc_status status, const char *what,
+                               const char *detail);
 
 /* Forgets this thread's last failure. */
-void nccc_clear_error(void);
+NCCC_API void nccc_clear_error(void);
 
 /* A short fixed description of a status ("name not found", ...). */
-const char *nccc_status_name(nccc_status status);
+NCCC_API const char *nccc_status_name(nccc_status status);
 
 #endif

@@ -26,6 +26,7 @@
 
 #include "handle.h"
 #include "status.h"
+#include "visibility.h"
 
 typedef struct nccc_trace_record {
   uint32_t handle;   /* the function's handle at the time of the call */
@@ -40,7 +41,7 @@ typedef struct nccc_trace_record {
 ** the static ring. Clears the ring either way. Errors:
 ** NCCC_ERR_BUFFER_TOO_SMALL (room for no record; nothing changes).
 */
-nccc_status nccc_trace_set_buffer(void *block, size_t size);
+NCCC_API nccc_status nccc_trace_set_buffer(void *block, size_t size);
 
 /*
 ** Switches tracing of one function on or off. Errors: NCCC_ERR_BAD_HANDLE,
@@ -48,17 +49,17 @@ nccc_status nccc_trace_set_buffer(void *block, size_t size);
 ** functions have shims), NCCC_ERR_POOL_EXHAUSTED (on for
 ** NCCC_TRACE_MAX_FUNCTIONS functions already).
 */
-nccc_status nccc_trace_enable(nccc_handle handle, int on);
+NCCC_API nccc_status nccc_trace_enable(nccc_handle handle, int on);
 
 /* Switches tracing of every function of the module at module_index on or
 ** off. NCCC_OK or NCCC_ERR_INDEX_INVALID (no module there). */
-nccc_status nccc_trace_enable_module(uint16_t module_index, int on);
+NCCC_API nccc_status nccc_trace_enable_module(uint16_t module_index, int on);
 
 /* Switches all tracing off (the records stay). */
-void nccc_trace_disable_all(void);
+NCCC_API void nccc_trace_disable_all(void);
 
 /* 1 when calls of handle are traced now, else 0. */
-int nccc_trace_enabled(nccc_handle handle);
+NCCC_API int nccc_trace_enabled(nccc_handle handle);
 
 typedef struct nccc_trace_stats {
   uint64_t first;    /* number of the oldest record still held */
@@ -67,13 +68,13 @@ typedef struct nccc_trace_stats {
 } nccc_trace_stats;
 
 /* A consistent snapshot of the ring's numbers (never fails). */
-void nccc_trace_get_stats(nccc_trace_stats *out);
+NCCC_API void nccc_trace_get_stats(nccc_trace_stats *out);
 
 /* Record number seq. Errors: NCCC_ERR_NULL_POINTER, NCCC_ERR_INDEX_INVALID
 ** (overwritten already, or not written yet). *out untouched on failure. */
-nccc_status nccc_trace_read(uint64_t seq, nccc_trace_record *out);
+NCCC_API nccc_status nccc_trace_read(uint64_t seq, nccc_trace_record *out);
 
 /* Forgets every record; numbering starts again at 0. */
-void nccc_trace_clear(void);
+NCCC_API void nccc_trace_clear(void);
 
 #endif

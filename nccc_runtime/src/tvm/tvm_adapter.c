@@ -49,7 +49,7 @@ typedef struct adapter_entry {
   uint8_t state;
   uint8_t flags;
   uint8_t has_env;
-  nccc_psig sig;
+  nccci_psig sig;
 } adapter_entry;
 
 static adapter_entry pool[NCCC_PACKED_MAX_ADAPTERS];
@@ -60,7 +60,7 @@ static int in_use(unsigned k) {
   const TVMFuncRegistry *reg;
   if (e->state == RESERVED) return 1;
   if (e->state != BOUND) return 0;
-  reg = nccc_tvm_global_registry();
+  reg = nccci_tvm_global_registry();
   return e->index < TVMFuncRegistry_GetNumFuncs(reg) &&
          reg->funcs[e->index] == adapters[k];
 }
@@ -77,24 +77,24 @@ static NOINLINE int adapt(unsigned k, TVMValue *args, int *type_codes,
   unsigned i;
   int err;
   if (!in_use(k)) {
-    return nccc_tvm_fail(kTvmErrorFunctionCallNotImplemented,
-                         "packed adapter called after its registration "
-                         "ended", NULL);
+    return nccci_tvm_fail(kTvmErrorFunctionCallNotImplemented,
+                          "packed adapter called after its registration "
+                          "ended", NULL);
   }
   who = e->name != NULL ? e->name : "packed function";
   if (ret == NULL || ret_code == NULL ||
       (num_args > 0 && (args == NULL || type_codes == NULL))) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer, who, NULL);
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer, who, NULL);
   }
   if (num_args != (int)e->sig.n_args) {
-    return nccc_packed_fail_count(who, e->sig.n_args, num_args);
+    return nccci_packed_fail_count(who, e->sig.n_args, num_args);
   }
   for (i = 0; i < e->sig.n_args; i++) {
-    err = nccc_packed_from_value(e->sig.codes[i], type_codes[i], &args[i],
-                                 &slots[i]);
+    err = nccci_packed_from_value(e->sig.codes[i], type_codes[i], &args[i],
+                                  &slots[i]);
     if (err != 0) {
-      return nccc_packed_fail_value(err, who, (int)i, e->sig.codes[i],
-                                    type_codes[i]);
+      return nccci_packed_fail_value(err, who, (int)i, e->sig.codes[i],
+                                     type_codes[i]);
     }
   }
   if (e->has_env) in[0] = e->env;
@@ -106,7 +106,7 @@ static NOINLINE int adapt(unsigned k, TVMValue *args, int *type_codes,
     err = nccc_slot_to_i32(out[0]);
     if (err != 0) {
       if (nccc_last_status() == NCCC_OK) {
-        nccc_tvm_fail((tvm_crt_error_t)err, who, "failed");
+        nccci_tvm_fail((tvm_crt_error_t)err, who, "failed");
       }
       return err;
     }
@@ -116,7 +116,7 @@ static NOINLINE int adapt(unsigned k, TVMValue *args, int *type_codes,
     result = out[0];
   }
   if (e->sig.ret != 0) {
-    nccc_packed_to_value(e->sig.ret, result, ret, ret_code);
+    nccci_packed_to_value(e->sig.ret, result, ret, ret_code);
   } else {
     ret->v_handle = NULL;
     *ret_code = kTVMNullptr;
@@ -243,7 +243,7 @@ unsigned nccc_packed_available(void) {
 static nccc_status register_adapter(const char *name, nccc_fn fn,
                                     int has_env, uint64_t env,
                                     const char *psig, unsigned flags) {
-  nccc_psig ps;
+  nccci_psig ps;
   nccc_status st;
   adapter_entry *e = NULL;
   const TVMFuncRegistry *reg;
@@ -259,7 +259,7 @@ static nccc_status register_adapter(const char *name, nccc_fn fn,
     return nccc_fail(NCCC_ERR_INVALID_ARG, "nccc_packed_register",
                      "unknown flag");
   }
-  st = nccc_psig_parse(psig, &ps);
+  st = nccci_psig_parse(psig, &ps);
   if (st != NCCC_OK) return st;
 
   nccc_platform_lock();
@@ -287,8 +287,8 @@ static nccc_status register_adapter(const char *name, nccc_fn fn,
   err = TVMFuncRegisterGlobal(name, as_handle,
                               (flags & NCCC_PACKED_OVERRIDE) != 0);
   nccc_platform_lock();
-  reg = nccc_tvm_global_registry();
-  if (err == 0 && nccc_tvm_find(reg, name, &index) &&
+  reg = nccci_tvm_global_registry();
+  if (err == 0 && nccci_tvm_find(reg, name, &index) &&
       reg->funcs[index] == adapters[k]) {
     e->index = index;
     e->name = nccc_names_get(reg->names, index);
@@ -368,7 +368,7 @@ nccc_status nccc_packed_register_handle(const char *name, nccc_handle handle,
                                         const char *psig, unsigned flags) {
   char derived[NCCC_PACKED_MAX_ARGS + 4];
   const nccc_fn_info *info;
-  nccc_psig want, have;
+  nccci_psig want, have;
   nccc_fn fn;
   nccc_status st;
   unsigned i;
@@ -382,9 +382,9 @@ nccc_status nccc_packed_register_handle(const char *name, nccc_handle handle,
   st = derive(info->signature, (flags & NCCC_PACKED_STATUS) != 0, derived);
   if (st != NCCC_OK) return st;
   if (psig != NULL) {
-    st = nccc_psig_parse(psig, &want);
+    st = nccci_psig_parse(psig, &want);
     if (st != NCCC_OK) return st;
-    nccc_psig_parse(derived, &have);
+    nccci_psig_parse(derived, &have);
     if (want.n_args != have.n_args || !agrees(want.ret, have.ret)) {
       return nccc_fail(NCCC_ERR_BAD_SIGNATURE,
                        "packed signature disagrees with the registry's",

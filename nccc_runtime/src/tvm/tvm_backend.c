@@ -52,8 +52,8 @@ int TVMBackendParallelLaunch(FTVMParallelLambda flambda, void *cdata,
   TVMParallelGroupEnv env;
   (void)num_task;
   if (flambda == NULL) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer, "TVMBackendParallelLaunch",
-                         NULL);
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer, "TVMBackendParallelLaunch",
+                          NULL);
   }
   env.sync_handle = NULL;
   env.num_task = 1;

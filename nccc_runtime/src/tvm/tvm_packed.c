@@ -101,8 +101,8 @@ static void msg_where(msg *m, const char *who, int i) {
   }
 }
 
-int nccc_packed_fail_value(int err, const char *who, int i, char code,
-                           int type_code) {
+int nccci_packed_fail_value(int err, const char *who, int i, char code,
+                            int type_code) {
   msg m;
   msg_where(&m, who, i);
   if (err == kTvmErrorFunctionCallWrongArgType) {
@@ -117,7 +117,7 @@ int nccc_packed_fail_value(int err, const char *who, int i, char code,
   return fail_msg(err, &m);
 }
 
-int nccc_packed_fail_count(const char *who, unsigned n, int got) {
+int nccci_packed_fail_count(const char *who, unsigned n, int got) {
   msg m;
   m.n = 0;
   msg_str(&m, who);
@@ -134,7 +134,7 @@ static int is_code(char c) {
   return c != '\0' && strchr("?bBhHiIlLfdpsymkt", c) != NULL;
 }
 
-nccc_status nccc_psig_parse(const char *psig, nccc_psig *out) {
+nccc_status nccci_psig_parse(const char *psig, nccci_psig *out) {
   const char *c = psig;
   if (psig == NULL || out == NULL) {
     return nccc_fail(NCCC_ERR_NULL_POINTER, "packed signature", NULL);
@@ -168,8 +168,8 @@ nccc_status nccc_psig_parse(const char *psig, nccc_psig *out) {
 }
 
 nccc_status nccc_packed_check_signature(const char *psig) {
-  nccc_psig ps;
-  return nccc_psig_parse(psig, &ps);
+  nccci_psig ps;
+  return nccci_psig_parse(psig, &ps);
 }
 
 /* ---- conversions -------------------------------------------------------------- */
@@ -186,8 +186,8 @@ static int handle_code(char code) {
   }
 }
 
-void nccc_packed_to_value(char code, uint64_t slot, TVMValue *v,
-                          int *type_code) {
+void nccci_packed_to_value(char code, uint64_t slot, TVMValue *v,
+                           int *type_code) {
   int tc = kDLInt;
   switch (code) {
     case '?':
@@ -296,8 +296,8 @@ static int from_float(char code, int type_code, const TVMValue *v,
   return 0;
 }
 
-int nccc_packed_from_value(char code, int type_code, const TVMValue *v,
-                           uint64_t *slot) {
+int nccci_packed_from_value(char code, int type_code, const TVMValue *v,
+                            uint64_t *slot) {
   const void *p;
   switch (code) {
     case 'f':
@@ -323,22 +323,22 @@ int nccc_packed_from_value(char code, int type_code, const TVMValue *v,
 
 /* ---- finding and calling ---------------------------------------------------- */
 
-int nccc_packed_system_lib(TVMModuleHandle *out) {
+int nccci_packed_system_lib(TVMModuleHandle *out) {
   TVMFunctionHandle f = NULL;
   TVMValue ret;
   int code = kTVMNullptr, err;
   err = TVMFuncGetGlobal("runtime.SystemLib", &f);
   if (err != 0) return err;
   if (f == NULL) {
-    return nccc_tvm_fail(kTvmErrorFunctionNameNotFound,
-                         "packed function not registered",
-                         "runtime.SystemLib");
+    return nccci_tvm_fail(kTvmErrorFunctionNameNotFound,
+                          "packed function not registered",
+                          "runtime.SystemLib");
   }
   err = TVMFuncCall(f, NULL, NULL, 0, &ret, &code);
   if (err != 0) return err;
   if (code != kTVMModuleHandle) {
-    return nccc_packed_fail_value(kTvmErrorFunctionCallWrongArgType,
-                                  "runtime.SystemLib", -1, 'm', code);
+    return nccci_packed_fail_value(kTvmErrorFunctionCallWrongArgType,
+                                   "runtime.SystemLib", -1, 'm', code);
   }
   *out = ret.v_handle;
   return 0;
@@ -349,26 +349,26 @@ int nccc_packed_find(const char *name, nccc_packed_where where,
   TVMFunctionHandle f = NULL;
   int err;
   if (name == NULL || out == NULL) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer, "nccc_packed_find", NULL);
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer, "nccc_packed_find", NULL);
   }
   switch (where) {
     case NCCC_PACKED_GLOBAL:
       err = TVMFuncGetGlobal(name, &f);
       if (err == 0 && f == NULL) {
-        err = nccc_tvm_fail(kTvmErrorFunctionNameNotFound,
-                            "packed function not registered", name);
+        err = nccci_tvm_fail(kTvmErrorFunctionNameNotFound,
+                             "packed function not registered", name);
       }
       break;
     case NCCC_PACKED_SYSTEM_LIB:
-      err = nccc_packed_system_lib(&mod);
+      err = nccci_packed_system_lib(&mod);
       if (err == 0) err = TVMModGetFunction(mod, name, 0, &f);
       break;
     case NCCC_PACKED_MODULE:
       err = TVMModGetFunction(mod, name, 0, &f);
       break;
     default:
-      return nccc_tvm_fail(kTvmErrorFunctionCallInvalidArg,
-                           "nccc_packed_find", "unknown where");
+      return nccci_tvm_fail(kTvmErrorFunctionCallInvalidArg,
+                            "nccc_packed_find", "unknown where");
   }
   if (err == 0) *out = f;
   return err;
@@ -376,25 +376,25 @@ int nccc_packed_find(const char *name, nccc_packed_where where,
 
 /* A typed call: who names the function in messages. */
 static int call_parsed(const char *who, TVMFunctionHandle f,
-                       const nccc_psig *ps, const uint64_t *in,
+                       const nccci_psig *ps, const uint64_t *in,
                        uint64_t *ret_slot) {
   TVMValue args[NCCC_PACKED_MAX_ARGS], ret;
   int codes[NCCC_PACKED_MAX_ARGS], ret_code = kTVMNullptr, err;
   uint64_t r = 0;
   unsigned i;
   if (ps->n_args > 0 && in == NULL) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer, who, "no argument slots");
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer, who, "no argument slots");
   }
   for (i = 0; i < ps->n_args; i++) {
-    nccc_packed_to_value(ps->codes[i], in[i], &args[i], &codes[i]);
+    nccci_packed_to_value(ps->codes[i], in[i], &args[i], &codes[i]);
   }
   ret.v_handle = NULL;
   err = TVMFuncCall(f, args, codes, ps->n_args, &ret, &ret_code);
   if (err != 0) return err;
   if (ps->ret != 0) {
-    err = nccc_packed_from_value(ps->ret, ret_code, &ret, &r);
+    err = nccci_packed_from_value(ps->ret, ret_code, &ret, &r);
     if (err != 0) {
-      return nccc_packed_fail_value(err, who, -1, ps->ret, ret_code);
+      return nccci_packed_fail_value(err, who, -1, ps->ret, ret_code);
     }
   }
   if (ret_slot != NULL) *ret_slot = r;
@@ -403,8 +403,8 @@ static int call_parsed(const char *who, TVMFunctionHandle f,
 
 int nccc_packed_call(TVMFunctionHandle f, const char *psig,
                      const uint64_t *in, uint64_t *ret_slot) {
-  nccc_psig ps;
-  nccc_status st = nccc_psig_parse(psig, &ps);
+  nccci_psig ps;
+  nccc_status st = nccci_psig_parse(psig, &ps);
   if (st != NCCC_OK) return (int)st;
   return call_parsed("packed call", f, &ps, in, ret_slot);
 }
@@ -412,11 +412,11 @@ int nccc_packed_call(TVMFunctionHandle f, const char *psig,
 void nccc_packed_forward(const char *name, nccc_packed_where where,
                          const char *psig, const uint64_t *in,
                          uint64_t *out) {
-  nccc_psig ps;
+  nccci_psig ps;
   TVMFunctionHandle f = NULL;
   TVMModuleHandle mod = NULL;
   uint64_t r = 0;
-  int err = (int)nccc_psig_parse(psig, &ps);
+  int err = (int)nccci_psig_parse(psig, &ps);
   if (err != 0) {
     out[0] = nccc_slot_from_i32(err);
     return;
@@ -517,11 +517,11 @@ int nccc_packed_call_dynamic(TVMFunctionHandle f, int num_args,
   uint64_t r;
   if (ret_code == NULL || ret_value == NULL ||
       (num_args > 0 && pairs == NULL)) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer, "packed call", NULL);
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer, "packed call", NULL);
   }
   if (num_args < 0 || num_args > NCCC_PACKED_MAX_ARGS) {
-    return nccc_tvm_fail(kTvmErrorFunctionCallNumArguments, "packed call",
-                         "num_args outside 0 .. NCCC_PACKED_MAX_ARGS");
+    return nccci_tvm_fail(kTvmErrorFunctionCallNumArguments, "packed call",
+                          "num_args outside 0 .. NCCC_PACKED_MAX_ARGS");
   }
   for (i = 0; i < num_args; i++) {
     uint64_t code = pairs[2 * i];

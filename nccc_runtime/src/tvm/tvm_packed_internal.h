@@ -9,44 +9,45 @@
 #include <stdint.h>
 
 #include <nccc/packed.h>
+#include <nccc/visibility.h>
 
 #if NCCC_PACKED_MAX_ARGS < 1 || NCCC_PACKED_MAX_ARGS > 255
 #error "NCCC_PACKED_MAX_ARGS must be 1..255"
 #endif
 
 /* A packed signature, parsed (see nccc/packed.h for the codes). */
-typedef struct nccc_psig {
+typedef struct nccci_psig {
   char codes[NCCC_PACKED_MAX_ARGS];
   uint8_t n_args;
   char ret; /* 0: no result */
-} nccc_psig;
+} nccci_psig;
 
 /* Parses psig into *out: NCCC_OK, or NCCC_ERR_BAD_SIGNATURE /
 ** NCCC_ERR_NULL_POINTER with the reason recorded. */
-nccc_status nccc_psig_parse(const char *psig, nccc_psig *out);
+NCCC_INTERNAL nccc_status nccci_psig_parse(const char *psig, nccci_psig *out);
 
 /* The slot of code as a TVMValue and its type code (never fails: every
 ** slot has a value of every code, the slot ABI taking the low bits). */
-void nccc_packed_to_value(char code, uint64_t slot, TVMValue *v,
-                          int *type_code);
+NCCC_INTERNAL void nccci_packed_to_value(char code, uint64_t slot, TVMValue *v,
+                                         int *type_code);
 
 /* A TVMValue of type_code as the slot of code: 0, or
 ** kTvmErrorFunctionCallWrongArgType (type_code not accepted) or
 ** kTvmErrorFunctionCallInvalidArg (the value does not fit). Records
 ** nothing; *slot is written only on success. */
-int nccc_packed_from_value(char code, int type_code, const TVMValue *v,
-                           uint64_t *slot);
+NCCC_INTERNAL int nccci_packed_from_value(char code, int type_code, const TVMValue *v,
+                                          uint64_t *slot);
 
 /* Records the failure of a from_value conversion: "who: args[i]:
 ** expected int32, got str" (i < 0: "who: result: ..."). Returns err. */
-int nccc_packed_fail_value(int err, const char *who, int i, char code,
-                           int type_code);
+NCCC_INTERNAL int nccci_packed_fail_value(int err, const char *who, int i, char code,
+                                          int type_code);
 
 /* Records "who: expects n arguments, got got" as
 ** kTvmErrorFunctionCallNumArguments and returns that code. */
-int nccc_packed_fail_count(const char *who, unsigned n, int got);
+NCCC_INTERNAL int nccci_packed_fail_count(const char *who, unsigned n, int got);
 
 /* The module handle of "runtime.SystemLib": 0, or its error. */
-int nccc_packed_system_lib(TVMModuleHandle *out);
+NCCC_INTERNAL int nccci_packed_system_lib(TVMModuleHandle *out);
 
 #endif

@@ -36,7 +36,7 @@ static void t_module_function(const uint64_t *in, uint64_t *out) {
 
 static void t_system_lib(const uint64_t *in, uint64_t *out) {
   TVMModuleHandle mod = NULL;
-  int err = nccc_packed_system_lib(&mod);
+  int err = nccci_packed_system_lib(&mod);
   (void)in;
   out[0] = status_slot(err);
   out[1] = nccc_slot_from_ptr(err == 0 ? mod : NULL);
@@ -50,8 +50,8 @@ static void call(TVMFunctionHandle f, int err, const uint64_t *in,
   uint64_t ret_value = 0;
   if (err == 0) {
     if (!nccc_slot_fits_i32(in[1])) {
-      err = nccc_tvm_fail(kTvmErrorFunctionCallNumArguments, "packed call",
-                          "num_args is not an int");
+      err = nccci_tvm_fail(kTvmErrorFunctionCallNumArguments, "packed call",
+                           "num_args is not an int");
     } else {
       err = nccc_packed_call_dynamic(f, nccc_slot_to_i32(in[1]), in + 2,
                                      &ret_code, &ret_value);

@@ -58,8 +58,8 @@ _Static_assert(TVM_CRT_MAX_STRLEN_FUNCTION_NAME >= 2,
 /* The longest name, without its NUL. */
 #define NAME_MAX_BYTES ((size_t)TVM_CRT_MAX_STRLEN_FUNCTION_NAME - 1)
 
-tvm_crt_error_t nccc_tvm_fail(tvm_crt_error_t code, const char *what,
-                              const char *detail) {
+tvm_crt_error_t nccci_tvm_fail(tvm_crt_error_t code, const char *what,
+                               const char *detail) {
   nccc_fail((nccc_status)code, what, detail);
   return code;
 }
@@ -80,8 +80,8 @@ uint16_t TVMFuncRegistry_GetNumFuncs(const TVMFuncRegistry *reg) {
 int TVMFuncRegistry_SetNumFuncs(const TVMFuncRegistry *reg,
                                 const uint16_t num_funcs) {
   if (reg == NULL || reg->names == NULL) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer,
-                         "TVMFuncRegistry_SetNumFuncs", "no registry");
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer,
+                          "TVMFuncRegistry_SetNumFuncs", "no registry");
   }
   /* The blob is the caller's writable memory (see the header). */
   memcpy((char *)(uintptr_t)reg->names, &num_funcs, sizeof num_funcs);
@@ -93,8 +93,8 @@ const char *TVMFuncRegistry_Get0thFunctionName(const TVMFuncRegistry *reg) {
   return reg->names + sizeof(uint16_t);
 }
 
-int nccc_tvm_find(const TVMFuncRegistry *reg, const char *name,
-                  tvm_function_index_t *out) {
+int nccci_tvm_find(const TVMFuncRegistry *reg, const char *name,
+                   tvm_function_index_t *out) {
   uint16_t n = nccc_names_count(reg->names);
   const char *p = nccc_names_get(reg->names, 0);
   uint16_t i;
@@ -113,12 +113,12 @@ tvm_crt_error_t TVMFuncRegistry_Lookup(const TVMFuncRegistry *reg,
                                        tvm_function_index_t *function_index) {
   if (reg == NULL || reg->names == NULL || name == NULL ||
       function_index == NULL) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer, "TVMFuncRegistry_Lookup",
-                         NULL);
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer, "TVMFuncRegistry_Lookup",
+                          NULL);
   }
-  if (!nccc_tvm_find(reg, name, function_index)) {
-    return nccc_tvm_fail(kTvmErrorFunctionNameNotFound,
-                         "function not found", name);
+  if (!nccci_tvm_find(reg, name, function_index)) {
+    return nccci_tvm_fail(kTvmErrorFunctionNameNotFound,
+                          "function not found", name);
   }
   return kTvmErrorNoError;
 }
@@ -127,17 +127,17 @@ tvm_crt_error_t TVMFuncRegistry_GetByIndex(const TVMFuncRegistry *reg,
                                            tvm_function_index_t index,
                                            TVMBackendPackedCFunc *out_func) {
   if (reg == NULL || reg->names == NULL || out_func == NULL) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer,
-                         "TVMFuncRegistry_GetByIndex", NULL);
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer,
+                          "TVMFuncRegistry_GetByIndex", NULL);
   }
   /* The index first: an empty registry (count 0) may have no table. */
   if (index >= nccc_names_count(reg->names)) {
-    return nccc_tvm_fail(kTvmErrorFunctionIndexInvalid,
-                         "function index out of range", NULL);
+    return nccci_tvm_fail(kTvmErrorFunctionIndexInvalid,
+                          "function index out of range", NULL);
   }
   if (reg->funcs == NULL) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer,
-                         "TVMFuncRegistry_GetByIndex", "no function table");
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer,
+                          "TVMFuncRegistry_GetByIndex", "no function table");
   }
   *out_func = reg->funcs[index];
   return kTvmErrorNoError;
@@ -151,12 +151,12 @@ tvm_crt_error_t TVMMutableFuncRegistry_Create(TVMMutableFuncRegistry *reg,
   size_t max, table;
   uint16_t zero = 0;
   if (reg == NULL || buffer == NULL) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer,
-                         "TVMMutableFuncRegistry_Create", NULL);
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer,
+                          "TVMMutableFuncRegistry_Create", NULL);
   }
   if (buffer_size_bytes < NCCC_TVM_REGISTRY_MIN_BYTES) {
-    return nccc_tvm_fail(kTvmErrorBufferTooSmall,
-                         "function registry buffer too small", NULL);
+    return nccci_tvm_fail(kTvmErrorBufferTooSmall,
+                          "function registry buffer too small", NULL);
   }
   max = buffer_size_bytes / kTvmAverageFuncEntrySizeBytes;
   if (max > NCCC_REGISTRY_MAX_FUNCTIONS) max = NCCC_REGISTRY_MAX_FUNCTIONS;
@@ -186,30 +186,30 @@ tvm_crt_error_t TVMMutableFuncRegistry_Set(TVMMutableFuncRegistry *reg,
   size_t len;
 
   if (reg == NULL || name == NULL || func == NULL) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer,
-                         "TVMMutableFuncRegistry_Set", NULL);
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer,
+                          "TVMMutableFuncRegistry_Set", NULL);
   }
   if (reg->registry.names == NULL || reg->registry.funcs == NULL) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer,
-                         "TVMMutableFuncRegistry_Set", "registry not created");
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer,
+                          "TVMMutableFuncRegistry_Set", "registry not created");
   }
   len = bounded_strlen(name, NAME_MAX_BYTES);
   if (len == 0) {
-    return nccc_tvm_fail(kTvmErrorNcccBadName, "empty function name", NULL);
+    return nccci_tvm_fail(kTvmErrorNcccBadName, "empty function name", NULL);
   }
   if (len > NAME_MAX_BYTES) {
-    return nccc_tvm_fail(kTvmErrorNcccBadName, "function name too long",
-                         NULL);
+    return nccci_tvm_fail(kTvmErrorNcccBadName, "function name too long",
+                          NULL);
   }
   /* Created by TVMMutableFuncRegistry_Create: both live in the caller's
   ** writable buffer. */
   names = (char *)(uintptr_t)reg->registry.names;
   funcs = (TVMBackendPackedCFunc *)(uintptr_t)reg->registry.funcs;
 
-  if (nccc_tvm_find(&reg->registry, name, &index)) {
+  if (nccci_tvm_find(&reg->registry, name, &index)) {
     if (!override) {
-      return nccc_tvm_fail(kTvmErrorFunctionAlreadyDefined,
-                           "function already defined", name);
+      return nccci_tvm_fail(kTvmErrorFunctionAlreadyDefined,
+                            "function already defined", name);
     }
     funcs[index] = func;
     return kTvmErrorNoError;
@@ -217,8 +217,8 @@ tvm_crt_error_t TVMMutableFuncRegistry_Set(TVMMutableFuncRegistry *reg,
 
   count = nccc_names_count(names);
   if (count >= reg->max_functions || count >= NCCC_REGISTRY_MAX_FUNCTIONS) {
-    return nccc_tvm_fail(kTvmErrorFunctionRegistryFull,
-                         "function registry full", name);
+    return nccci_tvm_fail(kTvmErrorFunctionRegistryFull,
+                          "function registry full", name);
   }
   /* The blob's final NUL: the new name goes there, followed by its own
   ** NUL and a new final NUL, all of which must stay below the table. */
@@ -226,8 +226,8 @@ tvm_crt_error_t TVMMutableFuncRegistry_Set(TVMMutableFuncRegistry *reg,
   for (index = 0; index < count; index++) end += strlen(end) + 1;
   limit = (char *)funcs;
   if (end >= limit || (size_t)(limit - end) < len + 2) {
-    return nccc_tvm_fail(kTvmErrorFunctionRegistryFull,
-                         "function registry has no room for the name", name);
+    return nccci_tvm_fail(kTvmErrorFunctionRegistryFull,
+                          "function registry has no room for the name", name);
   }
   memcpy(end, name, len);
   end[len] = '\0';

@@ -52,8 +52,8 @@ static struct {
 } S;
 
 static int not_initialized(const char *what) {
-  return nccc_tvm_fail(kTvmErrorNcccNotInitialized, what,
-                       "TVMInitializeRuntime has not run");
+  return nccci_tvm_fail(kTvmErrorNcccNotInitialized, what,
+                        "TVMInitializeRuntime has not run");
 }
 
 /* ---- handles --------------------------------------------------------------- */
@@ -88,8 +88,9 @@ static TVMFunctionHandle function_handle(tvm_module_index_t module,
 static int decode_function(TVMFunctionHandle func, TVMBackendPackedCFunc *fn,
                            void **resource) {
   uint64_t v = (uint64_t)(uintptr_t)func;
-  tvm_module_index_t m = nccc_handle_module((nccc_handle)v);
-  tvm_function_index_t f = nccc_handle_function((nccc_handle)v);
+  tvm_module_index_t m = (tvm_module_index_t)nccc_handle_module((nccc_handle)v);
+  tvm_function_index_t f =
+      (tvm_function_index_t)nccc_handle_function((nccc_handle)v);
   const TVMFuncRegistry *reg;
   if ((v >> 32) != 0 || !nccc_handle_marked((nccc_handle)v)) {
     nccc_fail(NCCC_ERR_BAD_HANDLE, "TVMFuncCall", "invalid function handle");
@@ -148,8 +149,8 @@ int TVMModCreateFromCModule(const TVMModule *mod,
   int index;
   if (!S.initialized) return not_initialized("TVMModCreateFromCModule");
   if (mod == NULL || mod->registry == NULL || out_handle == NULL) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer, "TVMModCreateFromCModule",
-                         NULL);
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer, "TVMModCreateFromCModule",
+                          NULL);
   }
   nccc_platform_lock();
   index = add_module(mod);
@@ -181,7 +182,7 @@ int TVMModGetFunction(TVMModuleHandle mod, const char *func_name,
   (void)query_imports;
   if (!S.initialized) return not_initialized("TVMModGetFunction");
   if (func_name == NULL || out == NULL) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer, "TVMModGetFunction", NULL);
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer, "TVMModGetFunction", NULL);
   }
   nccc_platform_lock();
   index = decode_module(mod, "TVMModGetFunction");
@@ -203,8 +204,8 @@ int TVMFuncRegisterGlobal(const char *name, TVMFunctionHandle f,
   tvm_crt_error_t err;
   if (!S.initialized) return not_initialized("TVMFuncRegisterGlobal");
   if (f == NULL) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer, "TVMFuncRegisterGlobal",
-                         "NULL function");
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer, "TVMFuncRegisterGlobal",
+                          "NULL function");
   }
   /* TVM's API hands functions over as void *; memcpy converts without
   ** the cast ISO C leaves undefined. */
@@ -219,11 +220,11 @@ int TVMFuncGetGlobal(const char *name, TVMFunctionHandle *out) {
   tvm_function_index_t f;
   if (!S.initialized) return not_initialized("TVMFuncGetGlobal");
   if (name == NULL || out == NULL) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer, "TVMFuncGetGlobal", NULL);
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer, "TVMFuncGetGlobal", NULL);
   }
   /* An absent name is no error: *out = NULL, as TVM's C++ runtime does. */
   nccc_platform_lock();
-  *out = nccc_tvm_find(&S.global.registry, name, &f)
+  *out = nccci_tvm_find(&S.global.registry, name, &f)
              ? function_handle(GLOBAL_MODULE, f)
              : NULL;
   nccc_platform_unlock();
@@ -237,11 +238,11 @@ int TVMFuncCall(TVMFunctionHandle func, TVMValue *arg_values, int *type_codes,
   if (!S.initialized) return not_initialized("TVMFuncCall");
   if (ret_val == NULL || ret_type_code == NULL ||
       (num_args > 0 && (arg_values == NULL || type_codes == NULL))) {
-    return nccc_tvm_fail(kTvmErrorNcccNullPointer, "TVMFuncCall", NULL);
+    return nccci_tvm_fail(kTvmErrorNcccNullPointer, "TVMFuncCall", NULL);
   }
   if (num_args < 0) {
-    return nccc_tvm_fail(kTvmErrorFunctionCallNumArguments, "TVMFuncCall",
-                         "negative num_args");
+    return nccci_tvm_fail(kTvmErrorFunctionCallNumArguments, "TVMFuncCall",
+                          "negative num_args");
   }
   if (decode_function(func, &fn, &resource) != 0) return -1;
   ret_val[0].v_handle = NULL;
@@ -302,15 +303,15 @@ static int module_get_function(TVMValue *args, int *type_codes, int num_args,
   int err;
   (void)resource_handle;
   if (num_args != 3) {
-    return nccc_tvm_fail(kTvmErrorFunctionCallNumArguments,
-                         "tvm.rpc.server.ModuleGetFunction",
-                         "expects 3 arguments");
+    return nccci_tvm_fail(kTvmErrorFunctionCallNumArguments,
+                          "tvm.rpc.server.ModuleGetFunction",
+                          "expects 3 arguments");
   }
   if (type_codes[0] != kTVMModuleHandle || type_codes[1] != kTVMStr ||
       type_codes[2] != kDLInt) {
-    return nccc_tvm_fail(kTvmErrorFunctionCallWrongArgType,
-                         "tvm.rpc.server.ModuleGetFunction",
-                         "expects (module, str, int)");
+    return nccci_tvm_fail(kTvmErrorFunctionCallWrongArgType,
+                          "tvm.rpc.server.ModuleGetFunction",
+                          "expects (module, str, int)");
   }
   err = TVMModGetFunction(args[0].v_handle, args[1].v_str,
                           args[2].v_int64 != 0, &ret_val[0].v_handle);
@@ -322,14 +323,14 @@ static int module_get_function(TVMValue *args, int *type_codes, int num_args,
   return err;
 }
 
-const nccc_tvm_builtin nccc_tvm_builtins[] = {
+const nccci_tvm_builtin nccci_tvm_builtins[] = {
     {"runtime.SystemLib", system_lib},
     {"tvm.rpc.server.ModuleGetFunction", module_get_function},
 };
-const uint16_t nccc_tvm_builtin_count =
-    (uint16_t)(sizeof nccc_tvm_builtins / sizeof nccc_tvm_builtins[0]);
+const uint16_t nccci_tvm_builtin_count =
+    (uint16_t)(sizeof nccci_tvm_builtins / sizeof nccci_tvm_builtins[0]);
 
-const TVMFuncRegistry *nccc_tvm_global_registry(void) {
+const TVMFuncRegistry *nccci_tvm_global_registry(void) {
   return &S.global.registry;
 }
 
@@ -343,9 +344,9 @@ tvm_crt_error_t TVMInitializeRuntime(void) {
   S.system_lib = -1;
   err = TVMMutableFuncRegistry_Create(&S.global, global_buffer,
                                       sizeof global_buffer);
-  for (i = 0; err == kTvmErrorNoError && i < nccc_tvm_builtin_count; i++) {
-    err = TVMMutableFuncRegistry_Set(&S.global, nccc_tvm_builtins[i].name,
-                                     nccc_tvm_builtins[i].func, 0);
+  for (i = 0; err == kTvmErrorNoError && i < nccci_tvm_builtin_count; i++) {
+    err = TVMMutableFuncRegistry_Set(&S.global, nccci_tvm_builtins[i].name,
+                                     nccci_tvm_builtins[i].func, 0);
   }
   if (err == kTvmErrorNoError) S.initialized = 1;
   return err;

@@ -59,8 +59,8 @@ typedef void (*nccc_ffi_target)(void);
 ** NCCC_FFI_MAX_FORWARDERS forwarders in use), NCCC_ERR_PLATFORM_CHECK
 ** (libffi refused the call interface). *out_fn is untouched on failure.
 */
-nccc_status nccc_ffi_create(nccc_ffi_target target, const char *signature,
-                            nccc_fn *out_fn);
+NCCC_API nccc_status nccc_ffi_create(nccc_ffi_target target, const char *signature,
+                                     nccc_fn *out_fn);
 
 /*
 ** Creates a forwarder and registers it under name in the global registry
@@ -69,9 +69,9 @@ nccc_status nccc_ffi_create(nccc_ffi_target target, const char *signature,
 ** NULL) gets the handle. Errors: those of nccc_ffi_create and of
 ** nccc_register; on any error no forwarder is left in use.
 */
-nccc_status nccc_ffi_register(const char *name, nccc_ffi_target target,
-                              const char *signature, int override,
-                              nccc_handle *out);
+NCCC_API nccc_status nccc_ffi_register(const char *name, nccc_ffi_target target,
+                                       const char *signature, int override,
+                                       nccc_handle *out);
 
 /*
 ** Gives fn's pool slot back for reuse. Every entry of the global registry
@@ -89,18 +89,18 @@ nccc_status nccc_ffi_register(const char *name, nccc_ffi_target target,
 ** registry entry fail, nccc_register's error, and the slot is then never
 ** reused. The calling thread's last error is kept on success.
 */
-nccc_status nccc_ffi_release(nccc_fn fn);
+NCCC_API nccc_status nccc_ffi_release(nccc_fn fn);
 
 /* ---- questions ---------------------------------------------------------- */
 
 /* NCCC_OK if signature can be forwarded; else NCCC_ERR_BAD_SIGNATURE or
 ** NCCC_ERR_NULL_POINTER, with the reason as the last error. */
-nccc_status nccc_ffi_check_signature(const char *signature);
+NCCC_API nccc_status nccc_ffi_check_signature(const char *signature);
 
 /* Forwarders the pool holds in all (the build's NCCC_FFI_MAX_FORWARDERS),
 ** and how many of them are free now. */
-unsigned nccc_ffi_capacity(void);
-unsigned nccc_ffi_available(void);
+NCCC_API unsigned nccc_ffi_capacity(void);
+NCCC_API unsigned nccc_ffi_available(void);
 
 /* ---- the forwarder for hosts ------------------------------------------ */
 
@@ -115,6 +115,6 @@ unsigned nccc_ffi_available(void);
 ** Errors: those of nccc_module_add (NCCC_ERR_ALREADY_DEFINED when it is
 ** present already). *out_index (may be NULL) gets its module index.
 */
-nccc_status nccc_ffi_module_add(uint16_t *out_index);
+NCCC_API nccc_status nccc_ffi_module_add(uint16_t *out_index);
 
 #endif

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../../visibility.h"
 #include "../../dlpack/dlpack.h"
 
 #ifdef _MSC_VER
@@ -28,12 +29,9 @@
 #define TVM_WEAK __attribute__((weak))
 #endif
 
+/* TVM's export macro: the nccc API's (nccc/visibility.h). */
 #ifndef TVM_DLL
-#if defined(_WIN32)
-#define TVM_DLL
-#else
-#define TVM_DLL __attribute__((visibility("default")))
-#endif
+#define TVM_DLL NCCC_API
 #endif
 
 #ifdef __cplusplus

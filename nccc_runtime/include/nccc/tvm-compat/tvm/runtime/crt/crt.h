@@ -21,7 +21,7 @@ extern "C" {
 ** registering a built-in (a registry configured too small).
 ** Not thread-safe: call it before other threads use the runtime.
 */
-tvm_crt_error_t TVMInitializeRuntime(void);
+TVM_DLL tvm_crt_error_t TVMInitializeRuntime(void);
 
 #ifdef __cplusplus
 }

@@ -35,27 +35,27 @@ typedef struct TVMFuncRegistry {
 
 /* The number of functions (the blob's count); 0 for a NULL registry or
 ** one without a blob. */
-uint16_t TVMFuncRegistry_GetNumFuncs(const TVMFuncRegistry *reg);
+TVM_DLL uint16_t TVMFuncRegistry_GetNumFuncs(const TVMFuncRegistry *reg);
 
 /*
 ** Writes num_funcs into the blob's count. Only for a blob in writable
 ** memory that really holds that many names; TVMMutableFuncRegistry_Set
 ** keeps the count itself. Returns 0, or kTvmErrorNcccNullPointer.
 */
-int TVMFuncRegistry_SetNumFuncs(const TVMFuncRegistry *reg,
-                                const uint16_t num_funcs);
+TVM_DLL int TVMFuncRegistry_SetNumFuncs(const TVMFuncRegistry *reg,
+                                        const uint16_t num_funcs);
 
 /* The first name (right after the count); NULL for a NULL registry. */
-const char *TVMFuncRegistry_Get0thFunctionName(const TVMFuncRegistry *reg);
+TVM_DLL const char *TVMFuncRegistry_Get0thFunctionName(const TVMFuncRegistry *reg);
 
 /*
 ** Finds name. Returns kTvmErrorNoError and sets *function_index, or
 ** kTvmErrorFunctionNameNotFound, or kTvmErrorNcccNullPointer (reg, its
 ** names, name or function_index NULL).
 */
-tvm_crt_error_t TVMFuncRegistry_Lookup(const TVMFuncRegistry *reg,
-                                       const char *name,
-                                       tvm_function_index_t *function_index);
+TVM_DLL tvm_crt_error_t TVMFuncRegistry_Lookup(const TVMFuncRegistry *reg,
+                                               const char *name,
+                                               tvm_function_index_t *function_index);
 
 /*
 ** The function at index. Returns kTvmErrorNoError and sets *out_func,
@@ -63,9 +63,9 @@ tvm_crt_error_t TVMFuncRegistry_Lookup(const TVMFuncRegistry *reg,
 ** index of an empty registry, whose funcs may be NULL), or
 ** kTvmErrorNcccNullPointer.
 */
-tvm_crt_error_t TVMFuncRegistry_GetByIndex(const TVMFuncRegistry *reg,
-                                           tvm_function_index_t index,
-                                           TVMBackendPackedCFunc *out_func);
+TVM_DLL tvm_crt_error_t TVMFuncRegistry_GetByIndex(const TVMFuncRegistry *reg,
+                                                   tvm_function_index_t index,
+                                                   TVMBackendPackedCFunc *out_func);
 
 /* ---- mutable registries ------------------------------------------------ */
 
@@ -101,9 +101,9 @@ static const size_t kTvmAverageFuncEntrySizeBytes =
 ** Returns kTvmErrorNoError; kTvmErrorBufferTooSmall when buffer_size_bytes
 ** < NCCC_TVM_REGISTRY_MIN_BYTES (nothing written); kTvmErrorNcccNullPointer.
 */
-tvm_crt_error_t TVMMutableFuncRegistry_Create(TVMMutableFuncRegistry *reg,
-                                              uint8_t *buffer,
-                                              size_t buffer_size_bytes);
+TVM_DLL tvm_crt_error_t TVMMutableFuncRegistry_Create(TVMMutableFuncRegistry *reg,
+                                                      uint8_t *buffer,
+                                                      size_t buffer_size_bytes);
 
 /*
 ** Adds func as name, or, with override != 0, replaces the function of an
@@ -120,10 +120,10 @@ tvm_crt_error_t TVMMutableFuncRegistry_Create(TVMMutableFuncRegistry *reg,
 **   kTvmErrorNcccNullPointer         reg, name or func NULL, or reg never
 **                                    created.
 */
-tvm_crt_error_t TVMMutableFuncRegistry_Set(TVMMutableFuncRegistry *reg,
-                                           const char *name,
-                                           TVMBackendPackedCFunc func,
-                                           int override);
+TVM_DLL tvm_crt_error_t TVMMutableFuncRegistry_Set(TVMMutableFuncRegistry *reg,
+                                                   const char *name,
+                                                   TVMBackendPackedCFunc func,
+                                                   int override);
 
 #ifdef __cplusplus
 }

@@ -23,8 +23,8 @@ typedef struct TVMModule {
 ** slots are taken, as in TVM; kTvmErrorNcccNullPointer for a NULL mod,
 ** mod->registry or out_handle.
 */
-int TVMModCreateFromCModule(const TVMModule *mod,
-                            TVMModuleHandle *out_handle);
+TVM_DLL int TVMModCreateFromCModule(const TVMModule *mod,
+                                    TVMModuleHandle *out_handle);
 
 /*
 ** The module behind the global function "runtime.SystemLib"; code
@@ -32,7 +32,7 @@ int TVMModCreateFromCModule(const TVMModule *mod,
 ** returning NULL (then "runtime.SystemLib" fails), which any ordinary
 ** definition replaces. Compilers without weak symbols need one always.
 */
-const TVMModule *TVMSystemLibEntryPoint(void);
+TVM_DLL const TVMModule *TVMSystemLibEntryPoint(void);
 
 #ifdef __cplusplus
 }

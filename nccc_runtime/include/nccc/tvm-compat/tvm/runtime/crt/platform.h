@@ -23,7 +23,7 @@ extern "C" {
 #if defined(_MSC_VER)
 __declspec(noreturn) void TVMPlatformAbort(tvm_crt_error_t code);
 #else
-void __attribute__((noreturn)) TVMPlatformAbort(tvm_crt_error_t code);
+TVM_DLL void __attribute__((noreturn)) TVMPlatformAbort(tvm_crt_error_t code);
 #endif
 
 #ifdef __cplusplus
