@@ -69,6 +69,8 @@ def main(argv):
         for archive in archives:
             symbols = defined_globals(os.path.join(libdir, archive))
             for name, vis in sorted(set(symbols)):
+                if name.startswith("__"):
+                    continue  # the compiler's (ASan's __odr_asan.* markers)
                 if name.startswith(INTERNAL_PREFIX):
                     ok, want = vis == "HIDDEN", "hidden visibility"
                 else:
