@@ -6,15 +6,19 @@
 #include "internal.h"
 
 /* Resolves a handle to its dispatch entry and function index, or NULL.
-** Inline so that nccc_call is one short path: marker test, two bounds
-** checks, two loads, an indirect call. */
+** Inline so that nccc_call is one short path. The module marker and the
+** module bound are one unsigned comparison: without the marker the
+** subtraction wraps past every index. */
 static inline const nccci_dispatch *resolve(nccc_handle handle,
                                             uint16_t *out_module,
                                             uint16_t *out_function) {
-  uint32_t module_index = nccc_handle_module(handle);
+  uint32_t module_index = (handle >> NCCC_ABI_HANDLE_MODULE_SHIFT) -
+                          (NCCC_ABI_HANDLE_MODULE_MARKER >>
+                           NCCC_ABI_HANDLE_MODULE_SHIFT);
   uint32_t function_index = nccc_handle_function(handle);
   const nccci_dispatch *d;
-  if (!nccc_handle_marked(handle) || module_index > NCCC_GLOBAL_MODULE) {
+  if (module_index > NCCC_GLOBAL_MODULE ||
+      (handle & NCCC_ABI_HANDLE_FUNCTION_MARKER) == 0) {
     return NULL;
   }
   d = &nccci_G.dispatch[module_index];
@@ -90,10 +94,13 @@ nccc_status nccc_call(nccc_handle handle, const uint64_t *in, uint64_t *out) {
   return NCCC_OK;
 }
 
-/* Does a buffer of n slots fit a side whose count is spec? */
+/* Does a buffer of n slots fit a side whose count is spec? An exact
+** match first: the usual case, and right for a variable side too (n is
+** then past its minimum). */
 static int count_fits(uint16_t spec, size_t n) {
-  if (spec & NCCC_SLOTS_VARIABLE) return n >= (size_t)(spec & ~NCCC_SLOTS_VARIABLE);
-  return n == (size_t)spec;
+  if (n == (size_t)spec) return 1;
+  return (spec & NCCC_SLOTS_VARIABLE) != 0 &&
+         n >= (size_t)(spec & ~NCCC_SLOTS_VARIABLE);
 }
 
 nccc_status nccc_call_checked(nccc_handle handle, const uint64_t *in,
