@@ -120,6 +120,12 @@ class Abi:
                 ("record_close", self.record_close),
                 ("record_count", self.record_count)]
 
+    def value_codes(self):
+        """The codes of one plain value (not a closure context, not errno):
+        what a dynamic caller such as libffi can pass."""
+        return "".join(c.code for c in self.codes
+                       if c.kind not in ("closure", "errno"))
+
     def in_codes(self):
         return "".join(c.code for c in self.codes if c.in_ok)
 

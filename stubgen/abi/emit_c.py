@@ -63,6 +63,8 @@ def emit(abi):
               int(c.signed), int(c.in_ok), int(c.out_ok))
              for c in abi.codes])
     src.line('#define NCCC_ABI_IN_CODES "%s"' % abi.in_codes())
+    src.line('#define NCCC_ABI_VALUE_CODES "%s" /* not closure, not errno */'
+             % abi.value_codes())
     src.line('#define NCCC_ABI_OUT_CODES "%s"' % abi.out_codes())
     for role, c in abi.grammar_chars():
         src.line("#define NCCC_ABI_SIG_%s %s" % (role.upper(), _char(c)))

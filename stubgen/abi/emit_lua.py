@@ -50,6 +50,7 @@ def emit(abi):
                 src.line(_code(c))
         src.line("code_chars = %s," % _str("".join(c.code for c in abi.codes)))
         src.line("in_codes = %s," % _str(abi.in_codes()))
+        src.line("value_codes = %s," % _str(abi.value_codes()))
         src.line("out_codes = %s," % _str(abi.out_codes()))
         src.line("grammar = {%s}," % ", ".join(
             "%s = %s" % (role, _str(c)) for role, c in abi.grammar_chars()))

@@ -6,7 +6,7 @@ from stubgen.source import Source
 LIBRARY = "bindings/scheme/nccc/abi.sls"
 
 EXPORTS = """
-    abi-codes abi-code abi-in-codes abi-out-codes
+    abi-codes abi-code abi-in-codes abi-out-codes abi-value-codes
     abi-sig-separator abi-sig-variadic abi-sig-record-open
     abi-sig-record-close abi-sig-record-count abi-max-slots
     abi-slots-variable abi-handle-module-marker abi-handle-function-marker
@@ -73,6 +73,7 @@ def emit(abi):
         src.line("          [(char=? (vector-ref (car l) 0) c) (car l)]")
         src.line("          [else (loop (cdr l))])))")
         src.line("(define abi-in-codes %s)" % _str(abi.in_codes()))
+        src.line("(define abi-value-codes %s)" % _str(abi.value_codes()))
         src.line("(define abi-out-codes %s)" % _str(abi.out_codes()))
         for role, c in abi.grammar_chars():
             src.line("(define abi-sig-%s %s)" % (_symbol(role), _char(c)))

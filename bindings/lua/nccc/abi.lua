@@ -22,6 +22,7 @@ return {
   },
   code_chars = "?bBhHiIlLfdpsFce",
   in_codes = "?bBhHiIlLfdpsFc",
+  value_codes = "?bBhHiIlLfdpsF",
   out_codes = "?bBhHiIlLfdpsFce",
   grammar = {separator = ":", variadic = "*", record_open = "{", record_close = "}", record_count = ":"},
   max_slots = 32767,

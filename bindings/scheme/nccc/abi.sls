@@ -5,11 +5,11 @@
 (library (nccc abi)
   (export
     abi-codes abi-code abi-in-codes abi-out-codes
-    abi-sig-separator abi-sig-variadic abi-sig-record-open abi-sig-record-close
-    abi-sig-record-count abi-max-slots abi-slots-variable abi-handle-module-marker
-    abi-handle-function-marker abi-handle-module-shift abi-handle-index-mask abi-status
-    abi-status-text abi-builtins abi-builtin-index abi-scopes
-    abi-closure-notify abi-type-kinds)
+    abi-value-codes abi-sig-separator abi-sig-variadic abi-sig-record-open
+    abi-sig-record-close abi-sig-record-count abi-max-slots abi-slots-variable
+    abi-handle-module-marker abi-handle-function-marker abi-handle-module-shift abi-handle-index-mask
+    abi-status abi-status-text abi-builtins abi-builtin-index
+    abi-scopes abi-closure-notify abi-type-kinds)
   (import (rnrs))
 
   ;; #(code name kind bytes signed? min max in-ok? out-ok?), min/max for integers
@@ -36,6 +36,7 @@
             [(char=? (vector-ref (car l) 0) c) (car l)]
             [else (loop (cdr l))])))
   (define abi-in-codes "?bBhHiIlLfdpsFc")
+  (define abi-value-codes "?bBhHiIlLfdpsF")
   (define abi-out-codes "?bBhHiIlLfdpsFce")
   (define abi-sig-separator #\:)
   (define abi-sig-variadic #\*)

@@ -322,7 +322,7 @@ typedef struct parsed_sig {
 } parsed_sig;
 
 static bool is_scalar(char c) {
-  return c != '\0' && strchr("?bBhHiIlLfdpsF", c) != NULL;
+  return c != '\0' && strchr(NCCC_ABI_VALUE_CODES, c) != NULL;
 }
 
 static ffi_type *ffi_type_of(char c) {

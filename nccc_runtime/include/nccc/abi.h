@@ -34,6 +34,7 @@
   X('e', ERRNO, ERRNO, 4, 1, 0, 1)
 
 #define NCCC_ABI_IN_CODES "?bBhHiIlLfdpsFc"
+#define NCCC_ABI_VALUE_CODES "?bBhHiIlLfdpsF" /* not closure, not errno */
 #define NCCC_ABI_OUT_CODES "?bBhHiIlLfdpsFce"
 #define NCCC_ABI_SIG_SEPARATOR ':'
 #define NCCC_ABI_SIG_VARIADIC '*'

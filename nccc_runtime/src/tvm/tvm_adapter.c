@@ -313,8 +313,9 @@ nccc_status nccc_packed_register_env(const char *name, nccc_fn fn,
 
 /* ---- registering what a handle names ------------------------------------------ */
 
+/* A value TVM can carry: TVM has no type code for a function pointer. */
 static int is_value_code(char c) {
-  return c != '\0' && strchr("?bBhHiIlLfdps", c) != NULL;
+  return c != '\0' && c != 'F' && strchr(NCCC_ABI_VALUE_CODES, c) != NULL;
 }
 
 static nccc_status bad_registry_sig(const char *why, const char *sig) {
