@@ -1,4 +1,5 @@
-"""The checker's rules for file-scope declarations: typedefs, tags, constants."""
+"""The checker's rules for file-scope declarations: typedefs, tags and
+constants."""
 
 from stubgen import syntax as S
 from stubgen.ctype import Array, Opaque, Record, Typedef

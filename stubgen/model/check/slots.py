@@ -1,4 +1,5 @@
-"""The checker's slot layout: codes and the in[] / out[] slots of a function."""
+"""The checker's slot layout: slot codes, and the in[] / out[] slots of
+functions and callback types."""
 
 from stubgen.ctype import (ASSUMED_SIZES, SCALARS, Enum, Pointer, Record,
                            Scalar, Void)

@@ -1,0 +1,145 @@
+"""The C emitter's declarations: from the IDL when it has no #include, else
+the IDL checked against the headers; the compile-time checks."""
+
+from stubgen.ctype import ASSUMED_SIZES, Pointer
+from stubgen.model import (ConstantDecl, EnumDecl, Function, OpaqueDecl,
+                           Prototype, RecordDecl, TypedefDecl)
+
+
+class DeclarationsPart:
+    def declarations(self, src):
+        m = self.m
+        src.line("/* ---- declarations (the IDL has no #include) */")
+        tags = [it for it in m.items if isinstance(it, RecordDecl)
+                and it.tag is not None]
+        if tags:
+            src.blank()
+            for r in tags:
+                src.line("%s;" % r.c_name)
+        for it in m.items:
+            if isinstance(it, RecordDecl):
+                if it.tag is not None and it.fields is not None:
+                    src.blank()
+                    self.record_body(src, it.c_name + " {", "};", it)
+            elif isinstance(it, EnumDecl):
+                if not it.defined_in_typedef or it.tag is not None:
+                    src.blank()
+                    head = "enum %s {" % it.tag if it.tag else "enum {"
+                    self.enum_body(src, head, "};", it)
+            elif isinstance(it, TypedefDecl):
+                d = it.defines
+                if it.callback is not None:
+                    continue    # spelled out wherever it is used
+                if d is not None and d.tag is None and \
+                        d.typedef_name == it.name:
+                    src.blank()
+                    if isinstance(d, RecordDecl):
+                        self.record_body(src, "typedef %s {" % d.kind,
+                                         "} %s;" % it.name, d)
+                    else:
+                        self.enum_body(src, "typedef enum {",
+                                       "} %s;" % it.name, d)
+                else:
+                    src.line("typedef %s;" % it.type.spell(it.name))
+            elif isinstance(it, OpaqueDecl):
+                src.line("typedef struct %sopaque_%s %s;"
+                         % (self.p, it.name, it.name))
+            elif isinstance(it, ConstantDecl):
+                src.line("#define %s ((%s)(%s))" % (
+                    it.name, it.type.unqualified().spell(), it.value))
+            elif isinstance(it, Prototype):
+                src.line("extern %s;" % it.type.spell(it.name))
+            elif isinstance(it, Function):
+                if not it.function_pointer and it.variadic_of is None \
+                        and it.packed is None:
+                    src.line("extern %s;" % it.c_type.spell(it.c_name))
+
+    def record_body(self, src, head, tail, decl):
+        with src.block(head, tail):
+            for fld in decl.fields:
+                src.line("%s;" % fld.type.spell(fld.name))
+
+    def enum_body(self, src, head, tail, decl):
+        with src.block(head, tail):
+            n = len(decl.enumerators)
+            for i, e in enumerate(decl.enumerators):
+                comma = "," if i + 1 < n else ""
+                if e.value is None:
+                    src.line(e.name + comma)
+                else:
+                    src.line("%s = %s%s" % (e.name, e.value, comma))
+
+    # -- the IDL against the headers
+    def header_checks(self, src):
+        m, p = self.m, self.p
+        src.line("/* ---- the IDL checked against the headers: a prototype "
+                 "or typedef")
+        src.line("** that does not match them is a compile error "
+                 "(conflicting types). */")
+        for it in m.items:
+            if isinstance(it, TypedefDecl):
+                d = it.defines
+                if d is not None and d.tag is None and \
+                        d.typedef_name == it.name:
+                    continue
+                if it.callback is not None:
+                    continue    # a name of the IDL only
+                var = "%stypedef_%s" % (p, it.name)
+                src.line("extern %s *%s;" % (it.name, var))
+                src.line("extern %s;" % Pointer(it.type).spell(var))
+            elif isinstance(it, Prototype):
+                src.line("%s;" % it.type.spell("(%s)" % it.name))
+            elif isinstance(it, Function):
+                if it.function_pointer or it.macro or it.variadic_of or \
+                        it.packed is not None:
+                    continue
+                src.line("%s;" % it.c_type.spell("(%s)" % it.c_name))
+
+    def checks(self, src):
+        """Compile-time checks as array sizes: a false one is an array of
+        negative size, which every C compiler rejects."""
+        m = self.m
+        conds = []
+        for name in sorted(m.used_scalars):
+            if name == "ptrdiff_t":
+                conds.append(("sizeof(ptrdiff_t) == sizeof(intptr_t)",
+                              "ptrdiff_t travels as intptr_t"))
+            else:
+                conds.append(("sizeof(%s) == %d" % (name, ASSUMED_SIZES[name]),
+                              "the slot code of %s" % name))
+        if m.has_includes:
+            for it in m.items:
+                if isinstance(it, RecordDecl) and it.fields is not None:
+                    for fld in it.fields:
+                        conds.append((
+                            "sizeof(((%s *)0)->%s) == sizeof(%s)"
+                            % (it.c_name, fld.name,
+                               fld.type.unqualified().spell()),
+                            "%s.%s" % (it.name, fld.name)))
+                elif isinstance(it, EnumDecl):
+                    for e in it.enumerators:
+                        if e.value is not None:
+                            cond = "(%s) == (%s)" % (e.name, e.value)
+                        elif e.previous is None:
+                            cond = "(%s) == 0" % e.name
+                        else:
+                            cond = "(%s) == (%s) + 1" % (e.name,
+                                                        e.previous.name)
+                        conds.append((cond, "enumerator %s" % e.name))
+                elif isinstance(it, ConstantDecl) and it.value is not None:
+                    t = it.type.unqualified().spell()
+                    conds.append(("(%s)(%s) == (%s)(%s)"
+                                  % (t, it.name, t, it.value),
+                                  "constant %s" % it.name))
+        packed = m.packed_functions
+        if packed:
+            most = max(len(f.packed.codes) for f in packed)
+            conds.append(("%d <= NCCC_PACKED_MAX_ARGS" % most,
+                          "the most arguments of a packed function"))
+        if not conds:
+            return
+        src.line("/* ---- compile-time checks: a false one is an array of "
+                 "negative size */")
+        with src.block("struct %schecks {" % self.p, "};"):
+            for i, (cond, why) in enumerate(conds):
+                src.line("char c%d[(%s) ? 1 : -1]; /* %s */" % (i, cond, why))

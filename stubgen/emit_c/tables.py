@@ -1,0 +1,141 @@
+"""The C emitter's tables: the const registry, the layout and constants
+tables, and the module."""
+
+from stubgen.emit_c.convert import c_string, signature_literal, slot_index
+
+
+class TablesPart:
+    def registry(self, src):
+        m, p = self.m, self.p
+        fns = m.functions
+        src.line("/* ---- the const registry */")
+        if fns:
+            src.line("NCCC_NAMES_BLOB(%snames, %d," % (p, len(fns)))
+            src.indent()
+            for i, f in enumerate(fns):
+                end = ");" if i + 1 == len(fns) else ""
+                src.line(c_string(f.name + "\0") + end)
+            src.dedent()
+        else:
+            src.line('NCCC_NAMES_BLOB(%snames, 0, "");' % p)
+            src.line("/* never read (no functions); the registry's info is "
+                     "never NULL */")
+            src.line('static const nccc_fn_info %sinfo[1] = {{":", 0, 0, 0}};'
+                     % p)
+        if fns:
+            src.blank()
+            with src.block("static const nccc_fn %sfuncs[] = {" % p, "};"):
+                for f in fns:
+                    src.line("%s%s," % (p, f.name))
+            src.blank()
+            src.line("/* signature, in slots, out slots, offset of the name "
+                     "in the names blob */")
+            with src.block("static const nccc_fn_info %sinfo[] = {" % p,
+                           "};"):
+                offset = 2   # the blob's uint16_t count comes first
+                for f in fns:
+                    src.line("{%s, %s, %s, %d}, /* %s */" % (
+                        signature_literal(f.sig_in, f.sig_out),
+                        slot_index(f.n_in), slot_index(f.n_out), offset,
+                        f.name))
+                    offset += len(f.name.encode("utf-8")) + 1
+            order = sorted(range(len(fns)),
+                           key=lambda i: fns[i].name.encode("utf-8"))
+            src.blank()
+            src.line("/* Indices in strcmp order of the names (binary "
+                     "search). */")
+            src.line("static const uint16_t %ssorted[] = {%s};"
+                     % (p, ", ".join(str(i) for i in order)))
+        src.blank()
+        with src.block("static const nccc_registry %sregistry = {" % p,
+                       "};"):
+            if fns:
+                src.line("(const char *)&%snames, %sfuncs, %sinfo, %ssorted"
+                         % (p, p, p, p))
+            else:
+                src.line("(const char *)&%snames, NULL, %sinfo, NULL" % (p, p))
+
+    def layouts(self, src):
+        m, p = self.m, self.p
+        if not m.layouts:
+            return
+        src.line("/* ---- the layout table: numbers from sizeof and offsetof "
+                 "*/")
+        for i, e in enumerate(m.layouts):
+            if not e.fields:
+                continue
+            c = e.decl.c_name
+            src.blank()
+            src.line("struct %salign%d { char c; %s; }; /* alignment probe */"
+                     % (p, i, e.type.spell("v")))
+            with src.block("static const nccc_field %sfields%d[] = {"
+                           % (p, i), "};"):
+                for fld in e.fields:
+                    member = "((%s *)0)->%s" % (c, fld.name)
+                    if fld.count_type is not None:
+                        count = "sizeof(%s) / sizeof(%s)" % (
+                            member, fld.count_type.unqualified().spell())
+                    else:
+                        count = "1"
+                    code = fld.code
+                    code = code if code.startswith("NCCC_SIG_") \
+                        else c_string(code)
+                    src.line("{%s, %s, offsetof(%s, %s), sizeof(%s), %s},"
+                             % (c_string(fld.name), code, c, fld.name, member,
+                                count))
+        src.blank()
+        with src.block("static const nccc_type_layout %stypes[] = {" % p,
+                       "};"):
+            for i, e in enumerate(m.layouts):
+                if e.fields:
+                    src.line("{%s, sizeof(%s), offsetof(struct %salign%d, v), "
+                             "%s, %d, %sfields%d}," % (
+                                 c_string(e.name), e.decl.c_name, p, i,
+                                 "NCCC_TYPE_" + e.kind.upper(),
+                                 len(e.fields), p, i))
+                else:
+                    src.line("{%s, 0, 0, NCCC_TYPE_OPAQUE, 0, NULL},"
+                             % c_string(e.name))
+
+    def constants(self, src):
+        m, p = self.m, self.p
+        if not m.constants:
+            return
+        src.line("/* ---- the constants table: values from the C "
+                 "expressions */")
+        with src.block("static const nccc_constant %sconstants[] = {" % p,
+                       "};"):
+            for c in m.constants:
+                code = c.code if c.code.startswith("NCCC_SIG_") \
+                    else c_string(c.code)
+                src.line("{%s, %s, %s}," % (c_string(c.name), code,
+                                           _const_value(c)))
+
+    def module(self, src):
+        m, p = self.m, self.p
+        src.line("/* ---- the module */")
+        with src.block("const nccc_module %smodule = {" % p, "};"):
+            src.line("%s, &%sregistry," % (c_string(m.name), p))
+            if m.layouts:
+                src.line("%stypes, %d," % (p, len(m.layouts)))
+            else:
+                src.line("NULL, 0,")
+            if m.constants:
+                src.line("%d, %sconstants" % (len(m.constants), p))
+            else:
+                src.line("0, NULL")
+        src.blank()
+        with src.block("nccc_status %sregister(void) {" % p, "}"):
+            src.line("return nccc_module_add(&%smodule, NULL);" % p)
+
+
+def _const_value(c):
+    if c.type is None:   # an enumerator: an int constant
+        return "(uint64_t)(int64_t)(%s)" % c.name
+    t = c.type.unqualified().spell()
+    k = c.type.kind
+    if k == "bool":
+        return "(uint64_t)(bool)(%s)" % c.name
+    if k == "uint":
+        return "(uint64_t)(%s)(%s)" % (t, c.name)
+    return "(uint64_t)(int64_t)(%s)(%s)" % (t, c.name)
