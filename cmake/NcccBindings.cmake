@@ -29,7 +29,8 @@ set(_NCCC_BINDINGS_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 # Finds bin/nccc-stubgen in a directory above this file, with the stubgen
 # package where the script itself looks for it; sets NCCC_STUBGEN and
-# NCCC_STUBGEN_SOURCES (what the generated files depend on).
+# NCCC_STUBGEN_SOURCES (what the generated files depend on: the script, the
+# grammar, the ABI description and the package).
 function(_nccc_find_stubgen)
   set(dir "${_NCCC_BINDINGS_DIR}")
   foreach(level RANGE 5)
@@ -37,16 +38,16 @@ function(_nccc_find_stubgen)
     set(script "${dir}/bin/nccc-stubgen")
     if(EXISTS "${script}" AND EXISTS "${dir}/stubgen/cli.py")
       set(pkg "${dir}/stubgen")
-      set(grammar "${dir}/idl/nccc.lark")
+      set(idl_files "${dir}/idl/nccc.lark;${dir}/idl/abi.json")
     elseif(EXISTS "${script}" AND EXISTS "${dir}/share/nccc/stubgen/cli.py")
       set(pkg "${dir}/share/nccc/stubgen")
-      set(grammar "${dir}/share/nccc/idl/nccc.lark")
+      set(idl_files "${dir}/share/nccc/idl/nccc.lark;${dir}/share/nccc/idl/abi.json")
     else()
       continue()
     endif()
     file(GLOB_RECURSE sources "${pkg}/*.py")
     set(NCCC_STUBGEN "${script}" PARENT_SCOPE)
-    set(NCCC_STUBGEN_SOURCES "${script};${grammar};${sources}" PARENT_SCOPE)
+    set(NCCC_STUBGEN_SOURCES "${script};${idl_files};${sources}" PARENT_SCOPE)
     return()
   endforeach()
   message(FATAL_ERROR "nccc: bin/nccc-stubgen not found above ${_NCCC_BINDINGS_DIR}")

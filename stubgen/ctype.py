@@ -13,6 +13,8 @@ code such as "NCCC_SIG_LONG" names the slot.h macro of a code that
 depends on the target).
 """
 
+from stubgen.abi import load as load_abi
+
 # The kinds a resolved type can have.
 KINDS = ("void", "bool", "sint", "uint", "char", "float", "double",
          "enum", "pointer", "funcptr", "struct", "union", "opaque", "array",
@@ -107,36 +109,103 @@ class Scalar(Type):
         return self._k in ("sint", "uint", "char", "bool")
 
 
+# The signature codes, from the ABI description (idl/abi.json).
+_ABI = load_abi()
+
+# The data models a target-dependent code is resolved for.
+DATA_MODELS = ("LP64", "ILP32", "LLP64")
+
+
+def _code_of(kind, bits=None, signed=False):
+    """The ABI's code of a value of kind (an ABI kind: bool, int, float,
+    pointer, string, function, closure, errno); int and float need the
+    width in bits, int its signedness."""
+    for c in _ABI.codes:
+        if c.kind == kind and (kind not in ("int", "float") or
+                               c.bits == bits) and \
+                (kind != "int" or c.signed == signed):
+            return c.code
+    raise AssertionError("no code for %s%s" % (kind, bits or ""))
+
+
+def code_kind(code):
+    """The ABI kind of a slot code, or None for a record ({name}) or a
+    target-dependent code (NCCC_SIG_*, an integer)."""
+    c = _ABI.code(code)
+    return c.kind if c is not None else None
+
+
+# The codes the model gives by kind rather than by C type.
+INT_CODE = _code_of("int", 32, True)      # an enum, the status of TVM
+POINTER_CODE = _code_of("pointer")
+STRING_CODE = _code_of("string")
+FUNCTION_CODE = _code_of("function")      # a function pointer
+CLOSURE_CODE = _code_of("closure")        # a closure context
+ERRNO_CODE = _code_of("errno")
+# The letters of plain char when signed and when unsigned.
+CHAR_CODES = (_code_of("int", 8, True), _code_of("int", 8, False))
+# The last code of a side whose slot count the caller gives.
+VARIADIC = _ABI.variadic
+
+
+# Target-dependent codes: signed, then the width in bits on each of
+# DATA_MODELS.
+_TARGET_WIDTHS = {
+    "NCCC_SIG_CHAR": (True, 8, 8, 8),
+    "NCCC_SIG_LONG": (True, 64, 32, 32),
+    "NCCC_SIG_ULONG": (False, 64, 32, 32),
+    "NCCC_SIG_SIZE": (False, 64, 32, 64),
+    "NCCC_SIG_SSIZE": (True, 64, 32, 64),
+    "NCCC_SIG_INTPTR": (True, 64, 32, 64),
+    "NCCC_SIG_UINTPTR": (False, 64, 32, 64),
+}
+
+# Target-dependent codes and their letters on the usual data models.
+TARGET_CODES = {
+    name: {dm: _code_of("int", bits, signed)
+           for dm, bits in zip(DATA_MODELS, widths)}
+    for name, (signed, *widths) in _TARGET_WIDTHS.items()}
+
+
 def _scalar_table():
     t = {}
 
-    def add(name, kind, code, width):
+    def add(name, kind, width, target_code=None):
+        """A scalar; its code is the ABI's for kind and width, or
+        target_code when the target decides the width (width None)."""
+        if target_code is not None:
+            code = target_code
+        elif kind == "bool":
+            code = _code_of("bool")
+        elif kind in ("float", "double"):
+            code = _code_of("float", width)
+        else:
+            code = _code_of("int", width, kind == "sint")
         t[name] = Scalar(name, kind, code, width)
 
-    add("bool", "bool", "?", None)
-    add("char", "char", "NCCC_SIG_CHAR", 8)
-    add("signed char", "sint", "b", 8)
-    add("unsigned char", "uint", "B", 8)
-    add("short", "sint", "h", 16)
-    add("unsigned short", "uint", "H", 16)
-    add("int", "sint", "i", 32)
-    add("unsigned int", "uint", "I", 32)
-    add("long", "sint", "NCCC_SIG_LONG", None)
-    add("unsigned long", "uint", "NCCC_SIG_ULONG", None)
-    add("long long", "sint", "l", 64)
-    add("unsigned long long", "uint", "L", 64)
-    add("float", "float", "f", 32)
-    add("double", "double", "d", 64)
+    add("bool", "bool", None)
+    add("char", "char", 8, "NCCC_SIG_CHAR")
+    add("signed char", "sint", 8)
+    add("unsigned char", "uint", 8)
+    add("short", "sint", 16)
+    add("unsigned short", "uint", 16)
+    add("int", "sint", 32)
+    add("unsigned int", "uint", 32)
+    add("long", "sint", None, "NCCC_SIG_LONG")
+    add("unsigned long", "uint", None, "NCCC_SIG_ULONG")
+    add("long long", "sint", 64)
+    add("unsigned long long", "uint", 64)
+    add("float", "float", 32)
+    add("double", "double", 64)
     # predefined typedef names: <stdint.h>, <stddef.h>, <sys/types.h>
-    for bits, s, u in ((8, "b", "B"), (16, "h", "H"), (32, "i", "I"),
-                       (64, "l", "L")):
-        add("int%d_t" % bits, "sint", s, bits)
-        add("uint%d_t" % bits, "uint", u, bits)
-    add("size_t", "uint", "NCCC_SIG_SIZE", None)
-    add("ssize_t", "sint", "NCCC_SIG_SSIZE", None)
-    add("intptr_t", "sint", "NCCC_SIG_INTPTR", None)
-    add("uintptr_t", "uint", "NCCC_SIG_UINTPTR", None)
-    add("ptrdiff_t", "sint", "NCCC_SIG_INTPTR", None)
+    for bits in (8, 16, 32, 64):
+        add("int%d_t" % bits, "sint", bits)
+        add("uint%d_t" % bits, "uint", bits)
+    add("size_t", "uint", None, "NCCC_SIG_SIZE")
+    add("ssize_t", "sint", None, "NCCC_SIG_SSIZE")
+    add("intptr_t", "sint", None, "NCCC_SIG_INTPTR")
+    add("uintptr_t", "uint", None, "NCCC_SIG_UINTPTR")
+    add("ptrdiff_t", "sint", None, "NCCC_SIG_INTPTR")
     return t
 
 
@@ -147,22 +216,12 @@ PREDEFINED = ("int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t",
               "uint32_t", "int64_t", "uint64_t", "size_t", "ssize_t",
               "intptr_t", "uintptr_t", "ptrdiff_t")
 
-# Scalars whose size the slot code assumes, with that size in bytes: the
-# generated C checks them at compile time.
-ASSUMED_SIZES = {"short": 2, "unsigned short": 2, "int": 4,
-                 "unsigned int": 4, "long long": 8,
-                 "unsigned long long": 8, "float": 4, "double": 8}
-
-# Target-dependent codes and their letters on the usual data models.
-TARGET_CODES = {
-    "NCCC_SIG_CHAR": {"LP64": "b", "ILP32": "b", "LLP64": "b"},
-    "NCCC_SIG_LONG": {"LP64": "l", "ILP32": "i", "LLP64": "i"},
-    "NCCC_SIG_ULONG": {"LP64": "L", "ILP32": "I", "LLP64": "I"},
-    "NCCC_SIG_SIZE": {"LP64": "L", "ILP32": "I", "LLP64": "L"},
-    "NCCC_SIG_SSIZE": {"LP64": "l", "ILP32": "i", "LLP64": "l"},
-    "NCCC_SIG_INTPTR": {"LP64": "l", "ILP32": "i", "LLP64": "l"},
-    "NCCC_SIG_UINTPTR": {"LP64": "L", "ILP32": "I", "LLP64": "L"},
-}
+# Scalars whose size the slot code assumes, with that size in bytes (the
+# standard types the code fixes a width for, chars aside): the generated
+# C checks them at compile time.
+ASSUMED_SIZES = {name: s.width // 8 for name, s in SCALARS.items()
+                 if s.width is not None and name not in PREDEFINED
+                 and "char" not in name}
 
 
 class Pointer(Type):

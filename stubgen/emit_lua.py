@@ -11,6 +11,7 @@ checks its signature and makes each function's converter and call once
 (lib:fast: a C closure on Lua 5.4, compiled Lua on LuaJIT).
 """
 
+from stubgen.ctype import POINTER_CODE
 from stubgen.host import HostModule
 from stubgen.source import Source
 
@@ -58,7 +59,8 @@ def _binder(src, host, lf):
     raw = ([1] if string else []) + [o.index + 1
                                      for o in lf.owned_out_strings]
     if raw:
-        opts.append("outs = {%s}" % ", ".join('[%d] = "p"' % k for k in raw))
+        opts.append("outs = {%s}" % ", ".join(
+            '[%d] = "%s"' % (k, POINTER_CODE) for k in raw))
     if lf.thunks:
         opts.append("thunks = true")
     src.line("-- %s" % _describe(lf))

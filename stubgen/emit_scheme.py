@@ -14,16 +14,22 @@ prefix r: so that no C name can clash with it; every internal name holds
 a character C identifiers cannot (% or -).
 """
 
+from stubgen.abi import load as load_abi
+from stubgen.ctype import (CLOSURE_CODE, POINTER_CODE, STRING_CODE, VARIADIC,
+                           code_kind)
 from stubgen.host import HostModule
 from stubgen.source import Source
 
-# Codes a fast function may have: one slot each, the same on every target.
-_FAST_IN = set("?bBhHiIlLfdpF")
-_FAST_OUT = set("?bBhHiIlLfdpFes")
-_RANGES = {"b": (-128, 127), "B": (0, 255), "h": (-32768, 32767),
-           "H": (0, 65535), "i": (-2 ** 31, 2 ** 31 - 1), "I": (0, 2 ** 32 - 1),
-           "l": (-2 ** 63, 2 ** 63 - 1), "L": (0, 2 ** 64 - 1)}
-_SIGNED = set("bhile")
+# The signature codes, their kinds, widths and ranges (idl/abi.json).
+_ABI = load_abi()
+
+# Codes a fast function may have: one slot each, the same on every
+# target, of a kind its procedure converts inline.
+_FAST_IN = {c.code for c in _ABI.codes if c.in_ok and c.kind in
+            ("bool", "int", "float", "pointer", "function")}
+_FAST_OUT = {c.code for c in _ABI.codes if c.out_ok and c.kind in
+             ("bool", "int", "float", "pointer", "function", "errno",
+              "string")}
 
 # Binding and helpers; @ stands for the module name.
 _BIND = r'''
@@ -257,24 +263,24 @@ class _Plan:
 def _arg_in(slot, v, pos, name, nonnull):
     """(expression of the slot value, setter) for a fast in slot;
     nonnull: the slot refuses NULL."""
-    c = slot.code
+    code = _ABI.code(slot.code)
     who = "(r:quote %s)" % name
-    if c in _RANGES:
+    if code.kind == "int":
         # arg-int? is the adapter's cheap test; the rest go to %nccc-int
-        lo, hi = _RANGES[c]
+        wide = code.bits == 64 and not code.signed
         return ("(r:if (arg-int? %s %d %d) %s (%%nccc-int %s %d %s #\\%s))"
-                % (v, lo, hi, v, who, pos, v, c),
-                "slot-u64-set!" if c == "L" else "slot-s64-set!")
-    if c == "?":
+                % (v, code.min, code.max, v, who, pos, v, code.code),
+                "slot-u64-set!" if wide else "slot-s64-set!")
+    if code.kind == "bool":
         return ("(r:if (r:boolean? %s) (r:if %s 1 0) (%%nccc-misuse %s "
                 "(r:quote type) \"bad argument #%d: expected a boolean\" %s))"
                 % (v, v, who, pos, v), "slot-u64-set!")
-    if c == "d":
+    if code.kind == "float" and code.bits == 64:
         return ("(r:if (arg-flonum? %s) %s (%%nccc-real %s %d %s))"
                 % (v, v, who, pos, v), "slot-f64-set!")
-    if c == "f":
+    if code.kind == "float":
         return "(%%nccc-float %s %d %s)" % (who, pos, v), "slot-u64-set!"
-    # p, F
+    # a pointer or function pointer
     return ("(%%nccc-pointer %s %d %s %s)"
             % (who, pos, v, "#f" if nonnull else "#t"),
             "slot-u64-set!")
@@ -285,21 +291,23 @@ def _result(slot, raw, destructor, owned):
     slot read signed or unsigned as _reader says); destructor: the
     variable holding the destructor of an owned value (owned: its
     Owned), else None."""
-    c = slot.code
-    if c == "?":
+    kind = code_kind(slot.code)
+    if kind == "bool":
         return "(r:not (r:= 0 %s))" % raw
-    if c == "s":
+    if kind == "string":
         return "(%%nccc-string-result %s %s)" % (raw, destructor or "#f")
-    if c == "p" and destructor:
+    if kind == "pointer" and destructor:
         return "(%%nccc-owned-result %s %s %s)" % (
             raw, destructor, scheme_string(owned.destructor))
     return raw
 
 
 def _reader(c):
-    if c in "fd":
+    code = _ABI.code(c)
+    if code.kind == "float":
         return "slot-f64-ref"
-    return "slot-s64-ref" if c in _SIGNED else "slot-u64-ref"
+    signed = code.signed and code.kind in ("int", "errno")
+    return "slot-s64-ref" if signed else "slot-u64-ref"
 
 
 def _plan(m, k, f, fast_index):
@@ -322,7 +330,7 @@ def _plan(m, k, f, fast_index):
         plan.bind.append("(r:set! %s (%%destructor rt %s))"
                          % (var, scheme_string(o.destructor)))
         destructors[o.index], owned[o.index] = var, o
-    if f.extra_out or any(s.code == "*" for s in d.in_slots):
+    if f.extra_out or any(s.code == VARIADIC for s in d.in_slots):
         lines.append("(r:define (%s . args) (r:apply nccc-call%s (%%fn %d) "
                      "args))" % (name, "*" if f.extra_out else "", k)
                      if not f.extra_out else
@@ -369,10 +377,10 @@ def _plan(m, k, f, fast_index):
         for s, a in zip(d.in_slots, args):
             pos = f.position(s)
             null_ok = "#f" if s in f.nonnull else "#t"
-            if s.code == "c":
+            if s.code == CLOSURE_CODE:
                 lines.append("    (%%nccc-callback-arg %s %d %s %s)"
                              % (who, pos, a, null_ok))
-            elif s.code == "s" and s not in f.nullable:
+            elif s.code == STRING_CODE and s not in f.nullable:
                 # [nonnull]: null; neither: a string is expected
                 kind, text = (("null", "NULL where the IDL says nonnull")
                               if s in f.nonnull
@@ -380,7 +388,7 @@ def _plan(m, k, f, fast_index):
                 lines.append("    (r:unless %s (%%nccc-misuse %s (r:quote %s) "
                              "\"bad argument #%d: %s\"))"
                              % (a, who, kind, pos, text))
-            elif s.code == "p" or s in f.nonnull_values:
+            elif s.code == POINTER_CODE or s in f.nonnull_values:
                 # a [nonnull] function pointer is refused like a pointer
                 lines.append("    (%%nccc-pointer %s %d %s %s)"
                              % (who, pos, a, null_ok))
@@ -397,12 +405,13 @@ def _plan(m, k, f, fast_index):
             lines.append("      (r:lambda (%s) (r:values %s)))]"
                          % (" ".join(results), " ".join(post)))
         for j, s in enumerate(d.out_slots):
-            if j in destructors and s.code == "s":
+            if j in destructors and s.code == STRING_CODE:
                 plan.bind.append(
                     "(r:vector-set! fns %d (nccc-function-at rt "
                     "(nccc-function-address (r:vector-ref fns %d)) (%%out-as "
-                    "(nccc-function-signature (r:vector-ref fns %d)) %d #\\p) %s))"
-                    % (k, k, k, j, scheme_string(m + "." + name)))
+                    "(nccc-function-signature (r:vector-ref fns %d)) %d #\\%s) "
+                    "%s))" % (k, k, k, j, POINTER_CODE,
+                              scheme_string(m + "." + name)))
     lines.append("   [args (%%nccc-arity (r:quote %s) %d args)]))" % (name, n))
     plan.code = "\n".join(lines) + "\n"
     return plan

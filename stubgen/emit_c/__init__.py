@@ -1,12 +1,13 @@
 """The C emitter: M_nccc.h and M_nccc.c for module M.
 
 It reads only the model and its lowering (stubgen/model/). The .c file
-holds, in order: the IDL's #define and #include lines, the declarations (generated from the
-IDL when it has no #include) or the compile-time checks of the IDL
-against the headers, one wrapper per function, the const registry, the
-layout table, the constants table and the module with its register
-function. Every size, offset, alignment and constant value is a C
-expression for the compiler to evaluate; the generator computes none.
+holds, in order: the IDL's #define and #include lines, the declarations
+(generated from the IDL when it has no #include) or the compile-time
+checks of the IDL against the headers, one wrapper per function, the
+const registry, the layout table, the constants table and the module
+with its register function. Every size, offset, alignment and constant
+value is a C expression for the compiler to evaluate; the generator
+computes none.
 A packed function's wrapper is one call of nccc_packed_forward
 (nccc/packed.h) with its name and packed signature.
 

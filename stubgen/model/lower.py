@@ -18,15 +18,16 @@ host entry carries either one signature or one per target of TARGETS.
 
 from functools import cached_property
 
-from stubgen.ctype import TARGET_CODES, Array, Record
+from stubgen.ctype import (CHAR_CODES, DATA_MODELS, POINTER_CODE,
+                           STRING_CODE, TARGET_CODES, VARIADIC, Array, Record,
+                           code_kind)
 
 # (data model, letter of plain char): the targets a signature may differ on
-TARGETS = tuple((dm, ch) for dm in ("LP64", "ILP32", "LLP64")
-                for ch in ("b", "B"))
+TARGETS = tuple((dm, ch) for dm in DATA_MODELS for ch in CHAR_CODES)
 
-# Slot codes of values that can be NULL: data pointer, string, function
-# pointer.
-_POINTER_CODES = ("p", "s", "F")
+# The kinds of the values that can be NULL: data pointer, string,
+# function pointer.
+_POINTER_KINDS = ("pointer", "string", "function")
 
 
 def _letters(codes, target):
@@ -78,7 +79,7 @@ class Owned:
         self.index = index
         self.slot = slot
         self.destructor = slot.info.owned
-        self.string = slot.code == "s"
+        self.string = slot.code == STRING_CODE
 
 
 def _refuses_null(slot):
@@ -89,7 +90,7 @@ def _refuses_null(slot):
         return not slot.callbacks[0].info.nullable
     return slot.role in ("arg", "inout") and slot.record is None and \
         slot.info is not None and slot.info.nullable is False and \
-        slot.code in _POINTER_CODES
+        code_kind(slot.code) in _POINTER_KINDS
 
 
 def _accepts_null(slot):
@@ -126,7 +127,7 @@ class LoweredFunction:
         self.name = f.name
         self.in_slots = f.in_slots
         self.out_slots = f.out_slots
-        self.extra_out = bool(f.sig_out) and f.sig_out[-1] == "*"
+        self.extra_out = bool(f.sig_out) and f.sig_out[-1] == VARIADIC
         self.nonnull = [s for s in f.in_slots if _refuses_null(s)]
         self.nonnull_values = [s for s in self.nonnull
                                if s.role != "closure"]
@@ -135,7 +136,7 @@ class LoweredFunction:
                          if s.role == "closure"]
         self.owned = [Owned(j, s) for j, s in enumerate(f.out_slots)
                       if s.info is not None and s.info.owned
-                      and s.code in ("p", "s")]
+                      and s.code in (POINTER_CODE, STRING_CODE)]
         self.owned_return = next((o for o in self.owned
                                   if o.slot.role == "return"), None)
         self.owned_out_strings = [o for o in self.owned

@@ -165,14 +165,16 @@ def test_mangled_inputs_never_crash(tmp_path, capsys):
 
 
 def _install(prefix):
-    """The installed layout: bin/, share/nccc/stubgen, share/nccc/idl."""
+    """The installed layout: bin/, share/nccc/stubgen, share/nccc/idl (the
+    grammar and the ABI description)."""
     (prefix / "bin").mkdir(parents=True)
     shutil.copy2(STUBGEN, prefix / "bin" / "nccc-stubgen")
     share = prefix / "share" / "nccc"
     shutil.copytree(ROOT / "stubgen", share / "stubgen",
                     ignore=shutil.ignore_patterns("__pycache__"))
     (share / "idl").mkdir()
-    shutil.copy2(ROOT / "idl" / "nccc.lark", share / "idl" / "nccc.lark")
+    for name in ("nccc.lark", "abi.json"):
+        shutil.copy2(ROOT / "idl" / name, share / "idl" / name)
 
 
 def test_runs_from_an_installed_layout_and_through_a_symlink(tmp_path):

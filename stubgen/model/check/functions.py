@@ -1,7 +1,8 @@
 """The checker's rules for functions, their parameters and values."""
 
 from stubgen import syntax as S
-from stubgen.ctype import Array, FuncType, Pointer, Scalar, Void
+from stubgen.ctype import (POINTER_CODE, Array, FuncType, Pointer, Scalar,
+                           Void)
 from stubgen.errors import IdlError
 from stubgen.model.annotations import (FUNCTION_ANNS, PARAM_ANNS, VALUE_ANNS,
                                        annotation_values)
@@ -326,7 +327,7 @@ class FunctionRules:
                     continue
                 d = self._named_function(names, info.owned, info.owned_pos,
                                          "owned")
-                if len(d.in_slots) != 1 or d.in_slots[0].code != "p":
+                if len(d.in_slots) != 1 or d.in_slots[0].code != POINTER_CODE:
                     raise IdlError(info.owned_pos, "destructor '%s' must take "
                                    "exactly one pointer" % info.owned)
                 info.owned = d.name

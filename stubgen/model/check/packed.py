@@ -1,7 +1,8 @@
 """The checker's rules for packed declarations and their slots."""
 
 from stubgen import syntax as S
-from stubgen.ctype import SCALARS, Enum, Pointer, Scalar, Void
+from stubgen.ctype import (INT_CODE, POINTER_CODE, SCALARS, STRING_CODE,
+                           Enum, Pointer, Scalar, Void)
 from stubgen.errors import IdlError
 from stubgen.model.annotations import (PACKED_ANNS, VALUE_ANNS,
                                        annotation_values)
@@ -98,9 +99,9 @@ class PackedRules:
         if isinstance(r, Scalar):
             return r.code
         if isinstance(r, Enum):
-            return "i"
+            return INT_CODE
         if isinstance(r, Pointer) and r.kind == "pointer":
-            return "s" if info.string else "p"
+            return STRING_CODE if info.string else POINTER_CODE
         raise IdlError(pos, "%s has type %s, which has no TVM type code"
                        % (what, type_label(t)))
 
@@ -111,7 +112,8 @@ class PackedRules:
         ins = []
         if f.packed.where == "module":
             ins.append(Slot("module", "module", None,
-                            TVM_TYPES["TVMModuleHandle"], "p", idx, None))
+                            TVM_TYPES["TVMModuleHandle"], POINTER_CODE, idx,
+                            None))
             idx = idx.plus(None)
         for p in f.params:
             s = Slot("arg", p.name, p, p.type, self._code(p.type, p.info),
@@ -120,7 +122,7 @@ class PackedRules:
             ins.append(s)
             idx = idx.plus(None)
         f.in_slots, f.n_in = ins, idx
-        outs = [Slot("status", "status", None, SCALARS["int"], "i",
+        outs = [Slot("status", "status", None, SCALARS["int"], INT_CODE,
                      SlotIndex(), None)]
         idx = SlotIndex(1)
         if f.packed.ret is not None:

@@ -1,8 +1,9 @@
 """The checker's slot layout: slot codes, and the in[] / out[] slots of
 functions and callback types."""
 
-from stubgen.ctype import (ASSUMED_SIZES, SCALARS, Enum, Pointer, Record,
-                           Scalar, Void)
+from stubgen.ctype import (ASSUMED_SIZES, CLOSURE_CODE, ERRNO_CODE,
+                           FUNCTION_CODE, INT_CODE, POINTER_CODE, SCALARS,
+                           STRING_CODE, Enum, Pointer, Record, Scalar, Void)
 from stubgen.errors import IdlError
 from stubgen.model.values import Slot, SlotIndex
 
@@ -13,11 +14,11 @@ class SlotRules:
         if isinstance(r, Scalar):
             return r.code
         if isinstance(r, Enum):
-            return "i"
+            return INT_CODE
         if isinstance(r, Pointer):
             if r.kind == "funcptr":
-                return "F"
-            return "s" if info.string else "p"
+                return FUNCTION_CODE
+            return STRING_CODE if info.string else POINTER_CODE
         if isinstance(r, Record) and not r.decl.opaque:
             return "{%s}" % r.decl.name
         raise AssertionError("no slot code for %s" % t.spell())
@@ -27,7 +28,8 @@ class SlotRules:
         ins = []
         if f.function_pointer:
             fp = Pointer(f.c_type)
-            ins.append(Slot("target", "target", None, fp, "F", idx, None))
+            ins.append(Slot("target", "target", None, fp, FUNCTION_CODE,
+                            idx, None))
             idx = idx.plus(None)
         for p in f.params:
             if p.direction == "out" or p.destroys is not None:
@@ -35,7 +37,8 @@ class SlotRules:
             if p.callback is not None and p.callback.context is not None:
                 continue    # its context parameter's slot carries it
             if p.carries or p.callback is not None:
-                s = Slot("closure", p.name, p, p.type, "c", idx, p.info)
+                s = Slot("closure", p.name, p, p.type, CLOSURE_CODE, idx,
+                         p.info)
                 s.callbacks = list(p.carries) if p.carries else [p]
                 p.in_slot = s
                 ins.append(s)
@@ -80,8 +83,8 @@ class SlotRules:
             outs.append(s)
             idx = idx.plus(s.record)
         if owner.errno:
-            outs.append(Slot("errno", "errno", None, SCALARS["int"], "e",
-                             idx, None))
+            outs.append(Slot("errno", "errno", None, SCALARS["int"],
+                             ERRNO_CODE, idx, None))
             idx = idx.plus(None)
         owner.out_slots, owner.n_out = outs, idx
 

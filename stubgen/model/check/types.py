@@ -1,8 +1,8 @@
 """The checker's rules for types: specifiers, declarators, records, enums."""
 
 from stubgen import syntax as S
-from stubgen.ctype import (PREDEFINED, SCALARS, Array, Enum, FuncType,
-                           Pointer, Record, Void)
+from stubgen.ctype import (INT_CODE, PREDEFINED, SCALARS, Array, Enum,
+                           FuncType, Pointer, Record, Void)
 from stubgen.errors import IdlError
 from stubgen.model.annotations import FIELD_ANNS, annotation_values
 from stubgen.model.check.common import is_integer, type_label
@@ -234,7 +234,7 @@ class TypeRules:
             en = Enumerator(e.pos, e.name, value, prev)
             decl.enumerators.append(en)
             self.consts.add(e.name)
-            self.m.constants.append(Constant(e.name, "i", None, en))
+            self.m.constants.append(Constant(e.name, INT_CODE, None, en))
             prev = en
         self.m.items.append(decl)
         return decl
