@@ -75,12 +75,13 @@ set_target_properties(nccc::runtime PROPERTIES
   INTERFACE_LINK_LIBRARIES "%(lib)s;-pthread")
 include("%(bindings)s")
 nccc_add_bindings(tour_nccc tour.idl)
-add_executable(prog "%(main)s" "%(impl)s")
+add_executable(prog "%(main)s" "%(impl)s" "%(harness)s")
 target_link_libraries(prog PRIVATE tour_nccc m)
 """ % {"flags": flags, "include": "%s;%s" % (RUNTIME_INCLUDE, SHIMS_INCLUDE),
        "lib": runtime_lib,
        "bindings": cmake_dir / "NcccBindings.cmake",
-       "main": C_DIR / "tour_main.c", "impl": C_DIR / "tour_impl.c"})
+       "main": C_DIR / "tour_main.c", "impl": C_DIR / "tour_impl.c",
+       "harness": C_DIR / "harness.c"})
     build = tmp_path / "build"
     env = dict(os.environ, CC=cc()[0])
     r = subprocess.run([CMAKE, "-S", str(proj), "-B", str(build)],
@@ -130,7 +131,7 @@ add_custom_command(
   COMMENT "making tour.idl"
   VERBATIM)
 nccc_add_bindings(tour_nccc "${idl}" %(module)s)
-add_executable(prog "%(main)s" "%(impl)s")
+add_executable(prog "%(main)s" "%(impl)s" "%(harness)s")
 target_link_libraries(prog PRIVATE tour_nccc m)
 """
 
@@ -145,7 +146,8 @@ def _build_time_project(tmp_path, runtime_lib, module):
         "lib": runtime_lib,
         "bindings": ROOT / "cmake" / "NcccBindings.cmake",
         "module": module,
-        "main": C_DIR / "tour_main.c", "impl": C_DIR / "tour_impl.c"})
+        "main": C_DIR / "tour_main.c", "impl": C_DIR / "tour_impl.c",
+        "harness": C_DIR / "harness.c"})
     build = tmp_path / "build"
     env = dict(os.environ, CC=cc()[0])
     r = subprocess.run([CMAKE, "-S", str(proj), "-B", str(build)],

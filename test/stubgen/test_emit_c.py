@@ -430,11 +430,14 @@ def test_add_wrapper_is_straight_line_code(tmp_path):
 # ---- through the runtime ---------------------------------------------------
 
 def _build_and_run(tmp_path, idl, idl_name, sources, runtime_lib):
+    """Generates idl's wrappers, builds them with the test program's
+    sources and the shared runner (c/harness.c), runs the program."""
     write_outputs(idl.read_text(), tmp_path, idl_name)
     module = idl.stem
     exe = tmp_path / "prog"
-    r = compile_c([tmp_path / ("%s_nccc.c" % module)] + sources, exe,
-                  "-I", str(tmp_path), link=True, libs=[runtime_lib])
+    r = compile_c([tmp_path / ("%s_nccc.c" % module), C_DIR / "harness.c"]
+                  + sources, exe, "-I", str(tmp_path), "-I", str(C_DIR),
+                  link=True, libs=[runtime_lib])
     assert r.returncode == 0, r.stderr
     run = subprocess.run([str(exe)], capture_output=True, text=True)
     return run
@@ -469,14 +472,9 @@ def test_callbacks_through_the_runtime(tmp_path, runtime_lib):
 def test_record_padding_is_zero_in_out_slots(tmp_path, runtime_lib):
     # padding_impl.c leaves 0xAA in the padding of every record it returns
     # or fills; padding_main.c checks each padding byte in out[] is 0
-    idl = IDL_DIR / "padding.idl"
-    write_outputs(idl.read_text(), tmp_path, idl.name)
-    exe = tmp_path / "prog"
-    r = compile_c([tmp_path / "padding_nccc.c", C_DIR / "padding_main.c",
-                   C_DIR / "padding_impl.c"], exe, "-I", str(tmp_path),
-                  "-I", str(C_DIR), link=True, libs=[runtime_lib])
-    assert r.returncode == 0, r.stderr
-    run = subprocess.run([str(exe)], capture_output=True, text=True)
+    run = _build_and_run(tmp_path, IDL_DIR / "padding.idl", "padding.idl",
+                         [C_DIR / "padding_main.c",
+                          C_DIR / "padding_impl.c"], runtime_lib)
     assert run.returncode == 0, run.stdout + run.stderr
     assert re.fullmatch(r"checks: \d+ failed: 0\n", run.stdout), run.stdout
     assert int(run.stdout.split()[1]) >= 14

@@ -13,17 +13,7 @@
 #include <nccc/nccc.h>
 
 #include "cbk_nccc.h"
-
-static int n_checks, n_failed;
-
-#define CHECK(cond)                                                     \
-  do {                                                                  \
-    n_checks++;                                                         \
-    if (!(cond)) {                                                      \
-      n_failed++;                                                       \
-      printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);          \
-    }                                                                   \
-  } while (0)
+#include "harness.h"
 
 /* ---- the host ------------------------------------------------------------ */
 typedef void (*proc)(const uint64_t *args, uint64_t *results);
@@ -33,7 +23,7 @@ static int calls[16], notices[16], n_procs;
 static void dispatch(const uint64_t *in, uint64_t *out) {
   uint64_t env = in[0];
   if (env >= (uint64_t)n_procs) {
-    n_failed++;
+    CHECK(env < (uint64_t)n_procs);
     return;
   }
   if (out == NULL) {
@@ -59,23 +49,12 @@ static uint32_t in_use(void) {
   return s.in_use;
 }
 
-static uint64_t in[8], out[8];
-
 static nccc_handle H(const char *name) {
   nccc_handle h = 0;
   CHECK(nccc_lookup(name, &h) == NCCC_OK);
   return h;
 }
 
-static void call(const char *name) {
-  const nccc_fn_info *info;
-  nccc_handle h = H(name);
-  CHECK(nccc_function(h, NULL, &info, NULL) == NCCC_OK);
-  memset(out, 0xA5, sizeof out);
-  CHECK(nccc_call_checked(h, in, info->n_in, out, info->n_out) == NCCC_OK);
-}
-
-/* ---- procedures ------------------------------------------------------------ */
 static void p_sum_squares(const uint64_t *a, uint64_t *r) {
   float x = nccc_slot_to_float(a[1]);
   r[0] = nccc_slot_from_double(nccc_slot_to_double(a[0]) + (double)x * x);
@@ -124,14 +103,11 @@ static void p_name_long(const uint64_t *a, uint64_t *r) {
 
 extern int apply(int x, void (*t)(int, int, int));
 
-int main(void) {
+static void callback_calls(void) {
   static const float xs[4] = {1.0f, 2.0f, 0.5f, -3.0f};
   uint64_t e1, e2, e3;
   void *c1, *c2;
   nccc_handle ht;
-
-  CHECK(nccc_ensure_init() == NCCC_OK);
-  CHECK(nccc_cbk_register() == NCCC_OK);
 
   /* a context callback with double and float: sum of squares */
   c1 = claim(p_sum_squares, NCCC_SCOPE_CALL, &e1);
@@ -139,7 +115,7 @@ int main(void) {
   in[1] = 4;
   in[2] = nccc_slot_from_double(0.25);
   in[3] = nccc_slot_from_ptr(c1);
-  call("cbk.reduce");
+  harness_call("cbk.reduce");
   CHECK(nccc_slot_to_double(out[0]) == 0.25 + 1 + 4 + 0.25 + 9);
   CHECK(calls[e1] == 4 && notices[e1] == 1 && in_use() == 0);
 
@@ -147,11 +123,11 @@ int main(void) {
   c1 = claim(p_is_vowel, NCCC_SCOPE_CALL, &e1);
   in[0] = nccc_slot_from_ptr("education");
   in[1] = nccc_slot_from_ptr(c1);
-  call("cbk.count_if");
+  harness_call("cbk.count_if");
   CHECK(nccc_slot_to_i32(out[0]) == 5);
   CHECK(calls[e1] == 9 && notices[e1] == 1);
   in[1] = 0; /* left out: C gets NULL for the callback and its context */
-  call("cbk.count_if");
+  harness_call("cbk.count_if");
   CHECK(nccc_slot_to_i32(out[0]) == -1);
 
   /* [out], [inout] and [errno] in a callback: the values written back,
@@ -159,14 +135,14 @@ int main(void) {
   ** wrapper's errno shim */
   c1 = claim(p_read, NCCC_SCOPE_CALL, &e1);
   in[0] = nccc_slot_from_ptr(c1);
-  call("cbk.read_all");
+  harness_call("cbk.read_all");
   CHECK(nccc_slot_to_i32(out[0]) == 700); /* budget 10 - 3, then * 100 */
   CHECK(nccc_slot_to_i32(out[1]) == 7 + 14 + 21);
   CHECK(nccc_slot_to_i32(out[2]) == 0);
   c1 = claim(p_read, NCCC_SCOPE_CALL, &e1); /* reads is 4: next one fails */
   reads = 4;
   in[0] = nccc_slot_from_ptr(c1);
-  call("cbk.read_all");
+  harness_call("cbk.read_all");
   CHECK(nccc_slot_to_i32(out[0]) == -1);
   CHECK(nccc_slot_to_i32(out[2]) == EPIPE);
 
@@ -177,7 +153,7 @@ int main(void) {
   c1 = claim(p_tick, NCCC_SCOPE_CALL, &e1);
   in[0] = nccc_slot_from_i32(3);
   in[1] = nccc_slot_from_ptr(c1);
-  call("cbk.tick_n");
+  harness_call("cbk.tick_n");
   CHECK(nccc_slot_to_i32(out[0]) == 3);
   CHECK(n_ticks == 3 && ticks[0][2] == 2 && ticks[1][2] == 20 &&
         ticks[2][2] == 200);
@@ -192,7 +168,7 @@ int main(void) {
           rec.status == NCCC_OK);
   }
   in[1] = 0; /* [nullable] thunk callback left out */
-  call("cbk.tick_n");
+  harness_call("cbk.tick_n");
   CHECK(nccc_slot_to_i32(out[0]) == -1);
   /* faulted: the thunk is never bound and the CALL closure released */
   {
@@ -201,7 +177,7 @@ int main(void) {
   }
   c1 = claim(p_tick, NCCC_SCOPE_CALL, &e1);
   in[1] = nccc_slot_from_ptr(c1);
-  call("cbk.tick_n");
+  harness_call("cbk.tick_n");
   CHECK(nccc_slot_to_i32(out[0]) == -9);
   CHECK(calls[e1] == 0 && notices[e1] == 1 && in_use() == 0);
   nccc_trace_disable_all();
@@ -219,7 +195,7 @@ int main(void) {
                                    NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, 0,
                                    &c2) == NCCC_OK);
     in[0] = nccc_slot_from_ptr(c2);
-    call("cbk.name_both");
+    harness_call("cbk.name_both");
     CHECK(nccc_slot_to_i32(out[0]) == 2 * 10 + 5);
     CHECK((char)nccc_slot_to_i64(out[1]) == 'x');
     CHECK(notices[envs[0]] == 1 && notices[envs[1]] == 1 && in_use() == 0);
@@ -228,18 +204,18 @@ int main(void) {
   /* notified with a destroy notify, and left out */
   c1 = claim(p_name_long, NCCC_SCOPE_NOTIFIED, &e2);
   in[0] = nccc_slot_from_ptr(c1);
-  call("cbk.subscribe");
+  harness_call("cbk.subscribe");
   CHECK(nccc_slot_to_i32(out[0]) == 1);
   in[0] = nccc_slot_from_i32(2);
-  call("cbk.notify");
+  harness_call("cbk.notify");
   CHECK(nccc_slot_to_i32(out[0]) == 5);
   CHECK(in_use() == 1 && notices[e2] == 0);
-  call("cbk.unsubscribe");
+  harness_call("cbk.unsubscribe");
   CHECK(in_use() == 0 && notices[e2] == 1);
   in[0] = 0;
-  call("cbk.subscribe");
+  harness_call("cbk.subscribe");
   CHECK(nccc_slot_to_i32(out[0]) == 0); /* callback and notify both NULL */
-  call("cbk.unsubscribe");
+  harness_call("cbk.unsubscribe");
 
   /* [function_pointer] with a FOREVER thunk callback */
   c1 = claim(p_tick, NCCC_SCOPE_FOREVER, &e3);
@@ -247,14 +223,14 @@ int main(void) {
   in[0] = (uint64_t)(uintptr_t)apply;
   in[1] = nccc_slot_from_i32(5);
   in[2] = nccc_slot_from_ptr(c1);
-  call("cbk.apply");
+  harness_call("cbk.apply");
   CHECK(nccc_slot_to_i32(out[0]) == 10);
   CHECK(n_ticks == 1 && ticks[1][0] == 6 && ticks[2][0] == 7);
   CHECK(nccc_thunk_in_use(nccc_cbk_tick_fn_thunk_pool()) == 1);
   CHECK(nccc_closure_release(c1) == NCCC_OK);
   CHECK(nccc_thunk_in_use(nccc_cbk_tick_fn_thunk_pool()) == 0);
   CHECK(notices[e3] == 1);
-
-  printf("checks: %d failed: %d\n", n_checks, n_failed);
-  return n_failed == 0 ? 0 : 1;
 }
+
+nccc_status (*const harness_register)(void) = nccc_cbk_register;
+void (*const harness_tests[])(void) = {callback_calls, NULL};

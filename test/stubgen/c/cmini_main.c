@@ -1,6 +1,7 @@
 /*
 ** cmini_main.c — calls libc through the wrappers generated from
-** test/stubgen/idl/cmini.idl, looked up in the runtime by name.
+** test/stubgen/idl/cmini.idl, looked up in the runtime by name (the
+** runner is harness.c).
 */
 #include <errno.h>
 #include <stdio.h>
@@ -10,83 +11,60 @@
 #include <nccc/nccc.h>
 
 #include "cmini_nccc.h"
+#include "harness.h"
 
-static int n_checks, n_failed;
-
-#define CHECK(cond)                                                     \
-  do {                                                                  \
-    n_checks++;                                                         \
-    if (!(cond)) {                                                      \
-      n_failed++;                                                       \
-      printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);          \
-    }                                                                   \
-  } while (0)
-
-static uint64_t in[8], out[8];
-
-static void call(const char *name) {
-  nccc_handle h;
-  const nccc_fn_info *info;
-  CHECK(nccc_lookup(name, &h) == NCCC_OK);
-  CHECK(nccc_function(h, NULL, &info, NULL) == NCCC_OK);
-  CHECK(nccc_call_checked(h, in, info->n_in, out, info->n_out) == NCCC_OK);
-}
-
-int main(void) {
+static void calls(void) {
   const char *text = "123abc";
   char buf[32];
   div_t d;
   char *copy;
 
-  CHECK(nccc_ensure_init() == NCCC_OK);
-  CHECK(nccc_cmini_register() == NCCC_OK);
-
   in[0] = nccc_slot_from_i32(17);
   in[1] = nccc_slot_from_i32(5);
-  call("cmini.div");
+  harness_call("cmini.div");
   nccc_slots_to_bytes(&d, out, sizeof d);
   CHECK(d.quot == 3 && d.rem == 2);
 
   in[0] = nccc_slot_from_double(8.0);
-  call("cmini.frexp");
+  harness_call("cmini.frexp");
   CHECK(nccc_slot_to_double(out[0]) == 0.5 && out[1] == 4);
 
   in[0] = nccc_slot_from_double(-2.75);
-  call("cmini.modf");
+  harness_call("cmini.modf");
   CHECK(nccc_slot_to_double(out[0]) == -0.75 &&
         nccc_slot_to_double(out[1]) == -2.0);
 
   in[0] = nccc_slot_from_ptr(text);
   in[1] = nccc_slot_from_i32(10);
-  call("cmini.strtol");
+  harness_call("cmini.strtol");
   CHECK(out[0] == 123 && nccc_slot_to_ptr(out[1]) == text + 3 && out[2] == 0);
 
   in[0] = nccc_slot_from_ptr("99999999999999999999999999");
-  call("cmini.strtol");
+  harness_call("cmini.strtol");
   CHECK(out[2] == nccc_slot_from_i32(ERANGE));
 
   in[0] = nccc_slot_from_ptr("copy me");
-  call("cmini.strdup");
+  harness_call("cmini.strdup");
   copy = nccc_slot_to_ptr(out[0]);
   CHECK(copy != NULL && strcmp(copy, "copy me") == 0);
   in[0] = out[0];
-  call("cmini.free");
+  harness_call("cmini.free");
 
   in[0] = nccc_slot_from_i32(-9);
-  call("cmini.iabs");
+  harness_call("cmini.iabs");
   CHECK(out[0] == 9);
 
   in[0] = nccc_slot_from_ptr(buf);
   in[1] = sizeof buf;
   in[2] = nccc_slot_from_ptr("%.3f");
   in[3] = nccc_slot_from_double(1.25);
-  call("cmini.snprintf_d");
+  harness_call("cmini.snprintf_d");
   CHECK(out[0] == 5 && strcmp(buf, "1.250") == 0);
 
   in[2] = nccc_slot_from_ptr("%s=%d");
   in[3] = nccc_slot_from_ptr("n");
   in[4] = nccc_slot_from_i32(-4);
-  call("cmini.snprintf_si");
+  harness_call("cmini.snprintf_si");
   CHECK(strcmp(buf, "n=-4") == 0);
 
   CHECK(nccc_cmini_module.n_constants == 4);
@@ -94,7 +72,7 @@ int main(void) {
   CHECK(nccc_cmini_module.constants[2].value == UINT64_MAX);
   CHECK(nccc_cmini_module.constants[3].value == (uint64_t)BUFSIZ);
   CHECK(nccc_cmini_module.types[0].size == sizeof(div_t));
-
-  printf("checks: %d failed: %d\n", n_checks, n_failed);
-  return n_failed != 0;
 }
+
+nccc_status (*const harness_register)(void) = nccc_cmini_register;
+void (*const harness_tests[])(void) = {calls, NULL};

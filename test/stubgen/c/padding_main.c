@@ -2,27 +2,17 @@
 ** padding_main.c — records written to out[] by the wrappers of
 ** test/stubgen/idl/padding.idl: every byte of their slots that belongs to
 ** no field is 0 (docs/ABI.md, "Slots"), although the C functions leave
-** 0xAA in the padding of the records they return or fill. Prints one line
-** per failed check and "checks: N failed: M"; exits 1 if any failed.
+** 0xAA in the padding of the records they return or fill. The runner is
+** harness.c.
 */
 #include <stdio.h>
 #include <string.h>
 
 #include <nccc/nccc.h>
 
+#include "harness.h"
 #include "padding.h"
 #include "padding_nccc.h"
-
-static int n_checks, n_failed;
-
-#define CHECK(cond)                                                     \
-  do {                                                                  \
-    n_checks++;                                                         \
-    if (!(cond)) {                                                      \
-      n_failed++;                                                       \
-      printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);          \
-    }                                                                   \
-  } while (0)
 
 #define MAX_BYTES 128
 
@@ -63,8 +53,6 @@ static void check_record(const char *what, const uint64_t *slots,
   }
   CHECK(bad == 0);
 }
-
-static uint64_t in[16], out[16];
 
 static void dirty_out(void) { memset(out, 0x55, sizeof out); }
 
@@ -180,10 +168,6 @@ static void test_unions(void) {
   check_record("holder_out", out, &h, sizeof h);
 }
 
-int main(void) {
-  test_pad();
-  test_outer();
-  test_unions();
-  printf("checks: %d failed: %d\n", n_checks, n_failed);
-  return n_failed == 0 ? 0 : 1;
-}
+nccc_status (*const harness_register)(void) = nccc_padding_register;
+void (*const harness_tests[])(void) = {test_pad, test_outer, test_unions,
+                                       NULL};

@@ -2,8 +2,7 @@
 ** tour_main.c — calls the generated wrappers of idl/examples/tour.idl the
 ** way a host does: through the runtime (module, lookup by "tour.NAME",
 ** checked calls with the slot counts of the registry), and checks every
-** result slot bit for bit. Prints one line per failed check and
-** "checks: N failed: M"; exits 1 if any failed.
+** result slot bit for bit. The runner is harness.c.
 */
 #include <errno.h>
 #include <limits.h>
@@ -13,46 +12,23 @@
 
 #include <nccc/nccc.h>
 
+#include "harness.h"
 #include "tour_nccc.h"
-
-static int n_checks, n_failed;
-
-#define CHECK(cond)                                                     \
-  do {                                                                  \
-    n_checks++;                                                         \
-    if (!(cond)) {                                                      \
-      n_failed++;                                                       \
-      printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);          \
-    }                                                                   \
-  } while (0)
 
 struct point { int x; int y; };
 typedef struct { double re, im; } complex_t;
 long negate_impl(long x);
 
-static uint64_t in[16], out[16];
-
-/* Calls tour.NAME with the first n_in slots of in[]; checks that the
-** signature is sig and that the checked call succeeds. */
+/* Calls tour.NAME (harness_call) and checks that its signature is sig. */
 static void call(const char *name, const char *sig) {
   char full[64];
-  nccc_handle h;
   const nccc_fn_info *info;
-  nccc_status st;
   snprintf(full, sizeof full, "tour.%s", name);
-  st = nccc_lookup(full, &h);
-  CHECK(st == NCCC_OK);
-  if (st != NCCC_OK) {
-    printf("  lookup %s: %s\n", full, nccc_last_error());
-    return;
-  }
-  CHECK(nccc_function(h, NULL, &info, NULL) == NCCC_OK);
-  if (strcmp(info->signature, sig) != 0) {
+  info = harness_call(full);
+  if (info != NULL && strcmp(info->signature, sig) != 0) {
     printf("  %s: signature %s, expected %s\n", name, info->signature, sig);
     CHECK(0);
   }
-  memset(out, 0xAB, sizeof out);
-  CHECK(nccc_call_checked(h, in, info->n_in, out, info->n_out) == NCCC_OK);
 }
 
 static void echo(const char *name, const char *sig, uint64_t slot) {
@@ -344,16 +320,11 @@ static void tables(void) {
   CHECK(nccc_registry_lookup(reg, "echo", &index) == NCCC_ERR_NAME_NOT_FOUND);
 }
 
-int main(void) {
-  CHECK(nccc_ensure_init() == NCCC_OK);
-  CHECK(nccc_tour_register() == NCCC_OK);
+static void registration(void) {
   CHECK(nccc_tour_register() == NCCC_ERR_ALREADY_DEFINED);
-  scalars();
-  records();
-  outs();
-  pointers();
-  shims();
-  tables();
-  printf("checks: %d failed: %d\n", n_checks, n_failed);
-  return n_failed != 0;
 }
+
+nccc_status (*const harness_register)(void) = nccc_tour_register;
+void (*const harness_tests[])(void) = {
+  registration, scalars, records, outs, pointers, shims, tables, NULL,
+};
