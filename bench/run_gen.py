@@ -9,8 +9,8 @@ value, [out]/[inout] parameters, [errno], [length], [size], [nullable],
 [owned], [rename], function pointers and variadic instantiations. Then it
 runs bin/nccc-stubgen with every language the generator lists in its
 --help, R times (default 3), and prints each wall-clock time and the best.
-Exit status 0 even when the target is missed: this is a benchmark; the
-generator's own test suite has the pass/fail timing test.
+Exit status 0 even when the target is missed: this is a benchmark (the
+test suite only checks that such an IDL generates, test_scale.py).
 """
 
 import argparse

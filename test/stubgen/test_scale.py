@@ -1,6 +1,6 @@
-"""A 2,000-function IDL generates in under 2 seconds, end to end."""
-
-import time
+"""A 2,000-function IDL generates every wrapper, end to end. How long it
+takes is a benchmark (bench/run_gen.py), not a test: a timed test fails
+when the machine is busy, not when the generator is slow."""
 
 from conftest import run_stubgen
 
@@ -22,12 +22,9 @@ def big_idl(n):
     return "\n".join(lines) + "\n"
 
 
-def test_two_thousand_functions_in_under_two_seconds(tmp_path):
+def test_two_thousand_functions_generate(tmp_path):
     (tmp_path / "big.idl").write_text(big_idl(2000))
-    start = time.monotonic()
     r = run_stubgen("-o", tmp_path, tmp_path / "big.idl")
-    elapsed = time.monotonic() - start
     assert (r.returncode, r.stderr) == (0, "")
     text = (tmp_path / "big_nccc.c").read_text()
     assert text.count("\nvoid nccc_big_") == 2000
-    assert elapsed < 2.0, elapsed
