@@ -97,7 +97,7 @@ def test_scheme_library_head_and_tables():
             "  (export m-bind! m-runtime m-layout m-callback m-callback-signature m-procedure\n"
             "    add\n    neg\n    divmod\n    label\n"
             "    A\n    B\n    LIMIT)\n"
-            "  (import (prefix (rnrs) r:) (nccc core) (nccc private module))\n") in scm
+            "  (import (prefix (rnrs) r:) (nccc private module))\n") in scm
     assert ('  (r:define %functions\n'
             '    (r:quote\n'
             '     #(#("add" "ll:l")\n'
@@ -106,14 +106,21 @@ def test_scheme_library_head_and_tables():
             '       #("label" "i:s")\n'
             '       )))\n') in scm
     assert '  (r:define %callbacks (r:quote #()))\n' in scm
-    assert "(r:define (m-bind! rt)" in scm
-    assert ("(r:define-syntax add (r:identifier-syntax (r:vector-ref %fast 0)))"
-            in scm and "(slot-s64-set! in 0 x1)" in scm)
+    assert '  (r:define %owned (r:quote ()))\n' in scm
+    # data and one call into the support library: no pasted library code
+    assert ('  (r:define %module\n'
+            '    (make-module "m" %functions %callbacks %constants\n'
+            '                 (r:vector %make0 %make1 %make2 %make3) %owned))\n'
+            ) in scm
+    assert "(r:define (m-bind! rt) (module-bind! %module rt))" in scm
+    assert ("(r:define-syntax add (r:identifier-syntax (r:vector-ref "
+            "%procedures 0)))" in scm and "(slot-s64-set! in 0 x1)" in scm)
     assert ("(r:define-syntax label (r:identifier-syntax" in scm
             and "(%nccc-string-result y1 #f)" in scm)
-    assert "(r:define-syntax LIMIT (r:identifier-syntax (%constant 2)))" \
-        in scm
-    assert scm.endswith("(%constant 2)))\n)\n")
+    assert ("(r:define-syntax LIMIT (r:identifier-syntax "
+            "(module-constant %module 2)))") in scm
+    assert scm.endswith("(module-constant %module 2)))\n)\n")
+    assert "r:let loop" not in scm and "nccc-lookup" not in scm
 
 
 def test_scheme_names_never_clash_with_rnrs():
@@ -122,7 +129,7 @@ def test_scheme_names_never_clash_with_rnrs():
                     "void exit(int status);")
     assert "(r:define-syntax apply (r:identifier-syntax" in scm
     assert "(r:define-syntax exit (r:identifier-syntax" in scm
-    assert "(import (prefix (rnrs) r:) (nccc core) (nccc private module))" in scm
+    assert "(import (prefix (rnrs) r:) (nccc private module))" in scm
 
 
 def test_scheme_extra_out_slots_take_a_count():
@@ -133,8 +140,9 @@ def test_scheme_extra_out_slots_take_a_count():
     from stubgen.model import Slot
     f.out_slots.append(Slot("out", None, None, None, "*", None, None))
     scm = emit_scheme.emit(m, "t.idl")["m.sls"]
-    assert "(r:define (f n-extra . args) (r:apply nccc-call* (%fn 0) " \
-        "n-extra args))" in scm
+    assert ("(r:define (%make0 f)\n"
+            "    (r:lambda (n-extra . args) (r:apply nccc-call* f n-extra "
+            "args)))") in scm
 
 
 def test_empty_module():
@@ -185,11 +193,9 @@ def test_every_idl_goes_through_both(every_idl):
     for name, (lua, scm, m) in every_idl.items():
         for f in m.functions:
             assert '{"%s", ' % f.name in lua
-            assert ("(r:define %s\n" % f.name in scm
-                    or "(r:define (%s " % f.name in scm
-                    # a fast function: its procedure is made at bind
-                    or "(r:define-syntax %s (r:identifier-syntax (r:vector-ref "
-                       "%%fast " % f.name in scm)
+            # its procedure is made at bind by its maker
+            assert "(r:define-syntax %s (r:identifier-syntax (r:vector-ref " \
+                "%%procedures " % f.name in scm
         for c in m.constants:
             assert '  "%s",\n' % c.name in lua
 

@@ -1,18 +1,169 @@
 #!r6rs
-;;; nccc/private/module.sls — (nccc private module): what the libraries
-;;; nccc-stubgen generates (docs/SCHEME.md, "Generated modules") call
-;;; besides (nccc core): the adapter's slot access and argument tests for
-;;; their inline code, the full checks and errors behind them, result
-;;; conversions, and the pending callback error. Every name exported here
-;;; holds a '-' or a '%', so none can clash with a C identifier.
+;;; nccc/private/module.sls — (nccc private module): the support library
+;;; of the libraries nccc-stubgen generates (docs/SCHEME.md, "Generated
+;;; modules"). A generated library is data (its functions with their
+;;; signatures per target, callback types, constants, owned results) and
+;;; one maker per function; make-module keeps them, module-bind! looks
+;;; every function up once, checks its signature, reads the constants and
+;;; makes each function's procedure. Also here: the adapter's slot access
+;;; and argument tests for the makers' inline code, and the full checks
+;;; and errors behind them. Every name exported here holds a '-' or a '%',
+;;; so none can clash with a C identifier.
 (library (nccc private module)
-  (export slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set! slot-f64-set!
+  (export make-module module-procedures module-bind! module-runtime module-constant
+          module-layout module-callback module-callback-signature module-procedure
+          nccc-call nccc-call*
+          slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set! slot-f64-set!
           arg-int? arg-flonum? %nccc-bind-call %nccc-real %nccc-float %nccc-pointer
           %nccc-callback-arg %nccc-arity %nccc-thunk-call %nccc-string-result
           %nccc-owned-result %nccc-raise-pending
           (rename (check-int %nccc-int) (misuse/kind %nccc-misuse) (pending %nccc-pending)))
-  (import (rnrs) (nccc compat) (nccc private values) (nccc private runtime)
-          (nccc private convert) (nccc private callbacks) (nccc private calls))
+  (import (rnrs) (nccc abi) (nccc compat) (nccc private values) (nccc private runtime)
+          (nccc private convert) (nccc private registry) (nccc private callbacks)
+          (nccc private calls))
+
+  ;; ---- a generated library's state ----------------------------------------
+
+  ;; name: the module's registry name; functions: #(#(name signature ...)),
+  ;; one signature or one per target (stubgen/host.py); callbacks the
+  ;; same for callback types; constants: #(name ...); makers: per function
+  ;; (maker f destructor ...) -> its procedure; owned: the functions with
+  ;; owned results, each (name #(out-index destructor-name string?) ...).
+  ;; procedures: per function, what the library's name for it calls.
+  ;; bound: #(runtime constant-values targets) once bound, else #f.
+  (define-record-type (module make-module* module?)
+    (fields name functions callbacks constants makers owned procedures (mutable bound)))
+
+  (define (make-module name functions callbacks constants makers owned)
+    (let* ([n (vector-length functions)] [m #f] [procedures (make-vector n #f)])
+      (set! m (make-module* name functions callbacks constants makers owned procedures #f))
+      ;; until bound, a procedure that raises "not bound"; a reference to
+      ;; it kept from then calls the bound one later
+      (do ([k 0 (+ k 1)]) ((= k n) m)
+        (let ([who (string->symbol (vector-ref (vector-ref functions k) 0))] [k k])
+          (vector-set! procedures k
+                       (lambda args
+                         (bound-state m who)
+                         (apply (vector-ref procedures k) args)))))))
+
+  (define (bound-state m who)
+    (or (module-bound m)
+        (error who (string-append "the library is not bound: call " (module-name m)
+                                  "-bind! first")
+               (module-name m))))
+
+  (define (qualified m name) (string-append (module-name m) "." name))
+
+  ;; An entry's signature on target t (its only one when it has one).
+  (define (signature-of entry t)
+    (vector-ref entry (if (= (vector-length entry) 2) 1 (+ t 1))))
+
+  ;; The targets the host modules know (stubgen/host.py TARGETS).
+  (define all-targets '(0 1 2 3 4 5))
+
+  ;; Looks every function up once and keeps the targets whose signatures
+  ;; the library's agree with; reads the constants; makes the procedures.
+  (define (module-bind! m rt)
+    (let* ([entries (module-functions m)] [n (vector-length entries)]
+           [fns (make-vector n #f)])
+      (let loop ([k 0] [targets all-targets])
+        (if (< k n)
+            (let* ([entry (vector-ref entries k)]
+                   [name (qualified m (vector-ref entry 0))]
+                   [f (nccc-lookup rt name)]
+                   [sig (nccc-function-signature f)]
+                   [keep (filter (lambda (t) (string=? (signature-of entry t) sig)) targets)])
+              (when (null? keep)
+                (error (string->symbol (string-append (module-name m) "-bind!"))
+                       (string-append "the library's signature is not the one "
+                                      (module-name m) ".sls was generated with")
+                       name sig))
+              (vector-set! fns k f)
+              (loop (+ k 1) keep))
+            (let ([values (nccc-constants rt (module-name m))])
+              (module-bound-set!
+               m (vector rt (vector-map (lambda (c) (constant-value m values c))
+                                        (module-constants m))
+                         targets))
+              (do ([k 0 (+ k 1)]) ((= k n))
+                (vector-set! (module-procedures m) k
+                             (make-procedure m rt (vector-ref fns k)
+                                             (vector-ref (module-makers m) k)
+                                             (owned-results m k)))))))))
+
+  (define (owned-results m k)
+    (let ([hit (assoc (vector-ref (vector-ref (module-functions m) k) 0) (module-owned m))])
+      (if hit (cdr hit) '())))
+
+  ;; A function's procedure from its maker, given the destructor of each
+  ;; owned result in out order. An owned string result is read as an
+  ;; address (then copied and freed), so the function is called with p
+  ;; in its place.
+  (define (make-procedure m rt f maker owned)
+    (let loop ([os owned] [f f] [destructors '()])
+      (if (null? os)
+          (apply maker f (reverse destructors))
+          (let* ([o (car os)] [d (destructor m rt (vector-ref o 1))])
+            (loop (cdr os)
+                  (if (vector-ref o 2)
+                      (nccc-function-at rt (nccc-function-address f)
+                                        (out-as (nccc-function-signature f) (vector-ref o 0) #\p)
+                                        (nccc-function-name f))
+                      f)
+                  (cons d destructors))))))
+
+  ;; sig with the out code at index k replaced by code
+  (define (out-as sig k code)
+    (let loop ([i 0])
+      (if (char=? (string-ref sig i) abi-sig-separator)
+          (string-append (substring sig 0 (+ i k 1)) (string code)
+                         (substring sig (+ i k 2) (string-length sig)))
+          (loop (+ i 1)))))
+
+  ;; A destructor by its name in this module, or by a qualified name.
+  (define (destructor m rt name)
+    (nccc-lookup rt (if (memv #\. (string->list name)) name (qualified m name))))
+
+  (define (constant-value m values name)
+    (let loop ([k 0])
+      (cond [(= k (vector-length values))
+             (error (string->symbol (string-append (module-name m) "-bind!"))
+                    "the library has no such constant" (qualified m name))]
+            [(string=? (vector-ref (vector-ref values k) 0) name)
+             (vector-ref (vector-ref values k) 1)]
+            [else (loop (+ k 1))])))
+
+  (define (module-runtime m)
+    (vector-ref (bound-state m (string->symbol (string-append (module-name m) "-runtime"))) 0))
+  (define (module-constant m k)
+    (vector-ref (vector-ref (bound-state m (string->symbol (module-name m))) 1) k))
+
+  (define (module-layout m name) (nccc-layout (module-runtime m) (qualified m name)))
+
+  (define (module-callback m name scope proc)
+    (nccc-callback (module-runtime m) (module-callback-signature m name) scope proc))
+
+  ;; The signature of a callback type on the bound library's target.
+  (define (module-callback-signature m name)
+    (let* ([who (string->symbol (string-append (module-name m) "-callback"))]
+           [state (bound-state m who)] [types (module-callbacks m)])
+      (let loop ([k 0])
+        (cond [(= k (vector-length types))
+               (misuse/kind who 'unknown "no such callback type" (qualified m name))]
+              [(string=? (vector-ref (vector-ref types k) 0) name)
+               (signature-of (vector-ref types k) (car (vector-ref state 2)))]
+              [else (loop (+ k 1))]))))
+
+  ;; A function's procedure by its name, or #f.
+  (define (module-procedure m name)
+    (let ([entries (module-functions m)])
+      (let loop ([k 0])
+        (cond [(= k (vector-length entries)) #f]
+              [(equal? (vector-ref (vector-ref entries k) 0) name)
+               (vector-ref (module-procedures m) k)]
+              [else (loop (+ k 1))]))))
+
+  ;; ---- what the makers' code calls ------------------------------------------
 
   (define (%nccc-real who position v)
     (if (real? v)
