@@ -52,7 +52,7 @@ if [ -z "${NCCC_HBENCH_LUA_ONLY:-}" ] && have guile-3.0; then
   # Compiled ahead of time into the build tree: with GUILE_AUTO_COMPILE=0
   # Guile would otherwise interpret the core and the benchmark.
   cache=$out/guile-ccache
-  for f in "$slib:nccc/compat.scm" $(cd "$slib" && for p in nccc/private/*.scm; do
+  for f in "$slib:nccc/compat.scm" "$slib:nccc/abi.scm" $(cd "$slib" && for p in nccc/private/*.scm; do
              echo "$slib:$p"; done) "$slib:nccc/core.scm" "$slib:nccc/bench.sls" \
            "$scm:hbench/own.scm" "$scm:hbench/run.scm"; do
     src=${f#*:}

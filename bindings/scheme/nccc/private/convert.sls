@@ -54,7 +54,7 @@
              [else (wrong "a string or #f")])]
       [else
        (cond [(not (exact-int? v)) (wrong "an exact integer")]
-             [(<= (code-min c) v (code-max c)) (int->slot v)]
+             [(code-holds? c v) (int->slot v)]
              [else (check-int who position v c)])]))
 
   ;; v when it is an exact integer in the range of code c, else raises
@@ -68,7 +68,7 @@
        [(not (and (integer? v) (exact? v)))
         (misuse/kind who 'integral (string-append arg "expected an exact integer, "
                                                   (code-type-name c)) v)]
-       [(<= (code-min c) v (code-max c)) v]
+       [(code-holds? c v) v]
        [else (misuse/kind who 'range
                           (string-append arg "value " (number->string v) " out of range for "
                                          (code-type-name c) " ("

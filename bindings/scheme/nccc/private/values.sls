@@ -9,7 +9,7 @@
           status-value raise-nccc fail misuse misuse/kind count-error
           two^64 u64-max exact-int? iota-from
           make-slots slot-ref slot-set! slots slots-of
-          code-min code-max code-type-name slot->int int->slot
+          code-min code-max code-holds? code-type-name slot->int int->slot
           double->slot slot->double float->slot float-in-range
           make-sref sref? sref-name sref-slots sref-size sref-layout
           scalar-code? parse-signature item-slots items-slots items-rest?)
@@ -79,10 +79,13 @@
 
   ;; ---- slots ----------------------------------------------------------
 
-  (define two^64 (expt 2 64))
-  (define u64-max (- two^64 1))
+  ;; Literals in every library that uses them, not imported variables.
+  (define-syntax two^64 (identifier-syntax 18446744073709551616))
+  (define-syntax u64-max (identifier-syntax 18446744073709551615))
 
-  (define (exact-int? v) (and (integer? v) (exact? v)))
+  ;; A macro: a call across libraries costs more than the test.
+  (define-syntax exact-int?
+    (syntax-rules () [(_ v) (let ([x v]) (and (integer? x) (exact? x)))]))
 
   (define (iota-from start n)
     (let loop ([k (- n 1)] [acc '()])
@@ -115,6 +118,9 @@
   (define (code-type-name c) (vector-ref (int-spec-of c) 1))
   (define (code-min c) (vector-ref (int-spec-of c) 5))
   (define (code-max c) (vector-ref (int-spec-of c) 6))
+  ;; Whether the integer code c's range holds v (exact).
+  (define (code-holds? c v)
+    (let ([spec (int-spec-of c)]) (<= (vector-ref spec 5) v (vector-ref spec 6))))
 
   ;; The low bits of slot s as the integer code c's value (the ABI takes
   ;; the low bits when narrowing).
