@@ -132,12 +132,13 @@
             (bytevector-copy! b 0 bv 0 size)
             bv)))]
      [else
-      (case item
-        [(#\b #\h #\i #\l #\e) (lambda (in) (view-s64-ref in offset))]
-        [(#\f #\d) (lambda (in) (view-f64-ref in offset))]
-        [(#\?) (lambda (in) (not (= 0 (view-u64-ref in offset))))]
-        [(#\s) (lambda (in) (string-at rt (view-u64-ref in offset)))]
-        [else (lambda (in) (view-u64-ref in offset))])]))
+      (case (code-kind item)
+        [(float) (lambda (in) (view-f64-ref in offset))]
+        [(bool) (lambda (in) (not (= 0 (view-u64-ref in offset))))]
+        [(string) (lambda (in) (string-at rt (view-u64-ref in offset)))]
+        [else (if (code-signed? item)
+                  (lambda (in) (view-s64-ref in offset))
+                  (lambda (in) (view-u64-ref in offset)))])]))
 
   ;; -> (lambda (out value) ...), raising "bad result #k" for a wrong value
   (define (writer rt item offset position)
@@ -162,9 +163,8 @@
             (bytevector-copy! v 0 b 0 size)
             (do ([k 0 (+ k 1)]) ((= k n))
               (view-u64-set! out (+ offset (* 8 k)) (slot-u64-ref b (* 8 k)))))))]
-     [(memv item '(#\l #\i))
-      (let ([lo (if (char=? item #\l) (- (expt 2 63)) (- (expt 2 31)))]
-            [hi (if (char=? item #\l) (- (expt 2 63) 1) (- (expt 2 31) 1))])
+     [(and (eq? (code-kind item) 'int) (code-signed? item))
+      (let ([lo (code-min item)] [hi (code-max item)])
         (lambda (out v)
           (if (and (integer? v) (exact? v) (<= lo v hi))
               (view-s64-set! out offset v)

@@ -204,8 +204,9 @@
           [(#\{) (let ([sub (make-bytevector size)])
                    (bytevector-copy! bv offset sub 0 size)
                    sub)]
-          [(#\b #\h #\i #\l) (bytevector-sint-ref bv offset e size)]
-          [else (bytevector-uint-ref bv offset e size)]))))
+          [else (if (code-signed? c)
+                    (bytevector-sint-ref bv offset e size)
+                    (bytevector-uint-ref bv offset e size))]))))
 
   (define (nccc-struct-set! layout bv name value . index)
     (let-values ([(offset size code)
@@ -226,7 +227,7 @@
              (misuse 'nccc-struct-set! "not a bytevector of the field's size" name value))
            (bytevector-copy! value 0 bv offset size)]
           [else
-           (let* ([signed (memv c '(#\b #\h #\i #\l))]
+           (let* ([signed (code-signed? c)]
                   [lo (if signed (- (expt 2 (- (* 8 size) 1))) 0)]
                   [hi (- (expt 2 (if signed (- (* 8 size) 1) (* 8 size))) 1)])
              (unless (exact-int? value)

@@ -9,7 +9,7 @@
           status-value raise-nccc fail misuse misuse/kind count-error
           two^64 u64-max exact-int? iota-from
           make-slots slot-ref slot-set! slots slots-of
-          code-min code-max code-holds? code-type-name slot->int int->slot
+          code-kind code-signed? code-min code-max code-holds? code-type-name slot->int int->slot
           double->slot slot->double float->slot float-in-range
           make-sref sref? sref-name sref-slots sref-size sref-layout
           scalar-code? parse-signature item-slots items-slots items-rest?)
@@ -107,6 +107,11 @@
       bv))
 
   ;; ---- numbers by code --------------------------------------------------
+
+  ;; A code's kind (int, float, pointer ...) and signedness, as (nccc abi)
+  ;; says; #f for a character that is no code.
+  (define (code-kind c) (let ([v (abi-code c)]) (and v (vector-ref v 2))))
+  (define (code-signed? c) (let ([v (abi-code c)]) (and v (vector-ref v 4))))
 
   ;; The integer codes of (nccc abi) (ints and errno), by code: the
   ;; ABI's #(code name kind bytes signed? min max ...).
