@@ -1,9 +1,9 @@
 # nccc_add_bindings(<target> <file.idl> [LANGS c ...] [OUTPUT_DIR <dir>]
-#                   [MODULE <name>])
+#                   [MODULE <name>] [SHARED])
 #
 # Generates the nccc wrappers of an IDL file with bin/nccc-stubgen and
 # builds the C ones into the static library <target>, linked to
-# nccc::runtime. The generation re-runs when the IDL or the generator
+# nccc::runtime; with SHARED, into a shared library a host can load. The generation re-runs when the IDL or the generator
 # changes. <target> gets the output directory as a PUBLIC include
 # directory (for <module>_nccc.h) and the IDL's own directory as a
 # PRIVATE one (for its #include "..." lines). Link the library the IDL
@@ -19,6 +19,14 @@
 #   add_custom_command in the same directory, which cannot be read at
 #   configure time (the generation then runs after that command, and
 #   again whenever it changes the IDL).
+# SHARED: <target> is a shared library (lib<target>.so) holding the whole
+#   runtime (libnccc_runtime.a, position-independent, linked whole), the
+#   wrappers and their entry point nccc_<module>_open: what a host loads
+#   (nccc.open / nccc-load) and binds the generated module to, which calls
+#   nccc_<module>_open itself. Link the library the IDL describes to it.
+#   Needs CMake 3.24 (WHOLE_ARCHIVE). A later nccc_add_bindings with the
+#   same <target> adds its module's wrappers (and nccc_<module>_open) to
+#   that library: one library, one runtime, several modules.
 #
 # Works in the nccc source tree (this file in <root>/cmake) and from an
 # installed package (this file next to ncccConfig.cmake, somewhere under
@@ -54,7 +62,7 @@ function(_nccc_find_stubgen)
 endfunction()
 
 function(nccc_add_bindings target idl)
-  cmake_parse_arguments(B "" "OUTPUT_DIR;MODULE" "LANGS" ${ARGN})
+  cmake_parse_arguments(B "SHARED" "OUTPUT_DIR;MODULE" "LANGS" ${ARGN})
   if(B_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "nccc_add_bindings: unknown arguments ${B_UNPARSED_ARGUMENTS}")
   endif()
@@ -107,6 +115,9 @@ function(nccc_add_bindings target idl)
   if(NCCC_PYTHON)
     set(env "${CMAKE_COMMAND}" -E env "NCCC_PYTHON=${NCCC_PYTHON}")
   endif()
+  if(B_SHARED AND CMAKE_VERSION VERSION_LESS 3.24)
+    message(FATAL_ERROR "nccc_add_bindings: SHARED needs CMake 3.24 or later")
+  endif()
   string(REPLACE ";" "," langs "${B_LANGS}")
   add_custom_command(
     OUTPUT ${outputs}
@@ -114,7 +125,25 @@ function(nccc_add_bindings target idl)
     DEPENDS "${idl}" ${NCCC_STUBGEN_SOURCES}
     COMMENT "nccc-stubgen ${module} (${idl})"
     VERBATIM)
-  add_library(${target} STATIC "${out}/${module}_nccc.c" "${out}/${module}_nccc.h")
+  set(sources "${out}/${module}_nccc.c" "${out}/${module}_nccc.h")
+  if(TARGET ${target})
+    get_target_property(shared ${target} NCCC_BINDINGS_SHARED)
+    if(NOT shared)
+      message(FATAL_ERROR "nccc_add_bindings: target ${target} exists and is "
+                          "not a library made with SHARED")
+    endif()
+    target_sources(${target} PRIVATE ${sources})
+  elseif(B_SHARED)
+    # The host binds the library's nccc_root, which reaches the whole
+    # runtime through the registry: every object of the archive goes in,
+    # and only this library carries it (its users must not link a second
+    # runtime).
+    add_library(${target} SHARED ${sources})
+    set_target_properties(${target} PROPERTIES NCCC_BINDINGS_SHARED ON)
+    target_link_libraries(${target} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,nccc::runtime>")
+  else()
+    add_library(${target} STATIC ${sources})
+    target_link_libraries(${target} PUBLIC nccc::runtime)
+  endif()
   target_include_directories(${target} PUBLIC "${out}" PRIVATE "${idl_dir}")
-  target_link_libraries(${target} PUBLIC nccc::runtime)
 endfunction()

@@ -93,3 +93,6 @@ if(EXISTS "${_nccc_src}/cmake/NcccBindings.cmake")
   install(FILES "${_nccc_src}/cmake/NcccBindings.cmake"
           DESTINATION "${NCCC_CMAKE_INSTALL_DIR}")
 endif()
+
+# ---- the host layers (Lua, Guile, Chez, Racket) ------------------------------------
+include("${_nccc_src}/cmake/NcccInstallHosts.cmake")

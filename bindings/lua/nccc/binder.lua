@@ -3,6 +3,7 @@
 -- functions, callbacks, constants, layouts, binders) and ends with
 -- return require("nccc.binder").module(M), which gives it bind(lib).
 local common = require("nccc.common")
+local abi = require("nccc.abi")
 common.internal()
 
 local fmt = string.format
@@ -29,11 +30,27 @@ local function find(M, list, name, what)
   error(fmt("unknown %s '%s.%s'", what, M.name, name), 3)
 end
 
+-- A library made by nccc_add_bindings(... SHARED) exports
+-- nccc_<module>_open (":i", out[0] = status), which initialises its
+-- runtime and registers the module unless present: bind calls it when the
+-- library (from nccc.open) has it, so the lookups below find the module.
+local function open_module(M, lib)
+  if not lib.handle then return end
+  local found, addr = pcall(lib.symbol, lib, "nccc_" .. M.name .. "_open")
+  if not found then return end
+  local st = lib:call_address(addr, ":i")
+  if st ~= 0 then
+    error(fmt("nccc: nccc_%s_open failed: %s (status 0x%x)", M.name,
+      abi.status_text[st] or "unknown status", st), 3)
+  end
+end
+
 -- bind(lib) of module M: for a library from nccc.open or nccc.bind, a
 -- table with a function per IDL function and the constants' values; the
 -- helpers lib, layout, pack, unpack, signature and callback come through
 -- its metatable.
 local function bind(M, lib)
+  open_module(M, lib)
   local t, targets = {}, {}
   for k = 1, TARGETS do targets[k] = k end
   for _, e in ipairs(M.functions) do

@@ -1,0 +1,7 @@
+#lang info
+;;; info.rkt of the Racket package nccc (installed by cmake --install as
+;;; share/nccc/racket/nccc/info.rkt): the package is the collection nccc,
+;;; the .rkt entries over the portable .sls libraries (docs/RACKET.md).
+(define collection "nccc")
+(define deps '("base" "r6rs-lib"))
+(define pkg-desc "nccc: calls and callbacks through the normalized calling convention")
