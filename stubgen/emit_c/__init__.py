@@ -5,7 +5,7 @@ holds, in order: the IDL's #define and #include lines, the declarations
 (generated from the IDL when it has no #include) or the compile-time
 checks of the IDL against the headers, one wrapper per function, the
 const registry, the layout table, the constants table and the module
-with its register function. Every size, offset, alignment and constant
+with its register and open functions. Every size, offset, alignment and constant
 value is a C expression for the compiler to evaluate; the generator
 computes none.
 A packed function's wrapper is one call of nccc_packed_forward
@@ -104,6 +104,14 @@ class _Emitter(DeclarationsPart, RecordsPart, CallbacksPart, WrappersPart,
         src.blank()
         src.line("/* Adds the module to the runtime: nccc_module_add. */")
         src.line("nccc_status %sregister(void);" % p)
+        src.blank()
+        src.line("/* The entry point a host calls when it binds the module in "
+                 "a shared")
+        src.line("** library (signature \":i\", out[0] = status): "
+                 "initialises the runtime")
+        src.line("** (nccc_ensure_init) and registers the module unless "
+                 "present. */")
+        src.line("void %sopen(const uint64_t *in, uint64_t *out);" % p)
         if m.functions:
             src.blank()
             src.line("/* The wrappers: void f(const uint64_t *in, uint64_t "
@@ -171,6 +179,7 @@ class _Emitter(DeclarationsPart, RecordsPart, CallbacksPart, WrappersPart,
                 src.line("#include " + header)
         src.blank()
         src.line('#include "%s_nccc.h"' % m.name)
+        src.line("#include <nccc/runtime.h>")
         if m.uses_tvm:
             src.line("#include <nccc/packed.h>")
         if m.uses_errno:

@@ -127,6 +127,20 @@ class TablesPart:
         src.blank()
         with src.block("nccc_status %sregister(void) {" % p, "}"):
             src.line("return nccc_module_add(&%smodule, NULL);" % p)
+        src.blank()
+        with src.block("void %sopen(const uint64_t *in, uint64_t *out) {" % p,
+                       "}"):
+            src.lines("""
+                uint16_t index;
+                nccc_status st = nccc_ensure_init();
+                (void)in;
+                if (st == NCCC_OK && nccc_module_find(%s, &index) != NCCC_OK) {
+                  st = %sregister();
+                  /* the failed find is not this call's error */
+                  if (st == NCCC_OK) nccc_clear_error();
+                }
+                out[0] = (uint64_t)st;
+                """ % (c_string(m.name), p))
 
 
 def _const_value(c):
