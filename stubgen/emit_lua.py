@@ -1,12 +1,14 @@
-"""The Lua emitter: M.lua, a module for bindings/lua/nccc.lua (Lua 5.4 and
-LuaJIT alike, docs/LUA.md "Generated modules").
+"""The Lua emitter: M.lua, a module for the Lua support library
+bindings/lua (Lua 5.4 and LuaJIT alike, docs/LUA.md "Generated modules").
 
     local tour = require("tour").bind(nccc.open(path))
     tour.add(40, 2)   --> 42
 
-The file holds tables (stubgen/host.py), one binder per function,
-printed from its lowered facts (stubgen/model/lower.py: non-NULL
-arguments, owned results, owned strings, thunks to bind), and a bind function that looks every function up once,
+The file holds only data and calls: tables (stubgen/host.py), one binder
+per function that needs more than lib:fast, printed from its lowered
+facts (stubgen/model/lower.py: non-NULL arguments, owned results, owned
+strings, thunks to bind), and a last line handing the table to
+bindings/lua/nccc/binder.lua, whose bind looks every function up once,
 checks its signature and makes each function's converter and call once
 (lib:fast: a C closure on Lua 5.4, compiled Lua on LuaJIT).
 """
