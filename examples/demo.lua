@@ -1,5 +1,6 @@
 -- demo.lua — zlib and SQLite from Lua 5.4 through nccc: the library
--- built from examples/demo_lib.c holds the runtime and the wrappers
+-- nccc_add_bindings(... SHARED) built (examples/CMakeLists.txt) holds the
+-- runtime and the wrappers
 -- generated from idl/zlib.idl and idl/sqlite3.idl; everything below goes
 -- through the Lua modules zlib.lua and sqlite3.lua that nccc-stubgen
 -- generates from the same IDL files, over bindings/lua/nccc.lua.
@@ -28,10 +29,9 @@ local function check(ok, what)
 end
 
 local lib = nccc.open(libpath)
-local st = lib:call_address(lib:symbol("nccc_demo_open"), ":i")
-if st ~= 0 then error("nccc_demo_open failed with status " .. st) end
--- The generated modules: one Lua function per IDL function, each looked
--- up once here, and the constants by name.
+-- The generated modules: bind registers the module (nccc_zlib_open,
+-- nccc_sqlite3_open), then looks each function up once here, and the
+-- constants by name.
 local zlib = require("zlib").bind(lib)
 local sqlite3 = require("sqlite3").bind(lib)
 print(string.format("nccc runtime %s, zlib %s, SQLite %s", lib.version,

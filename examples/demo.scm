@@ -1,6 +1,7 @@
 ;;; demo.scm — zlib and SQLite from Guile 3 through nccc: the library
-;;; built from examples/demo_lib.c holds the runtime and the wrappers
-;;; generated from idl/zlib.idl and idl/sqlite3.idl; everything below goes
+;;; nccc_add_bindings(... SHARED) built (examples/CMakeLists.txt) holds the
+;;; runtime and the wrappers generated from idl/zlib.idl and
+;;; idl/sqlite3.idl; everything below goes
 ;;; through the R6RS libraries (nccc zlib) and (nccc sqlite3) that
 ;;; nccc-stubgen generates from the same IDL files, over the portable core
 ;;; bindings/scheme/nccc/core.sls.
@@ -28,9 +29,8 @@
   ok)
 
 (define rt (nccc-load libpath))
-(let ([st (nccc-call (nccc-function-at rt (nccc-symbol rt "nccc_demo_open") ":i"))])
-  (unless (= st 0) (error "nccc_demo_open failed with status" st)))
-;; Each generated library looks its functions up once; then every function
+;; Each generated library registers its module (nccc_zlib_open,
+;; nccc_sqlite3_open) and looks its functions up once; then every function
 ;; is a procedure and every constant an identifier.
 (zlib:zlib-bind! rt)
 (sqlite3:sqlite3-bind! rt)

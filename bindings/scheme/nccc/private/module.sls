@@ -61,9 +61,24 @@
   ;; The targets the host modules know (stubgen/host.py TARGETS).
   (define all-targets '(0 1 2 3 4 5))
 
+  (define (bind-who m) (string->symbol (string-append (module-name m) "-bind!")))
+
+  ;; A library made by nccc_add_bindings(... SHARED) exports
+  ;; nccc_<module>_open (":i", out[0] = status), which initialises the
+  ;; runtime and registers the module unless present: bind calls it first
+  ;; when the library has it, so the lookups find the module.
+  (define (open-module! m rt)
+    (let* ([entry (string-append "nccc_" (module-name m) "_open")]
+           [address (nccc-symbol rt entry)])
+      (when address
+        (let ([st (nccc-call (nccc-function-at rt address ":i"))])
+          (unless (= st 0)
+            (error (bind-who m) (string-append entry " failed") st))))))
+
   ;; Looks every function up once and keeps the targets whose signatures
   ;; the library's agree with; reads the constants; makes the procedures.
   (define (module-bind! m rt)
+    (open-module! m rt)
     (let* ([entries (module-functions m)] [n (vector-length entries)]
            [fns (make-vector n #f)])
       (let loop ([k 0] [targets all-targets])
@@ -74,7 +89,7 @@
                    [sig (nccc-function-signature f)]
                    [keep (filter (lambda (t) (string=? (signature-of entry t) sig)) targets)])
               (when (null? keep)
-                (error (string->symbol (string-append (module-name m) "-bind!"))
+                (error (bind-who m)
                        (string-append "the library's signature is not the one "
                                       (module-name m) ".sls was generated with")
                        name sig))
