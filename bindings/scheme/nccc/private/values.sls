@@ -92,9 +92,14 @@
       (if (< k 0) acc (loop (- k 1) (cons (+ start k) acc)))))
 
   ;; A slot buffer of n slots (never empty: C gets a valid address).
-  (define (make-slots n) (make-bytevector (* 8 (max n 1)) 0))
-  (define (slot-ref bv i) (bytevector-u64-native-ref bv (* 8 i)))
-  (define (slot-set! bv i v) (bytevector-u64-native-set! bv (* 8 i) v))
+  ;; These and the two below are macros: every call would otherwise
+  ;; cross into this library, which Guile does not inline.
+  (define-syntax make-slots
+    (syntax-rules () [(_ n) (make-bytevector (* 8 (max n 1)) 0)]))
+  (define-syntax slot-ref
+    (syntax-rules () [(_ bv i) (bytevector-u64-native-ref bv (* 8 i))]))
+  (define-syntax slot-set!
+    (syntax-rules () [(_ bv i v) (bytevector-u64-native-set! bv (* 8 i) v)]))
   (define (slots-of nbytes) (div (+ nbytes 7) 8))
 
   ;; A buffer holding these words, one a slot.
@@ -136,7 +141,8 @@
           (- m (expt 2 bits))
           m)))
 
-  (define (int->slot v) (if (< v 0) (+ v two^64) v))
+  (define-syntax int->slot
+    (syntax-rules () [(_ v) (let ([x v]) (if (< x 0) (+ x two^64) x))]))
 
   ;; Floats by bits: no arithmetic touches a NaN, so payloads and -0.0
   ;; survive.
