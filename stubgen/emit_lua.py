@@ -29,8 +29,49 @@ def _entries(src, field, entries, comment):
         return
     with src.block("M.%s = {" % field, "}"):
         for e in entries:
+            items = [lua_string(s) for s in [e.name] + e.signatures]
+            if getattr(e, "values", None):
+                items.append("values = {%s}" % ", ".join(
+                    lua_string(v) for v in e.values))
+            src.line("{%s}," % ", ".join(items))
+
+
+def _closure_sets(src, sets):
+    src.line("-- closure sets: {name, {member, callback type}, ...}, "
+             "member k of the group is the k-th")
+    if not sets:
+        src.line("M.closure_sets = {}")
+        return
+    with src.block("M.closure_sets = {", "}"):
+        for cs in sets:
             src.line("{%s}," % ", ".join(
-                lua_string(s) for s in [e.name] + e.signatures))
+                [lua_string(cs.name)] + ["{%s, %s}" % (
+                    lua_string(m.name), lua_string(m.callback.name))
+                    for m in cs.members]))
+
+
+def _set_wrappers(lf):
+    """The closure-set wrappers of a function, as Lua expressions around
+    call: the owner's group for its [closures] and [context] slots
+    (positions are in-slot positions), then the release of the groups
+    of an owner it frees."""
+    out = []
+    by_set = {}
+    for c in lf.set_closures:
+        by_set.setdefault(c.closures, []).append(c)
+    for cs, cl in by_set.items():
+        members = ", ".join("[%d] = %d" % (lf.position(c.slot), c.member)
+                            for c in cl if c.member is not None)
+        context = [lf.position(c.slot) for c in cl if c.member is None]
+        out.append("S.closures(call, %d, {set = %s, owner = %d, members = "
+                   "{%s}%s})" % (len(lf.in_slots), lua_string(cs.name),
+                                 lf.position(cl[0].owner), members,
+                                 ", context = %d" % context[0]
+                                 if context else ""))
+    if lf.frees:
+        out.append("S.release(call, {%s})" % ", ".join(
+            lua_string(cs.name) for cs in lf.frees))
+    return out
 
 
 def _names(src, field, names):
@@ -50,8 +91,9 @@ def _binder(src, host, lf):
     call). Owned pointers from [out] parameters other than strings stay
     plain pointers: the caller frees them (docs/LUA.md, "Ownership")."""
     owned = lf.owned_return
+    sets = _set_wrappers(lf)
     if not lf.nonnull and not owned and not lf.thunks and \
-            not lf.owned_out_strings:
+            not lf.owned_out_strings and not sets:
         return
     opts = []
     if lf.nonnull:
@@ -66,11 +108,18 @@ def _binder(src, host, lf):
     if lf.thunks:
         opts.append("thunks = true")
     src.line("-- %s" % _describe(lf))
-    with src.block("B[%s] = function(lib, h)" % lua_string(lf.name), "end"):
+    with src.block("B[%s] = function(lib, h%s)" % (
+            lua_string(lf.name), ", S" if sets or
+            (owned and owned.frees) else ""), "end"):
         src.line("local call = lib:fast(h, {%s})" % ", ".join(opts))
+        for w in sets:
+            src.line("call = %s" % w)
         convs = []
         if owned:
             free = lua_string(host.qualified(owned.destructor))
+            if owned.frees:
+                # closing the object releases the owner's groups too
+                free = "S.freeing(%s)" % lua_string(owned.destructor)
             if string:
                 convs.append((1, "lib:owned_string(%s)" % free))
             else:
@@ -95,7 +144,7 @@ def _describe(lf):
     notes = []
     if lf.nonnull:
         notes.append("non-NULL: " + ", ".join(
-            (s.callbacks[0].name if s.role == "closure" else s.name) or "?"
+            (s.callbacks[0].name if s.callbacks else s.name) or "?"
             for s in lf.nonnull))
     if lf.owned_return:
         notes.append("owned(%s)" % lf.owned_return.destructor)
@@ -105,6 +154,13 @@ def _describe(lf):
     if lf.thunks:
         notes.append("binds a thunk of " + ", ".join(
             cb.name for cb in lf.thunks))
+    for c in lf.set_closures:
+        notes.append("%s of closures %s, owner #%d" % (
+            "member %d" % c.member if c.member is not None else "context",
+            c.closures.name, lf.position(c.owner)))
+    if lf.frees:
+        notes.append("frees the owner of closures " + ", ".join(
+            cs.name for cs in lf.frees))
     return "%s: %s" % (lf.name, "; ".join(notes))
 
 
@@ -127,6 +183,8 @@ def emit(module, idl_name):
     src.blank()
     _entries(src, "callbacks", host.callbacks,
              "-- callback types: {name, signature(s)}, for lib:callback")
+    src.blank()
+    _closure_sets(src, host.closure_sets)
     src.blank()
     _names(src, "constants", host.constants)
     src.blank()

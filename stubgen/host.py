@@ -19,8 +19,8 @@ from stubgen.model.lower import lower
 
 class HostModule:
     """The parts of a Module the host emitters write out, in IDL order:
-    functions (LoweredFunction) and callbacks (LoweredCallback) of the
-    lowering, constant and layout names."""
+    functions (LoweredFunction), callbacks (LoweredCallback) and closure
+    sets (ClosureSet) of the lowering, constant and layout names."""
 
     def __init__(self, module, idl_name):
         lowered = lower(module)
@@ -30,6 +30,7 @@ class HostModule:
         self.constants = [c.name for c in module.constants]
         self.layouts = [entry.name for entry in module.layouts]
         self.callbacks = lowered.callbacks
+        self.closure_sets = lowered.closure_sets
 
     def qualified(self, name):
         """The registry name of one of the module's functions."""

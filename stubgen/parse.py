@@ -369,6 +369,12 @@ class _ToSyntax(Transformer):
         spec, (is_fn, d, anns, value) = ch
         return S.Decl(pos, storage, spec, d, anns, value, is_fn)
 
+    def closures_decl(self, ch):
+        # the type name must be "closures": model.check says so
+        anns = _flatten_annotations(ch[2:])
+        members = [c for c in ch[2:] if isinstance(c, S.Field)]
+        return S.ClosuresDecl(ch[1].pos, ch[0], ch[1], anns, members)
+
     def fn_init(self, ch):
         return (True, ch[0], _flatten_annotations(ch[1:]), None)
 

@@ -43,6 +43,10 @@ Typedef = _node("Typedef", "specifiers declarators")
 TagDecl = _node("TagDecl", "specifiers")
 # is_fn: the declarator's outermost suffix is a parameter list
 Decl = _node("Decl", "storage specifiers declarator annotations value is_fn")
+# closures NAME(OWNER) { members }: keyword is the specifiers (the word
+# "closures" as a type name, checked by the model); declarator the
+# function declarator NAME(OWNER); members a list of Field
+ClosuresDecl = _node("ClosuresDecl", "keyword declarator annotations members")
 File = _node("File", "module items")
 
 # ---- types --------------------------------------------------------------

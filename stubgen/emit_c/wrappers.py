@@ -93,6 +93,8 @@ class WrappersPart:
         if sl.role == "closure" and sl.param.carries:
             return "%s(%s)" % (sl.name or "?", ",".join(
                 c.name or "?" for c in sl.callbacks))
+        if sl.role == "closure" and sl.param.closures is not None:
+            return "%s(%s)" % (sl.name or "?", sl.param.closures.name)
         return sl.name or "?"
 
     def wrapper_body(self, src, lf, head_start, end_calls):
@@ -144,11 +146,14 @@ class WrappersPart:
                     continue
                 names = self.cb_names[cb]
                 back = names["back"][sorted(cb.members).index(prm.member)]
-                if lf.closure(prm.context).nullable:
-                    back = "NCCC_CB_FN(%s, %s)" % (ctx_var[prm.context], back)
+                # a member of a closure set has a slot of its own: the
+                # group whose member it is (C gets the context elsewhere)
+                holder = prm if prm.closures is not None else prm.context
+                if lf.closure(holder).nullable:
+                    back = "NCCC_CB_FN(%s, %s)" % (ctx_var[holder], back)
                 args.append(back)
                 continue
-            if prm.carries:
+            if prm.carries or prm.closures is not None:
                 var = ctx_var[prm]
                 if prm.type.unqualified().spell() != "void *":
                     var = "(%s)%s" % (prm.type.unqualified().spell(), var)

@@ -18,7 +18,7 @@ ANN_FORMS = {
     "module": "bool", "system_lib": "bool",
     "trace": "bool", "fault": "bool",
     "context": "context", "scope": "name", "destroy": "name",
-    "thunks": "count",
+    "thunks": "count", "closures": "name",
 }
 VALUE_ANNS = ("string", "zero_terminated", "nullable", "nonnull", "length",
                "size", "owned")
@@ -29,7 +29,7 @@ PACKED_ANNS = ("module", "system_lib")
 FIELD_ANNS = ("string", "zero_terminated", "nullable", "nonnull",
                "length", "size")
 PARAM_ANNS = ("in", "out", "inout") + VALUE_ANNS + ("context", "scope",
-                                                     "destroy")
+                                                     "destroy", "closures")
 CB_PARAM_ANNS = ("in", "out", "inout", "context", "string",
                   "zero_terminated", "nullable", "nonnull", "length", "size")
 CB_TYPEDEF_ANNS = ("thunks", "errno", "string", "zero_terminated",

@@ -40,3 +40,38 @@ class CallbackType(Slotted):
         self.n_out = SlotIndex()
         self.members = set()
         self.used = False
+
+
+class ClosureMember:
+    """A member of a closure set: name, pos, callback (its CallbackType),
+    index (its member index in the set's group)."""
+
+    def __init__(self, name, pos, callback, index):
+        self.name = name
+        self.pos = pos
+        self.callback = callback
+        self.index = index
+
+
+class ClosureSet:
+    """closures NAME(OWNER) { members }: callbacks that C functions
+    register one by one on an owning object (parameters marked
+    [closures=NAME]) and that all get, as their context, the user data
+    another function sets on that owner (its parameter marked
+    [context=NAME]); one closure group per owner, member k the k-th
+    member. owner: the owner's type; destructors: the registry names of
+    the functions that free an owner (the [owned(FN)] of results of the
+    owner's type), filled once every function is known."""
+
+    def __init__(self, pos, name, owner, members):
+        self.pos = pos
+        self.name = name
+        self.owner = owner
+        self.members = members
+        self.destructors = []
+
+    def member(self, name):
+        for m in self.members:
+            if m.name == name:
+                return m
+        return None

@@ -50,6 +50,7 @@ class Module:
         self.constants = []
         self.functions = []
         self.callbacks = []
+        self.closure_sets = []      # ClosureSet, in IDL order
         self.prototypes = []
         self.used_scalars = set()   # scalar names whose size is assumed
         self.uses_errno = False

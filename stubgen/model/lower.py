@@ -11,6 +11,7 @@ kept on the module as module.lowered):
   Lowered.records_put / records_copy  the records wrappers write to out[]
                       and, in dependency order, every record they hold
   Lowered.uses_nonnull  some wrapper refuses a NULL value
+  Lowered.closure_sets  the module's closure sets (ClosureSet)
 
 Signatures may differ by target (char signedness, the data model), so a
 host entry carries either one signature or one per target of TARGETS.
@@ -18,9 +19,13 @@ host entry carries either one signature or one per target of TARGETS.
 
 from functools import cached_property
 
-from stubgen.ctype import (CHAR_CODES, DATA_MODELS, POINTER_CODE,
-                           STRING_CODE, TARGET_CODES, VARIADIC, Array, Record,
+from stubgen.abi import load as load_abi
+from stubgen.ctype import (CHAR_CODES, DATA_MODELS, FUNCTION_CODE,
+                           POINTER_CODE, STRING_CODE, TARGET_CODES, VARIADIC,
+                           Array, Enum, INT_CODE, Pointer, Record, Scalar,
                            code_kind)
+
+_ABI = load_abi()
 
 # (data model, letter of plain char): the targets a signature may differ on
 TARGETS = tuple((dm, ch) for dm in DATA_MODELS for ch in CHAR_CODES)
@@ -57,29 +62,50 @@ class Closure:
     notified, forever); nullable: the callbacks are [nullable]; pool: the
     CallbackType when the callback has no context (a thunk of its pool is
     bound for the call), else None; destroy: the destroy-notify Param or
-    None."""
+    None.
+
+    A slot of a closure set (docs/IDL.md, "Closures kept by an owner")
+    takes the owner's group: closures is the ClosureSet (else None),
+    member the member index of a [closures=NAME] callback (None for the
+    [context=NAME] parameter that hands C the group's context), owner
+    the in slot of the owner's parameter; its scope is forever."""
 
     def __init__(self, slot):
-        first = slot.callbacks[0]
+        first = slot.callbacks[0] if slot.callbacks else None
+        holder = slot.param
         self.slot = slot
         self.params = list(slot.callbacks)
-        self.scope = first.scope
-        self.nullable = bool(first.info.nullable)
-        self.pool = first.callback if first.callback.context is None \
-            else None
-        self.destroy = first.destroy
+        self.closures = holder.closures
+        self.member = holder.member if self.closures is not None and \
+            holder.callback is not None else None
+        self.owner = holder.owner.in_slot if holder.owner else None
+        self.scope = "forever" if first is None else first.scope
+        self.nullable = _nullable_closure(slot)
+        self.pool = first.callback if first is not None and \
+            first.callback.context is None else None
+        self.destroy = first.destroy if first is not None else None
 
 
 class Owned:
     """An out slot whose value the caller owns: index (0-based in
     out_slots), slot, destructor (the registry name of the function that
-    frees it), string (the value is a string: read, then freed)."""
+    frees it), string (the value is a string: read, then freed), frees:
+    the closure sets its destructor releases the groups of (set by
+    Lowered)."""
 
     def __init__(self, index, slot):
         self.index = index
         self.slot = slot
         self.destructor = slot.info.owned
         self.string = slot.code == STRING_CODE
+        self.frees = []
+
+
+def _nullable_closure(slot):
+    """A closure slot's callbacks are [nullable] (a closure set's context
+    slot: the parameter itself)."""
+    info = slot.callbacks[0].info if slot.callbacks else slot.info
+    return bool(info.nullable)
 
 
 def _refuses_null(slot):
@@ -87,7 +113,7 @@ def _refuses_null(slot):
     marked [nonnull], or a closure slot whose callbacks are not
     [nullable]."""
     if slot.role == "closure":
-        return not slot.callbacks[0].info.nullable
+        return not _nullable_closure(slot)
     return slot.role in ("arg", "inout") and slot.record is None and \
         slot.info is not None and slot.info.nullable is False and \
         code_kind(slot.code) in _POINTER_KINDS
@@ -96,7 +122,7 @@ def _refuses_null(slot):
 def _accepts_null(slot):
     """Marked [nullable] (for a closure slot: its callbacks)."""
     if slot.role == "closure":
-        return bool(slot.callbacks[0].info.nullable)
+        return _nullable_closure(slot)
     return slot.info is not None and slot.info.nullable is True
 
 
@@ -120,6 +146,10 @@ class LoweredFunction:
                   the first out slot (read, then freed at once)
     thunks        the callback types without a context it binds a thunk
                   of, each once, in order
+    frees         the closure sets whose owner it frees (a destructor
+                  named by [owned(FN)]): after it returns, a host releases
+                  the owner's group (its one in slot is the owner)
+    set_closures  the closures of closure sets, in order
     """
 
     def __init__(self, f):
@@ -141,6 +171,9 @@ class LoweredFunction:
                                   if o.slot.role == "return"), None)
         self.owned_out_strings = [o for o in self.owned
                                   if o.index > 0 and o.string]
+        self.frees = []
+        self.set_closures = [c for c in self.closures
+                             if c.closures is not None]
         self.thunks = []
         for c in self.closures:
             if c.pool is not None and c.pool not in self.thunks:
@@ -168,12 +201,72 @@ class LoweredFunction:
 
 class LoweredCallback:
     """A callback type: callback (the model's CallbackType), name,
-    signatures (one, or one per TARGETS; after in[0])."""
+    signatures (one, or one per TARGETS; after in[0]), values: what its
+    pointer arguments with a [length], [size] or [zero_terminated] hold,
+    for hosts to hand their procedures strings and arrays (one spec, one
+    per TARGETS, or none; see value_spec)."""
 
     def __init__(self, cb):
         self.callback = cb
         self.name = cb.name
         self.signatures = signatures(cb.sig_in, cb.sig_out)
+        specs = [value_spec(cb, t) for t in TARGETS]
+        self.values = [] if not specs[0] else \
+            specs[:1] if len(set(specs)) == 1 else specs
+
+
+def _element(elem, target):
+    """(code, stride in bytes) of an array element type on target, or
+    None for an element hosts do not read (a record)."""
+    dm = target[0]
+    if isinstance(elem, Pointer):
+        t = elem.target.resolved()
+        code = FUNCTION_CODE if elem.kind == "funcptr" else STRING_CODE \
+            if isinstance(t, Scalar) and t.name == "char" and t.is_const \
+            else POINTER_CODE
+        bits = TARGET_CODES["NCCC_SIG_INTPTR"][dm]
+        return code, _ABI.code(bits).bytes
+    if isinstance(elem, Enum):
+        return INT_CODE, _ABI.code(INT_CODE).bytes
+    if isinstance(elem, Scalar):
+        code = _letters([elem.code], target)
+        return code, _ABI.code(code).bytes
+    return None
+
+
+def value_spec(cb, target):
+    """The value spec of callback type cb on target: per argument k
+    (from 1, after in[0]) that is a pointer with a [length], a numeric
+    [size] or [zero_terminated], "k,S,COUNT" for a char string or
+    "k,A,CODE,STRIDE,COUNT" for an array of elements of slot code CODE,
+    STRIDE bytes apart; COUNT is @j (the value of argument j), =N (N
+    elements) or z (up to a zero element). Specs are joined by ";"."""
+    out = []
+    args = {s.param: k for k, s in enumerate(cb.in_slots, 1)
+            if s.param is not None}
+    by_name = {p.name: p for p in cb.params if p.name}
+    for k, s in enumerate(cb.in_slots, 1):
+        info = s.info
+        if s.code != POINTER_CODE or info is None or s.role != "arg":
+            continue
+        length = by_name.get(info.length)
+        if length is not None and length in args:
+            count = "@%d" % args[length]
+        elif isinstance(info.size, int):
+            count = "=%d" % info.size
+        elif info.zero_terminated:
+            count = "z"
+        else:
+            continue
+        elem = s.type.resolved().target.resolved()
+        if isinstance(elem, Scalar) and elem.name == "char" and \
+                count != "z":
+            out.append("%d,S,%s" % (k, count))
+            continue
+        e = _element(elem, target)
+        if e is not None:
+            out.append("%d,A,%s,%d,%s" % (k, e[0], e[1], count))
+    return ";".join(out)
 
 
 class Lowered:
@@ -186,6 +279,15 @@ class Lowered:
         self.used_callbacks = [c for c in module.callbacks if c.used]
         self.uses_nonnull = any(lf.nonnull_values for lf in self.functions)
         self.records_put, self.records_copy = _record_order(module)
+        self.closure_sets = module.closure_sets
+        for cs in module.closure_sets:
+            for lf in self.functions:
+                if lf.name in cs.destructors:
+                    lf.frees.append(cs)
+                for o in lf.owned:
+                    if o.destructor in cs.destructors and \
+                            cs not in o.frees:
+                        o.frees.append(cs)
 
     def function(self, name):
         for lf in self.functions:

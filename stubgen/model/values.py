@@ -119,6 +119,11 @@ class Param:
         self.carries = []
         self.destroys = None
         self.is_context = False     # the [context] parameter of a callback
+        # closure sets: on a [closures=NAME] callback parameter and on a
+        # [context=NAME] parameter naming a set, the ClosureSet and the
+        # parameter of its owner's type (member is the set's member index)
+        self.closures = None
+        self.owner = None
 
     @property
     def label(self):

@@ -5,6 +5,7 @@
 local common = require("nccc.common")
 local abi = require("nccc.abi")
 common.internal()
+local owners = require("nccc.owners")
 
 local fmt = string.format
 local binder = {}
@@ -51,7 +52,8 @@ end
 -- its metatable.
 local function bind(M, lib)
   open_module(M, lib)
-  local t, targets = {}, {}
+  local t, targets, helpers = {}, {}, {lib = lib}
+  local S = owners.sets(M, lib, t, helpers)
   for k = 1, TARGETS do targets[k] = k end
   for _, e in ipairs(M.functions) do
     local name = M.name .. "." .. e[1]
@@ -63,7 +65,7 @@ local function bind(M, lib)
         name, sig, M.name), 2)
     end
     targets = keep
-    t[e[1]] = (M.binders[e[1]] or lib.fast)(lib, h)
+    t[e[1]] = (M.binders[e[1]] or lib.fast)(lib, h, S)
   end
   local values = lib:constants(M.name)
   for _, c in ipairs(M.constants) do
@@ -71,7 +73,6 @@ local function bind(M, lib)
     if v == nil then error(fmt("nccc: the library has no constant '%s.%s'", M.name, c), 2) end
     t[c] = v
   end
-  local helpers = {lib = lib}
   function helpers.layout(name) return lib:layout(M.name .. "." .. name) end
   function helpers.pack(name, v) return lib:pack(M.name .. "." .. name, v) end
   function helpers.unpack(name, bytes) return lib:unpack(M.name .. "." .. name, bytes) end
@@ -79,9 +80,15 @@ local function bind(M, lib)
     local e = find(M, M.callbacks, name, "callback type")
     return e[targets[1] + 1] or e[2]
   end
-  function helpers.callback(name, fn, scope)
+  -- fn converting the arguments callback type name's value annotations
+  -- describe (strings, tables)
+  function helpers.values(name, fn)
     local e = find(M, M.callbacks, name, "callback type")
-    return lib:callback(e[targets[1] + 1] or e[2], fn, scope)
+    local v = e.values
+    return owners.converting(lib, v and (v[targets[1]] or v[1]), fn)
+  end
+  function helpers.callback(name, fn, scope)
+    return lib:callback(helpers.signature(name), helpers.values(name, fn), scope)
   end
   return setmetatable(t, {__index = helpers})
 end

@@ -25,11 +25,11 @@ end
 -- The address (nil once closed).
 function Owned:address() if self.closed then return nil end return N.vptr(self.addr) end
 
--- owner(free_name[, type]): a function turning a pointer result into an
--- owned object whose finalizer and close() call the function free_name
--- (a registry name) once; NULL stays nil.
+-- owner(free[, type]): a function turning a pointer result into an
+-- owned object whose finalizer and close() call free once: a registry
+-- name, or a function of the address; NULL stays nil.
 function Lib:owner(free_name, tname)
-  local free = self:fast(free_name)
+  local free = type(free_name) == "function" and free_name or self:fast(free_name)
   return function(p, ...)
     if p == nil then return nil, ... end
     local s = N.ptr(p)

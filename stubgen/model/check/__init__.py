@@ -4,7 +4,7 @@ holds; the first violation raises IdlError at its position.
 
 The rules are split by concept, one mixin each: types (types.py),
 file-scope declarations (decls.py), functions (functions.py), callbacks
-(callbacks.py), packed functions (packed.py) and the slot layout
+(callbacks.py), closure sets (closures.py), packed functions (packed.py) and the slot layout
 (slots.py). This file holds the driver and the name tables they share.
 """
 
@@ -14,6 +14,7 @@ from stubgen.errors import IdlError
 from stubgen.model.annotations import DEFAULTABLE, annotation_values, \
     is_ident
 from stubgen.model.check.callbacks import CallbackRules
+from stubgen.model.check.closures import ClosureSetRules
 from stubgen.model.check.decls import DeclarationRules
 from stubgen.model.check.functions import FunctionRules
 from stubgen.model.check.packed import PackedRules
@@ -30,7 +31,7 @@ def check(tree):
 
 
 class _Checker(TypeRules, DeclarationRules, FunctionRules,
-               CallbackRules, PackedRules, SlotRules):
+               CallbackRules, ClosureSetRules, PackedRules, SlotRules):
     """One pass over the file's items; each concept's rules are a mixin."""
 
     def __init__(self, tree):
@@ -43,6 +44,7 @@ class _Checker(TypeRules, DeclarationRules, FunctionRules,
         self.layout_names = {}
         self.consts = set()    # constant and enumerator names
         self.prototypes = {}
+        self.closure_sets = {}  # name -> ClosureSet
         self.defaults = {"errno": False, "function_pointer": False,
                          "trace": False, "fault": False}
         self._cb_fnode = None  # the parameter list of a callback typedef
@@ -66,6 +68,7 @@ class _Checker(TypeRules, DeclarationRules, FunctionRules,
                 continue
             getattr(self, "_item_" + type(item).__name__)(item)
         self._resolve_owned()
+        self._resolve_closure_destructors()
         self._resolve_context_accessors()
         self.m.identifiers = set(self.ordinary) | set(
             f.c_name for f in self.m.functions)

@@ -94,6 +94,10 @@ class CallbackRules:
         for p in f.params:
             cb = callback_of(p.type) if p.direction == "in" else None
             if cb is None:
+                if "closures" in p.anns:
+                    raise IdlError(p.anns["closures"][1], "[closures] needs "
+                                   "a parameter of a callback type, but %s "
+                                   "is %s" % (p.label, type_label(p.type)))
                 if "scope" in p.anns:
                     raise IdlError(p.anns["scope"][1], "[scope] needs a "
                                    "parameter of a callback type, but %s is "
@@ -108,6 +112,8 @@ class CallbackRules:
             p.callback, p.scope = cb, scope
             cb.used = True
             cbs.append(p)
+            if "closures" in p.anns:
+                self._registered_closure(f, p)
         for p in f.params:
             if "context" not in p.anns:
                 continue
@@ -117,12 +123,15 @@ class CallbackRules:
                     r.kind != "pointer":
                 raise IdlError(apos, "[context] parameter %s is not a data "
                                "pointer" % p.label)
+            if names[0][0] not in by_name and \
+                    self._closures_context(f, p, names, apos):
+                continue
             for n, npos in names:
                 target = by_name.get(n)
                 if target is None or target.callback is None:
                     raise IdlError(npos, "[context] names '%s', which is not "
-                                   "a callback parameter of '%s'"
-                                   % (n, f.name))
+                                   "a callback parameter of '%s' or a "
+                                   "closure set" % (n, f.name))
                 if target.callback.context is None:
                     raise IdlError(npos, "[context] names '%s', whose type "
                                    "'%s' has no context parameter (it has a "
@@ -131,6 +140,9 @@ class CallbackRules:
                 if target.context is not None:
                     raise IdlError(npos, "callback '%s' already has its "
                                    "context in %s" % (n, target.context.label))
+                if target.closures is not None:
+                    raise IdlError(npos, "callback '%s' gets its context from "
+                                   "closures '%s'" % (n, target.closures.name))
                 target.context = p
                 p.carries.append(target)
             p.carries.sort(key=lambda c: c.index)
@@ -149,7 +161,8 @@ class CallbackRules:
                 c.member = k
                 c.callback.members.add(k)
         for p in cbs:
-            if p.callback.context is not None and p.context is None:
+            if p.callback.context is not None and p.context is None and \
+                    p.closures is None:
                 raise IdlError(p.pos, "callback %s needs the parameter that "
                                "carries its context: mark it [context=%s]"
                                % (p.label, p.name or "NAME"))
@@ -166,9 +179,11 @@ class CallbackRules:
                 raise IdlError(apos, "[destroy] names '%s', which is not a "
                                "callback parameter of '%s'" % (n, f.name))
             if target.context is None:
-                raise IdlError(apos, "[destroy] names '%s', whose type '%s' "
-                               "has no context to pass to a destroy notify"
-                               % (n, target.callback.name))
+                raise IdlError(apos, "[destroy] names '%s', whose %s"
+                               % (n, "closures live until their owner is "
+                                  "freed" if target.closures is not None else
+                                  "type '%s' has no context to pass to a "
+                                  "destroy notify" % target.callback.name))
             if target.scope != "notified":
                 raise IdlError(apos, "[destroy] names '%s', whose scope is "
                                "%s; a destroy notify needs [scope=notified]"

@@ -34,12 +34,16 @@ class SlotRules:
         for p in f.params:
             if p.direction == "out" or p.destroys is not None:
                 continue
-            if p.callback is not None and p.callback.context is not None:
+            if p.callback is not None and p.callback.context is not None \
+                    and p.closures is None:
                 continue    # its context parameter's slot carries it
-            if p.carries or p.callback is not None:
+            if p.carries or p.callback is not None or p.closures is not None:
+                # a context, a callback without one (a thunk), a member or
+                # the context of a closure set
                 s = Slot("closure", p.name, p, p.type, CLOSURE_CODE, idx,
                          p.info)
-                s.callbacks = list(p.carries) if p.carries else [p]
+                s.callbacks = list(p.carries) if p.carries else \
+                    [p] if p.callback is not None else []
                 p.in_slot = s
                 ins.append(s)
                 idx = idx.plus(None)

@@ -1,0 +1,167 @@
+-- nccc/owners.lua — what generated modules need for callbacks beyond
+-- lib:callback (docs/LUA.md, "Generated modules"): the arguments a
+-- callback type's value annotations describe, handed to the procedure as
+-- strings and tables, and closure sets — callbacks registered one by one
+-- on an owning object, one closure group per owner, released when the
+-- owner is freed.
+require("nccc.common").internal()
+local common = require("nccc.common")
+local N = require("nccc.numbers").N
+local values = require("nccc.values")
+
+local fmt = string.format
+local unpack = table.unpack or unpack
+local owners = {}
+
+local function pack(...) return {n = select("#", ...), ...} end
+
+-- ---- callback argument values ------------------------------------------------
+
+-- The specs of value_spec (stubgen/model/lower.py): "k,S,COUNT" or
+-- "k,A,CODE,STRIDE,COUNT", joined by ";"; COUNT is @j, =N or z.
+local function parse_specs(text)
+  local specs = {}
+  for item in text:gmatch("[^;]+") do
+    local f = {}
+    for field in item:gmatch("[^,]+") do f[#f + 1] = field end
+    local spec = {arg = tonumber(f[1]), string = f[2] == "S"}
+    local count = spec.string and f[3] or f[5]
+    if not spec.string then spec.code, spec.stride = f[3], tonumber(f[4]) end
+    if count == "z" then spec.zero = true
+    elseif count:sub(1, 1) == "@" then spec.from = tonumber(count:sub(2))
+    else spec.n = tonumber(count:sub(2)) end
+    specs[#specs + 1] = spec
+  end
+  return specs
+end
+
+-- The elements of an array at address p: n of them, or up to a zero one.
+local function read_array(lib, p, spec, n)
+  local t, base = {}, N.ptr(p)
+  local code = spec.code == "s" and "p" or spec.code
+  local k = 0
+  while n == nil or k < n do
+    local v = lib:peek(base + k * spec.stride, code)
+    if n == nil and (v == nil or v == 0 or v == false) then break end
+    if spec.code == "s" and v ~= nil then v = lib:string(v) end
+    t[k + 1] = v
+    k = k + 1
+  end
+  return t
+end
+
+-- fn with the arguments the specs describe turned into strings and
+-- tables (NULL stays nil); fn itself when there are none.
+function owners.converting(lib, text, fn)
+  if not text or text == "" then return fn end
+  local specs = parse_specs(text)
+  return function(...)
+    local args = {n = select("#", ...), ...}
+    for _, spec in ipairs(specs) do
+      local p = args[spec.arg]
+      if p ~= nil then
+        local n = spec.n or (spec.from and args[spec.from])
+        if spec.string then
+          args[spec.arg] = lib:string(p, n)
+        else
+          args[spec.arg] = read_array(lib, p, spec, n)
+        end
+      end
+    end
+    return fn(unpack(args, 1, args.n))
+  end
+end
+
+-- ---- closure sets -------------------------------------------------------------
+
+-- sets(M, lib, t, helpers): the closure-set helper S a generated
+-- module's binders get; t is the bound module (its destructors are
+-- found there when an owned object is closed).
+function owners.sets(M, lib, t, helpers)
+  local S, sets = {}, {}
+  for _, e in ipairs(M.closure_sets or {}) do
+    sets[e[1]] = {members = {unpack(e, 2)}, groups = {}}
+  end
+
+  -- The table key of an owner: its address.
+  local function key(owner, k)
+    local s, why = values.ENCODE.p(owner)
+    if s == nil or s == 0 then
+      common.raise(fmt("bad argument #%d (%s)", k,
+        s == nil and values.describe(why, "p", owner) or "NULL owner"), 3)
+    end
+    return tostring(s)
+  end
+
+  -- The owner's group of closure set name: claimed on first use (scope
+  -- forever), one member per member of the set, each calling the
+  -- procedure registered for it.
+  local function group(name, owner, k)
+    local set, id = sets[name], key(owner, k)
+    local g = set.groups[id]
+    if g and g.closure.live then return g end
+    g = {procs = {}}
+    local members = {}
+    for m, e in ipairs(set.members) do
+      local fn = function(...)
+        local proc = g.procs[m]
+        if proc == nil then error(fmt("closures %s: no procedure for %s", name, e[1]), 0) end
+        return proc(...)
+      end
+      members[m] = {helpers.signature(e[2]), helpers.values(e[2], fn)}
+    end
+    g.closure = lib:callback_group("forever", 0, unpack(members))
+    set.groups[id] = g
+    return g
+  end
+
+  -- call with the owner's group in its [closures] and [context] slots:
+  -- spec = {set, owner, members = {[slot] = member}, context = slot};
+  -- the context slot is no argument of the host function.
+  function S.closures(call, n, spec)
+    return function(...)
+      local given, args, j = {n = select("#", ...), ...}, {}, 1
+      for k = 1, n do
+        if k ~= spec.context then args[k], j = given[j], j + 1 end
+      end
+      local extra = n
+      for i = j, given.n do extra = extra + 1 args[extra] = given[i] end
+      local g = group(spec.set, args[spec.owner], spec.owner)
+      for k, m in pairs(spec.members) do
+        local proc = args[k]
+        local mt = getmetatable(proc)
+        if proc ~= nil and type(proc) ~= "function" and not (mt and mt.__call) then
+          common.raise(fmt("bad argument #%d (function expected, got %s)", k, common.vtype(proc)), 2)
+        end
+        g.procs[m + 1] = proc
+        args[k] = proc ~= nil and g.closure or nil
+      end
+      if spec.context then args[spec.context] = g.closure end
+      return call(unpack(args, 1, extra))
+    end
+  end
+
+  -- call, then the owner's groups in the named sets released.
+  function S.release(call, names)
+    return function(owner, ...)
+      local s = values.ENCODE.p(owner)
+      local r = pack(call(owner, ...))
+      if s ~= nil then
+        for _, name in ipairs(names) do
+          local g = sets[name].groups[tostring(s)]
+          if g then sets[name].groups[tostring(s)] = nil g.closure:release() end
+        end
+      end
+      return unpack(r, 1, r.n)
+    end
+  end
+
+  -- The free function of an owned object whose destructor frees an
+  -- owner: the module's own, so that closing it releases the groups.
+  function S.freeing(name)
+    return function(p) return t[name](p) end
+  end
+  return S
+end
+
+return owners
