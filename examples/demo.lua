@@ -115,13 +115,14 @@ end
 check(sqlite3.sqlite3_finalize(stmt) == SQLITE_OK, "sqlite3_finalize failed")
 print(string.format("  inserted %d rows with a prepared statement", #planets))
 
--- Row callback: one Lua table per row, from the char ** arrays SQLite gives.
+-- Row callback: one Lua table per row. The IDL's [length=ncols] makes
+-- each char ** a Lua table of ncols pointers (nil for NULL).
 local function collector(rows)
   return function(ncols, values, names)
     local row = {}
-    for k = 0, ncols - 1 do
-      local v = lib:peek(values + 8 * k, "p")
-      row[lib:string(lib:peek(names + 8 * k, "p"))] = v and lib:string(v) or "NULL"
+    for k = 1, ncols do
+      local v = values[k]
+      row[lib:string(names[k])] = v and lib:string(v) or "NULL"
     end
     rows[#rows + 1] = row
     return 0
@@ -142,7 +143,7 @@ check(#rows == #planets, "the callback saw " .. #rows .. " rows")
 local area_calls = 0
 local area = sqlite3.callback("sql_func_fn", function(ctx, argc, argv)
   area_calls = area_calls + 1
-  local r = sqlite3.sqlite3_value_double(lib:peek(argv, "p"))
+  local r = sqlite3.sqlite3_value_double(argv[1])
   sqlite3.sqlite3_result_double(ctx, 4 * math.pi * r * r)
   check(argc == 1, "sphere_area got " .. argc .. " arguments")
 end, "notified")

@@ -115,17 +115,18 @@
 (check (nccc-close stmt) "sqlite3_finalize did not run")
 (format #t "  inserted ~a rows with a prepared statement~%" (length planets))
 
-;; Row callback: an alist per row, from the char ** arrays SQLite gives;
-;; rows are pushed onto the box (a one-element list), newest first.
+;; Row callback: an alist per row. The IDL's [length=ncols] makes each
+;; char ** a vector of ncols addresses; rows are pushed onto the box (a
+;; one-element list), newest first.
 (define (collector box)
   (lambda (ncols values names)
     (let loop ([k 0] [row '()])
       (if (= k ncols)
           (set-car! box (cons (reverse row) (car box)))
-          (let ([v (nccc-peek rt (+ values (* 8 k)) "p")])
+          (let ([v (vector-ref values k)])
             (loop (+ k 1)
-                  (cons (cons (nccc-peek rt (+ names (* 8 k)) "s")
-                              (if (= v 0) "NULL" (nccc-string-at rt v)))
+                  (cons (cons (nccc-string-at rt (vector-ref names k))
+                              (if (or (not v) (eqv? v 0)) "NULL" (nccc-string-at rt v)))
                         row)))))
     0))
 (define (field row name) (cdr (assoc name row)))
@@ -150,7 +151,7 @@
                  (lambda (ctx argc argv)
                    (set! area-calls (+ area-calls 1))
                    (check (= argc 1) (format #f "sphere_area got ~a arguments" argc))
-                   (let ([r (sqlite3:sqlite3_value_double (nccc-peek rt argv "p"))])
+                   (let ([r (sqlite3:sqlite3_value_double (vector-ref argv 0))])
                      (sqlite3:sqlite3_result_double ctx (* 4 pi r r)))
                    (values))))
 (define rcf

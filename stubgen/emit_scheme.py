@@ -94,6 +94,7 @@ def emit(module, idl_name):
             "#(%d %s %s)" % (j, scheme_string(d), "#t" if s else "#f")
             for j, d, s in mk.owned))
         for mk in makers if mk.owned))
+    _sets(src, host)
     src.blank()
     src.line(";; (%makeK f destructor ...): function K's procedure, made"
              " at bind")
@@ -105,14 +106,16 @@ def emit(module, idl_name):
              % scheme_string(m))
     names = ["%%make%d" % mk.k for mk in makers]
     rows = [" ".join(names[i:i + 8]) for i in range(0, len(names), 8)]
+    tail = " %owned %values %sets %closures %frees))" if _has_sets(host) \
+        else " %owned))"
     if len(rows) <= 1:
-        src.line("               (r:vector%s) %%owned))"
-                 % "".join(" " + r for r in rows))
+        src.line("               (r:vector%s)%s"
+                 % ("".join(" " + r for r in rows), tail))
     else:
         src.line("               (r:vector " + rows[0])
         for r in rows[1:-1]:
             src.line("                         " + r)
-        src.line("                         %s) %%owned))" % rows[-1])
+        src.line("                         %s)%s" % (rows[-1], tail))
     src.line("(r:define %procedures (module-procedures %module))")
     src.line("(r:define (%s-bind! rt) (module-bind! %%module rt))" % m)
     src.line("(r:define (%s-runtime) (module-runtime %%module))" % m)
@@ -135,6 +138,40 @@ def emit(module, idl_name):
     src.line(")")
     return {m + ".sls": str(src), m + ".scm": _guile_entry(m, host),
             m + ".rkt": _racket_entry(m, host)}
+
+
+def _has_sets(host):
+    return bool(host.closure_sets) or any(c.values for c in host.callbacks)
+
+
+def _sets(src, host):
+    """The value specs of callback types, the closure sets, and per
+    function its closure-set slots and the sets whose owner it frees
+    (make-module in (nccc private module) says what each holds)."""
+    if not _has_sets(host):
+        return
+    _quoted(src, "%values", [_row([c.name] + c.values)
+                             for c in host.callbacks if c.values])
+    _quoted(src, "%sets", ["#(%s %s)" % (scheme_string(cs.name), " ".join(
+        _row([mb.name, mb.callback.name]) for mb in cs.members))
+        for cs in host.closure_sets])
+    rows = []
+    for f in host.functions:
+        cl = f.set_closures
+        if not cl:
+            continue
+        context = [f.position(c.slot) for c in cl if c.member is None]
+        rows.append("(%s %s %d (%s) %s)" % (
+            scheme_string(f.name), scheme_string(cl[0].closures.name),
+            f.position(cl[0].owner), " ".join(
+                "(%d . %d)" % (f.position(c.slot), c.member)
+                for c in cl if c.member is not None),
+            context[0] if context else "#f"))
+    src.line("(r:define %%closures (r:quote (%s)))" % " ".join(rows))
+    src.line("(r:define %%frees (r:quote (%s)))" % " ".join(
+        "(%s %s)" % (scheme_string(f.name), " ".join(
+            scheme_string(cs.name) for cs in f.frees))
+        for f in host.functions if f.frees))
 
 
 def _exports(src, helpers, names):

@@ -10,6 +10,9 @@ from stubgen.errors import IdlError
 M = "module m;\n"
 CB = "typedef int cmp_fn(const void *a, const void *b, [context] void *ctx);\n"
 TH = "typedef void tick_fn(int n) [thunks=2];\n"
+CS = CB + "typedef struct ps *P;\n"
+HS = ("closures h(P) { cmp_fn *a; };\nP make(void) [owned(done)];\n"
+      "void done(P p);\n")
 
 CASES = [
     # ---- syntax
@@ -232,7 +235,8 @@ CASES = [
     (M + CB + "void f(cmp_fn *cb, [context=cb] int d);", 3, 21,
      "[context] parameter 'd' is not a data pointer"),
     (M + CB + "void f(cmp_fn *cb, [context=nope] void *d);", 3, 29,
-     "[context] names 'nope', which is not a callback parameter of 'f'"),
+     "[context] names 'nope', which is not a callback parameter of 'f' or "
+     "a closure set"),
     (M + TH + "void f(tick_fn *cb, [context=cb] void *d);", 3, 30,
      "[context] names 'cb', whose type 'tick_fn' has no context parameter "
      "(it has a pool of thunks)"),
@@ -274,6 +278,49 @@ CASES = [
     (M + CB + "void f([scope=notified] cmp_fn *cb, [context=cb] void *d);", 3,
      9, "callback 'cb' has [scope=notified] but no destroy notify: mark the "
      "parameter that takes one [destroy=cb]"),
+    # ---- closure sets
+    (M + CS + "closurez h(P) { cmp_fn *a; };", 4, 1,
+     "a declaration with members in braces is a closure set, as in "
+     "closures NAME(OWNER) { members };"),
+    (M + CS + "closures h(P, P) { cmp_fn *a; };", 4, 10,
+     "closures 'h' needs its owner's type, one type in its parentheses, as "
+     "in closures h(XML_Parser)"),
+    (M + CS + "closures h(int) { cmp_fn *a; };", 4, 12,
+     "the owner of closures 'h' must be a data pointer type, not 'int'"),
+    (M + CS + "closures h(P) { };", 4, 10, "closures 'h' has no members"),
+    (M + CS + "closures h(P) { int a; };", 4, 21,
+     "member 'a' of closures 'h' must have a callback type, not 'int'"),
+    (M + CS + "closures h(P) { cmp_fn *a, *a; };", 4, 29,
+     "duplicate member 'a'"),
+    (M + CS + TH + "closures h(P) { tick_fn *a; };", 5, 26,
+     "member 'a' of closures 'h' has type 'tick_fn', which has no [context] "
+     "parameter to get the owner's user data"),
+    (M + CS + "closures h(P) { cmp_fn *a; };\nclosures h(P) { cmp_fn *b; };",
+     5, 10, "closures 'h' is already declared (at 4:10)"),
+    (M + CS + HS + "void reg(P p, [closures=g] cmp_fn *a);", 7, 16,
+     "[closures] names 'g', which is not a closure set (declare closures "
+     "g(OWNER) { ... } before 'reg')"),
+    (M + CS + HS + "void reg(P p, [closures=h] int a);", 7, 16,
+     "[closures] needs a parameter of a callback type, but 'a' is 'int'"),
+    (M + CS + HS + "void reg(P p, [closures=h] cmp_fn *b);", 7, 36,
+     "closures 'h' has no member 'b' (its members: a); name the parameter "
+     "after its member"),
+    (M + CS + HS + "void reg(P p, [closures=h, scope=async] cmp_fn *a);", 7,
+     28, "callback 'a' is a member of closures 'h', which live until their "
+     "owner is freed; drop [scope]"),
+    (M + CS + HS + "void reg([closures=h] cmp_fn *a);", 7, 11,
+     "'reg' needs exactly one parameter of type 'P', the owner of closures "
+     "'h' (it has 0)"),
+    (M + CS + HS + "void set(P p, P q, [context=h] void *d);", 7, 21,
+     "'set' needs exactly one parameter of type 'P', the owner of closures "
+     "'h' (it has 2)"),
+    (M + CS + HS + "void set(P p, [context(h, a)] void *d);", 7, 27,
+     "[context] names closures 'h'; it carries no other callbacks"),
+    (M + CS + HS + "void reg(P p, [closures=h] cmp_fn *a, [context=a] void "
+     "*d);", 7, 48, "callback 'a' gets its context from closures 'h'"),
+    (M + CS + "closures h(P) { cmp_fn *a; };\nvoid f(P p);", 4, 10,
+     "nothing frees the owner of closures 'h': mark the function that makes "
+     "one [owned(FN)], FN the function that frees it"),
     (M + CB + 'packed "x" int f([context=cb] void *d);', 3, 19,
      "'context' is not allowed on a parameter of a packed function"),
     # ---- packed functions

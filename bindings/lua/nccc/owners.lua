@@ -6,8 +6,11 @@
 -- owner is freed.
 require("nccc.common").internal()
 local common = require("nccc.common")
-local N = require("nccc.numbers").N
-local values = require("nccc.values")
+-- The conversions are loaded on first use: binding a module that has no
+-- closure sets needs only its tables (test/stubgen binds with a stub).
+local function N() return require("nccc.numbers").N end
+local function encode_pointer(v) return require("nccc.values").ENCODE.p(v) end
+local function describe(...) return require("nccc.values").describe(...) end
 
 local fmt = string.format
 local unpack = table.unpack or unpack
@@ -37,7 +40,7 @@ end
 
 -- The elements of an array at address p: n of them, or up to a zero one.
 local function read_array(lib, p, spec, n)
-  local t, base = {}, N.ptr(p)
+  local t, base = {}, N().ptr(p)
   local code = spec.code == "s" and "p" or spec.code
   local k = 0
   while n == nil or k < n do
@@ -85,10 +88,10 @@ function owners.sets(M, lib, t, helpers)
 
   -- The table key of an owner: its address.
   local function key(owner, k)
-    local s, why = values.ENCODE.p(owner)
+    local s, why = encode_pointer(owner)
     if s == nil or s == 0 then
       common.raise(fmt("bad argument #%d (%s)", k,
-        s == nil and values.describe(why, "p", owner) or "NULL owner"), 3)
+        s == nil and describe(why, "p", owner) or "NULL owner"), 3)
     end
     return tostring(s)
   end
@@ -144,7 +147,7 @@ function owners.sets(M, lib, t, helpers)
   -- call, then the owner's groups in the named sets released.
   function S.release(call, names)
     return function(owner, ...)
-      local s = values.ENCODE.p(owner)
+      local s = encode_pointer(owner)
       local r = pack(call(owner, ...))
       if s ~= nil then
         for _, name in ipairs(names) do

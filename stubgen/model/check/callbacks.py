@@ -160,6 +160,7 @@ class CallbackRules:
             for k, c in enumerate(p.carries):
                 c.member = k
                 c.callback.members.add(k)
+        self._one_closure_set(f)
         for p in cbs:
             if p.callback.context is not None and p.context is None and \
                     p.closures is None:

@@ -142,6 +142,19 @@ class ClosureSetRules:
         p.owner = self._owner_param(f, cs, apos)
         return True
 
+    def _one_closure_set(self, f):
+        """A function takes part in one closure set at most (hosts fill
+        its slots from one owner's group)."""
+        seen = None
+        for p in f.params:
+            if p.closures is None:
+                continue
+            if seen is not None and p.closures is not seen:
+                raise IdlError(p.pos, "'%s' takes part in closures '%s' and "
+                               "'%s'; a function takes part in one closure "
+                               "set" % (f.name, seen.name, p.closures.name))
+            seen = p.closures
+
     def _resolve_closure_destructors(self):
         """Each set's destructors: the functions named by [owned(FN)] on
         a result of the owner's type (run after _resolve_owned)."""

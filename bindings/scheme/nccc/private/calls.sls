@@ -216,12 +216,15 @@
     (let ([a (nccc-owned-address o)])
       (and a
            (begin (nccc-owned-address-set! o #f)
-                  (call (owned-free o) #f (list a))
+                  (let ([free (owned-free o)])
+                    (if (procedure? free) (free a) (call free #f (list a))))
                   #t))))
 
+  ;; free: the nccc function that frees it, or a procedure of its address
   (define (nccc-own rt address free . name)
     (check-rt 'nccc-own rt) (check-address 'nccc-own address)
-    (unless (nccc-function? free) (misuse 'nccc-own "not an nccc function" free))
+    (unless (or (nccc-function? free) (procedure? free))
+      (misuse 'nccc-own "not an nccc function" free))
     (poll-owned!)
     (let ([o (make-owned address free (if (pair? name) (car name) "owned"))])
       ((the-guardian) o)

@@ -5,7 +5,8 @@
 ;;; signatures per target, callback types, constants, owned results) and
 ;;; one maker per function; make-module keeps them, module-bind! looks
 ;;; every function up once, checks its signature, reads the constants and
-;;; makes each function's procedure. Also here: the adapter's slot access
+;;; makes each function's procedure, with the owner's closure group for
+;;; the functions of a closure set. Also here: the adapter's slot access
 ;;; and argument tests for the makers' inline code, and the full checks
 ;;; and errors behind them. Every name exported here holds a '-' or a '%',
 ;;; so none can clash with a C identifier.
@@ -31,12 +32,32 @@
   ;; owned results, each (name #(out-index destructor-name string?) ...).
   ;; procedures: per function, what the library's name for it calls.
   ;; bound: #(runtime constant-values targets) once bound, else #f.
+  ;; Callbacks and closure sets (docs/SCHEME.md, "Generated modules"):
+  ;; values: #(#(callback-type spec ...)), the value specs of callback
+  ;; types (one, or one per target); sets: #(#(set #(member type) ...));
+  ;; closures: ((function set owner ((slot . member) ...) context-slot-or-#f)
+  ;; ...), slots counted from 1; frees: ((function set ...) ...); groups:
+  ;; per set, the owners' groups by address.
   (define-record-type (module make-module* module?)
-    (fields name functions callbacks constants makers owned procedures (mutable bound)))
+    (fields name functions callbacks constants makers owned procedures (mutable bound)
+            values sets closures frees groups))
 
-  (define (make-module name functions callbacks constants makers owned)
-    (let* ([n (vector-length functions)] [m #f] [procedures (make-vector n #f)])
-      (set! m (make-module* name functions callbacks constants makers owned procedures #f))
+  (define make-module
+    (case-lambda
+      [(name functions callbacks constants makers owned)
+       (make-module name functions callbacks constants makers owned
+                    (vector) (vector) '() '())]
+      [(name functions callbacks constants makers owned values sets closures frees)
+       (make-module** name functions callbacks constants makers owned values sets
+                      closures frees)]))
+
+  (define (make-module** name functions callbacks constants makers owned values sets
+                         closures frees)
+    (let* ([n (vector-length functions)] [m #f] [procedures (make-vector n #f)]
+           [groups (map (lambda (s) (cons (vector-ref s 0) (make-eqv-hashtable)))
+                        (vector->list sets))])
+      (set! m (make-module* name functions callbacks constants makers owned procedures #f
+                            values sets closures frees groups))
       ;; until bound, a procedure that raises "not bound"; a reference to
       ;; it kept from then calls the bound one later
       (do ([k 0 (+ k 1)]) ((= k n) m)
@@ -102,9 +123,9 @@
                          targets))
               (do ([k 0 (+ k 1)]) ((= k n))
                 (vector-set! (module-procedures m) k
-                             (make-procedure m rt (vector-ref fns k)
-                                             (vector-ref (module-makers m) k)
-                                             (owned-results m k)))))))))
+                             (with-sets m k (make-procedure m rt (vector-ref fns k)
+                                                            (vector-ref (module-makers m) k)
+                                                            (owned-results m k))))))))))
 
   (define (owned-results m k)
     (let ([hit (assoc (vector-ref (vector-ref (module-functions m) k) 0) (module-owned m))])
@@ -118,7 +139,7 @@
     (let loop ([os owned] [f f] [destructors '()])
       (if (null? os)
           (apply maker f (reverse destructors))
-          (let* ([o (car os)] [d (destructor m rt (vector-ref o 1))])
+          (let* ([o (car os)] [d (owner-destructor m rt (vector-ref o 1))])
             (loop (cdr os)
                   (if (vector-ref o 2)
                       (nccc-function-at rt (nccc-function-address f)
@@ -139,6 +160,13 @@
   (define (destructor m rt name)
     (nccc-lookup rt (if (memv #\. (string->list name)) name (qualified m name))))
 
+  ;; A destructor that frees the owner of a closure set is the module's
+  ;; own procedure, so that closing the object releases its groups.
+  (define (owner-destructor m rt name)
+    (if (assoc name (module-frees m))
+        (lambda (a) ((module-procedure m name) a))
+        (destructor m rt name)))
+
   (define (constant-value m values name)
     (let loop ([k 0])
       (cond [(= k (vector-length values))
@@ -156,7 +184,8 @@
   (define (module-layout m name) (nccc-layout (module-runtime m) (qualified m name)))
 
   (define (module-callback m name scope proc)
-    (nccc-callback (module-runtime m) (module-callback-signature m name) scope proc))
+    (nccc-callback (module-runtime m) (module-callback-signature m name) scope
+                   (converting m name proc)))
 
   ;; The signature of a callback type on the bound library's target.
   (define (module-callback-signature m name)
@@ -244,4 +273,149 @@
   (define (%nccc-owned-result address free name)
     (if (= address 0) #f (nccc-own (first-runtime) address free name)))
 
-  (define (%nccc-raise-pending) (raise-pending)))
+  (define (%nccc-raise-pending) (raise-pending))
+
+  ;; ---- callback values ---------------------------------------------------------
+
+  (define (split text ch)
+    (let loop ([i 0] [start 0] [acc '()])
+      (cond [(= i (string-length text))
+             (reverse (if (< start i) (cons (substring text start i) acc) acc))]
+            [(char=? (string-ref text i) ch)
+             (loop (+ i 1) (+ i 1) (if (< start i) (cons (substring text start i) acc) acc))]
+            [else (loop (+ i 1) start acc)])))
+
+  (define (row-of rows name)
+    (let loop ([k 0])
+      (cond [(= k (vector-length rows)) #f]
+            [(string=? (vector-ref (vector-ref rows k) 0) name) (vector-ref rows k)]
+            [else (loop (+ k 1))])))
+
+  ;; proc with the arguments callback type name's value specs describe
+  ;; (stubgen/model/lower.py value_spec) turned into strings and vectors.
+  (define (converting m name proc)
+    (let ([row (row-of (module-values m) name)])
+      (if (not row)
+          proc
+          (let ([specs (map (lambda (item) (split item #\,))
+                            (split (signature-of row (car (vector-ref (module-bound m) 2))) #\;))]
+                [rt (module-runtime m)])
+            (lambda args
+              (let ([v (list->vector args)])
+                (for-each (lambda (spec) (convert-arg! rt v spec)) specs)
+                (apply proc (vector->list v))))))))
+
+  ;; spec: ("k" "S" count) or ("k" "A" code stride count); count @j, =N or z
+  (define (convert-arg! rt v spec)
+    (let* ([k (- (string->number (car spec)) 1)] [p (vector-ref v k)]
+           [string? (string=? (cadr spec) "S")]
+           [count (if string? (caddr spec) (list-ref spec 4))]
+           [n (case (string-ref count 0)
+                [(#\@) (vector-ref v (- (string->number (substring count 1 (string-length count))) 1))]
+                [(#\=) (string->number (substring count 1 (string-length count)))]
+                [else #f])])
+      (when (and p (not (eqv? p 0)))
+        (vector-set! v k
+                     (if string?
+                         (utf8->string (nccc-read rt p n))
+                         (read-elements rt p (caddr spec) (string->number (cadddr spec)) n))))))
+
+  (define (read-elements rt p code stride n)
+    (let loop ([i 0] [acc '()])
+      (if (and n (= i n))
+          (list->vector (reverse acc))
+          (let ([x (nccc-peek rt (+ p (* i stride)) (if (string=? code "s") "p" code))])
+            (if (and (not n) (or (not x) (eqv? x 0)))
+                (list->vector (reverse acc))
+                (loop (+ i 1)
+                      (cons (if (and (string=? code "s") x (not (eqv? x 0)))
+                                (nccc-string-at rt x)
+                                x)
+                            acc)))))))
+
+  ;; ---- closure sets --------------------------------------------------------------
+
+  ;; The owner's group of closure set name, claimed on first use (scope
+  ;; forever): member k calls the procedure registered for it.
+  (define (owner-group m name who owner position)
+    (let* ([rt (module-runtime m)]
+           [key (%nccc-pointer who position owner #f)]
+           [table (cdr (assoc name (module-groups m)))]
+           [g (hashtable-ref table key #f)])
+      (if (and g (nccc-callback-live? (vector-ref g 0)))
+          g
+          (let* ([members (cdr (vector->list (row-of (module-sets m) name)))]
+                 [procs (make-vector (length members) #f)]
+                 [member-proc
+                  (lambda (k type)
+                    (converting m type
+                                (lambda args
+                                  (let ([p (vector-ref procs k)])
+                                    (if p
+                                        (apply p args)
+                                        (error who "closures: no procedure for member" name k))))))]
+                 [pairs (let loop ([k 0] [ms members] [acc '()])
+                          (if (null? ms)
+                              (reverse acc)
+                              (let ([type (vector-ref (car ms) 1)])
+                                (loop (+ k 1) (cdr ms)
+                                      (cons (member-proc k type)
+                                            (cons (module-callback-signature m type) acc))))))]
+                 [g (vector (apply nccc-callback-group rt 'forever 0 pairs) procs)])
+            (hashtable-set! table key g)
+            g))))
+
+  ;; proc of function k, with the owner's group in the slots of its closure
+  ;; set (the context slot is no argument) and the groups of an owner it
+  ;; frees released after it returns.
+  (define (with-sets m k proc)
+    (let* ([name (vector-ref (vector-ref (module-functions m) k) 0)]
+           [who (string->symbol name)]
+           [spec (assoc name (module-closures m))]
+           [frees (assoc name (module-frees m))]
+           [proc (if spec (with-group m who proc (cdr spec)) proc)])
+      (if frees
+          (lambda (owner . rest)
+            (call-with-values (lambda () (apply proc owner rest))
+              (lambda results
+                (release-groups m who owner (cdr frees))
+                (apply values results))))
+          proc)))
+
+  (define (with-group m who proc spec)
+    (let ([set (car spec)] [owner (cadr spec)] [members (caddr spec)]
+          [context (cadddr spec)])
+      (lambda given
+        (let* ([args (list->vector
+                      (if context
+                          (let loop ([i 1] [g given])
+                            (cond [(= i context) (cons #f (loop (+ i 1) g))]
+                                  [(null? g) '()]
+                                  [else (cons (car g) (loop (+ i 1) (cdr g)))]))
+                          given))]
+               [at (lambda (slot) (vector-ref args (- slot 1)))]
+               [g (begin
+                    (when (< (vector-length args) owner) (apply proc given))
+                    (owner-group m set who (at owner) owner))])
+          (for-each (lambda (sm)
+                      (let ([p (at (car sm))])
+                        (unless (or (not p) (procedure? p))
+                          (misuse/kind who 'type (string-append "bad argument #"
+                                                                 (number->string (car sm))
+                                                                 ": expected a procedure")
+                                        p))
+                        (vector-set! (vector-ref g 1) (cdr sm) p)
+                        (vector-set! args (- (car sm) 1) (and p (vector-ref g 0)))))
+                    members)
+          (when context (vector-set! args (- context 1) (vector-ref g 0)))
+          (apply proc (vector->list args))))))
+
+  (define (release-groups m who owner sets)
+    (let ([key (%nccc-pointer who 1 owner #t)])
+      (for-each (lambda (set)
+                  (let* ([table (cdr (assoc set (module-groups m)))]
+                         [g (hashtable-ref table key #f)])
+                    (when g
+                      (hashtable-delete! table key)
+                      (nccc-release (vector-ref g 0)))))
+                sets))))
