@@ -84,6 +84,70 @@ def test_thunk_callback_takes_its_own_slot_and_destroy_takes_none():
     assert w.params[0].destroy is w.params[2]
 
 
+def test_destroy_notify_through_a_pointer_typedef():
+    m = model(M + CMP + "typedef void (*destroy_fn)(void *);\n"
+              "int w([scope=notified] cmp_fn *fn, [context=fn] void *d, "
+              "[destroy=fn] destroy_fn done);")
+    w = m.function("w")
+    assert w.signature() == "c:i"
+    assert w.params[2].destroys is w.params[1]
+    assert "NCCC_CB_DESTROY" in block(c_of(M + CMP + "typedef void "
+                                           "(*destroy_fn)(void *);\nint w("
+                                           "[scope=notified] cmp_fn *fn, "
+                                           "[context=fn] void *d, [destroy=fn] "
+                                           "destroy_fn done);"),
+                                      "void nccc_m_w(")
+
+
+SET = (M + "typedef struct ps *P;\n"
+       "typedef void start_fn([context] void *ud, const char *name, "
+       "[zero_terminated] const char **atts);\n"
+       "typedef void text_fn([context] void *ud, [length=n] const char *s, "
+       "int n);\n"
+       "closures handlers(P) { start_fn *start; text_fn *text; };\n"
+       "P make(void) [owned(done)];\nvoid done(P p);\n"
+       "void on_start(P p, [closures=handlers, nullable] start_fn *start);\n"
+       "void on_text([closures=handlers] text_fn *text, P p);\n"
+       "void set_ud(P p, [context=handlers] void *ud);\n")
+
+
+def test_closure_set_slots_members_and_destructors():
+    m = model(SET)
+    cs = m.closure_sets[0]
+    assert [(x.name, x.callback.name, x.index) for x in cs.members] == \
+        [("start", "start_fn", 0), ("text", "text_fn", 1)]
+    assert cs.destructors == ["done"]
+    assert m.function("on_start").signature() == "pc:"
+    assert m.function("on_text").signature() == "cp:"
+    assert m.function("set_ud").signature() == "pc:"
+    from stubgen.model import lower
+    low = lower(m)
+    c = low.function("on_text").closures[0]
+    assert (c.closures is cs, c.member, c.scope, c.nullable,
+            low.function("on_text").position(c.owner)) == \
+        (True, 1, "forever", False, 2)
+    assert low.function("set_ud").closures[0].member is None
+    assert low.function("done").frees == [cs]
+    assert low.function("make").owned_return.frees == [cs]
+    assert [cb.values for cb in low.callbacks] == [
+        ["2,A,s,8,z", "2,A,s,8,z", "2,A,s,4,z", "2,A,s,4,z", "2,A,s,8,z",
+         "2,A,s,8,z"], ["1,S,@2"]]
+
+
+def test_closure_set_wrappers_pass_member_backward_wrappers():
+    src = c_of(SET)
+    on_start = block(src, "void nccc_m_on_start(")
+    assert "NCCC_CB_REQUIRE_OR_NULL(c1, out, 0);" in on_start
+    assert "NCCC_CB_FN(c1, nccc_m_start_fn_back)" in on_start
+    on_text = block(src, "void nccc_m_on_text(")
+    assert "NCCC_CB_REQUIRE(c0, out, 0);" in on_text
+    assert "on_text(nccc_m_text_fn_back1, " in on_text
+    set_ud = block(src, "void nccc_m_set_ud(")
+    assert "set_ud((P)nccc_slot_to_ptr(in[0]), c1);" in set_ud
+    assert "nccc_cb_run(ud, 1, in, out);" in block(
+        src, "static void nccc_m_text_fn_back1(")
+
+
 def test_pointer_typedef_and_function_typedef_forms():
     m = model(M + "typedef int (*p_fn)(int, [context] void *);\n"
               "typedef int f_fn(int, [context] void *);\n"

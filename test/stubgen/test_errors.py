@@ -50,6 +50,7 @@ CASES = [
     (M + "int f(void);\nint f(int);", 3, 5,
      "'f' is already declared (at 2:5)"),
     (M + "int f(int register);", 2, 11, "'register' is a C keyword"),
+    (M + "int f(int a) [rename=for];", 2, 15, "'for' is a C keyword"),
     (M + "typedef int size_t;", 2, 13, "'size_t' is a predefined type"),
     (M + "unsigned float f(void);", 2, 1, "invalid type 'unsigned float'"),
     (M + "long double f(void);", 2, 1,
