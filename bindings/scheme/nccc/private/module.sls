@@ -170,7 +170,7 @@
   (define (constant-value m values name)
     (let loop ([k 0])
       (cond [(= k (vector-length values))
-             (error (string->symbol (string-append (module-name m) "-bind!"))
+             (error (bind-who m)
                     "the library has no such constant" (qualified m name))]
             [(string=? (vector-ref (vector-ref values k) 0) name)
              (vector-ref (vector-ref values k) 1)]
