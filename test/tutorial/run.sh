@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# run.sh BUILD TUTORIAL CMAKE PYTHON — the tutorial's test
+# (test/tutorial/CMakeLists.txt): the steps of docs/TUTORIAL.md with the
+# files taken out of the page itself. Installs BUILD into a temporary
+# prefix, builds the page's project against the prefix alone, runs its
+# Lua and Guile programs on its document with the environment the page
+# shows, and compares their output with the page's. The environment
+# names the interpreters (LUA54, GUILE; default: their Debian names).
+set -euo pipefail
+build=$1 tutorial=$2 cmake=$3 python=$4
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nccc-tutorial.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix work=$tmp/work
+mkdir -p "$work"
+"$python" "$here/extract.py" "$tutorial" "$work" >/dev/null
+for f in expat.idl CMakeLists.txt planets.xml count.lua count.scm; do
+  [ -f "$work/$f" ] || { echo "FAIL: docs/TUTORIAL.md shows no $f"; exit 1; }
+done
+"$cmake" --install "$build" --prefix "$prefix" >/dev/null
+cd "$work"
+"$cmake" -S . -B build -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+"$cmake" --build build >/dev/null
+lua_out=$(LUA_PATH="$prefix/share/lua/5.4/?.lua;build/nccc/?.lua;;" \
+  LUA_CPATH="$prefix/lib/lua/5.4/?.so;;" \
+  "${LUA54:-lua5.4}" count.lua build/libexpat_nccc.so planets.xml 2>&1)
+guile_out=$(GUILE_AUTO_COMPILE=0 GUILE_LOAD_PATH="$prefix/share/guile/site/3.0:build" \
+  "${GUILE:-guile}" count.scm build/libexpat_nccc.so planets.xml 2>&1)
+expected=$(cat expected)
+got=$(printf '%s\n%s' "$lua_out" "$guile_out")
+echo "$got"
+if [ "$got" != "$expected" ]; then
+  echo "FAIL: the page shows"
+  echo "$expected"
+  exit 1
+fi
