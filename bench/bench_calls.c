@@ -359,9 +359,11 @@ static void host_dispatch(const uint64_t *in, uint64_t *out) {
   if (out != NULL) host_table[in[0]](in + 1, out);
 }
 
+/* A closure of step_fn and step_nc_fn, whose signature is "ll:l". */
 static void *claim_forever(void) {
   void *ctx = NULL;
-  if (nccc_closure_claim(host_dispatch, 0, NCCC_SCOPE_FOREVER, &ctx) != NCCC_OK) {
+  if (nccc_closure_claim_typed(host_dispatch, 0, NCCC_SCOPE_FOREVER, "ll:l", &ctx) !=
+      NCCC_OK) {
     fprintf(stderr, "nccc_bench_calls: closure_claim: %s\n", nccc_last_error());
     exit(1);
   }

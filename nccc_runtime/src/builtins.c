@@ -321,20 +321,33 @@ static int u32_arg(uint64_t v, uint64_t *out, const char *what) {
   return 0;
 }
 
-static void b_closure_claim(const uint64_t *in, uint64_t *out) {
-  void *ctx;
-  nccc_status st;
-  if (!u32_arg(in[2], out, "closure claim")) return;
-  st = nccc_closure_claim(ARG_FN(0), in[1], (unsigned)in[2], &ctx);
+/* The claimed context, or the status of a failed claim. */
+static void claimed(nccc_status st, void *const *ctx, uint64_t *out) {
   out[0] = status_slot(st);
-  if (st == NCCC_OK) out[1] = nccc_slot_from_ptr(ctx);
+  if (st == NCCC_OK) out[1] = nccc_slot_from_ptr(*ctx);
 }
 
-static void b_closure_claim_group(const uint64_t *in, uint64_t *out) {
+static void b_closure_claim(const uint64_t *in, uint64_t *out) {
+  void *ctx = NULL;
+  if (!u32_arg(in[2], out, "closure claim")) return;
+  claimed(nccc_closure_claim(ARG_FN(0), in[1], (unsigned)in[2], &ctx), &ctx, out);
+}
+
+static void b_closure_claim_typed(const uint64_t *in, uint64_t *out) {
+  void *ctx = NULL;
+  if (!u32_arg(in[2], out, "closure claim")) return;
+  claimed(nccc_closure_claim_typed(ARG_FN(0), in[1], (unsigned)in[2],
+                                   (const char *)ARG_PTR(3), &ctx),
+          &ctx, out);
+}
+
+/* Both group claims: flags, final member, n, then n members of stride
+** slots each (target, env, and for typed claims the signature). */
+static void claim_group(const uint64_t *in, uint64_t *out, unsigned stride) {
   nccc_fn targets[NCCC_CLOSURE_GROUP_MAX];
   uint64_t envs[NCCC_CLOSURE_GROUP_MAX];
-  void *ctx;
-  nccc_status st;
+  const char *sigs[NCCC_CLOSURE_GROUP_MAX];
+  void *ctx = NULL;
   unsigned k;
   if (!u32_arg(in[0], out, "closure claim") ||
       !u32_arg(in[1], out, "closure claim")) {
@@ -346,13 +359,23 @@ static void b_closure_claim_group(const uint64_t *in, uint64_t *out) {
     return;
   }
   for (k = 0; k < (unsigned)in[2]; k++) {
-    targets[k] = ARG_FN(3 + 2 * k);
-    envs[k] = in[4 + 2 * k];
+    targets[k] = ARG_FN(3 + stride * k);
+    envs[k] = in[4 + stride * k];
+    sigs[k] = stride > 2 ? (const char *)ARG_PTR(5 + stride * k) : NULL;
   }
-  st = nccc_closure_claim_group((unsigned)in[2], targets, envs,
-                                (unsigned)in[0], (unsigned)in[1], &ctx);
-  out[0] = status_slot(st);
-  if (st == NCCC_OK) out[1] = nccc_slot_from_ptr(ctx);
+  claimed(stride > 2 ? nccc_closure_claim_group_typed((unsigned)in[2], targets, envs, sigs,
+                                                      (unsigned)in[0], (unsigned)in[1], &ctx)
+                     : nccc_closure_claim_group((unsigned)in[2], targets, envs,
+                                                (unsigned)in[0], (unsigned)in[1], &ctx),
+          &ctx, out);
+}
+
+static void b_closure_claim_group(const uint64_t *in, uint64_t *out) {
+  claim_group(in, out, 2);
+}
+
+static void b_closure_claim_group_typed(const uint64_t *in, uint64_t *out) {
+  claim_group(in, out, 3);
 }
 
 static void b_closure_release(const uint64_t *in, uint64_t *out) {
@@ -367,6 +390,8 @@ static void b_closure_stats(const uint64_t *in, uint64_t *out) {
   out[1] = s.capacity;
   out[2] = s.in_use;
   out[3] = s.stale_calls;
+  out[4] = s.type_mismatches;
+  out[5] = s.wrong_thread;
 }
 
 /* ---- tracing ------------------------------------------------------------ */

@@ -15,67 +15,15 @@
 ** key == ctx. Calls make that comparison without the lock (a sequence
 ** lock, see fast_head); everything that changes a record holds the lock,
 ** and clears the key's low bit before changing anything a call reads.
+**
+** Each record also keeps the word a call compares with its wrapper's
+** callback type: the claim's type, with BOUND set for a closure kept on
+** its claiming thread, so that one comparison admits the common call and
+** everything else (another type, a bound closure) takes a colder path.
 */
-#include "internal.h"
+#include "closure_pool.h"
 
-#define LOAD_ACQ NCCC_LOAD_ACQ
-#define LOAD_RLX NCCC_LOAD_RLX
-#define STORE_REL NCCC_STORE_REL
-#define STORE_RLX NCCC_STORE_RLX
-#define FENCE_ACQ NCCC_FENCE_ACQ
-#define FENCE_REL NCCC_FENCE_REL
-#define LOCK_FREE_CALLS NCCC_LOCK_FREE_CALLS
-#if NCCC_LOCK_FREE_CALLS
-#define LIKELY(x) __builtin_expect(!!(x), 1)
-#define COLD __attribute__((noinline, cold))
-#else
-#define LIKELY(x) (x)
-#define COLD
-#endif
-
-/* Bits for a record index in a token: with 8, a decoded index is in
-** range without a check for the default hosted pool (256). */
-#if NCCC_MAX_CLOSURES <= 0x100
-#define IDX_BITS 8u
-#else
-#define IDX_BITS 15u
-#endif
-#define IDX_MASK ((1u << IDX_BITS) - 1u)
-/* Generation bits a token carries: all 32 on 64-bit targets. */
-#define GEN_MASK ((uint32_t)(UINTPTR_MAX >> (IDX_BITS + 1u)))
-
-enum { REC_FREE = 0, REC_HEAD, REC_MEMBER, REC_SPENT };
-
-/* What a call reads first; 32 bytes on 64-bit targets, 24 on 32-bit. */
-typedef struct rec {
-  uintptr_t key;  /* the last claim's token; low bit set: a callable head */
-  nccc_fn target;
-  uint64_t env;
-  uint16_t next;  /* head: next member + 1; free: next free + 1; 0 ends */
-  uint16_t flags; /* scope | NCCC_CLOSURE_NOTIFY (head) */
-  uint8_t state;
-  uint8_t n;      /* head: members in the group */
-  uint8_t final;  /* head: the member whose call ends an ASYNC group;
-                  ** NO_FINAL for other scopes */
-  uint8_t fast;   /* head: members below this are called without the
-                  ** lock: n, or final for ASYNC (its call spends) */
-} rec;
-
-/* No member has this index (groups have at most 255 members). */
-#define NO_FINAL 0xFFu
-
-/* The generation a key (or token) carries. */
-#define KEY_GEN(k) ((uint32_t)((k) >> (IDX_BITS + 1u)))
-
-/* Zero is a valid empty pool: no initialisation needed. */
-static struct {
-  rec r[NCCC_MAX_CLOSURES];
-  uint16_t hwm;             /* records below this have been used */
-  uint16_t free_head;       /* FIFO of released records, index + 1 */
-  uint16_t free_tail;
-  uint16_t in_use;
-  uint64_t stale;
-} P;
+nccci_closure_pool_t nccci_closure_pool;
 
 /* ---- tokens -------------------------------------------------------------- */
 
@@ -149,13 +97,37 @@ static void give_back(uint16_t i) {
 /* ---- claims ---------------------------------------------------------------- */
 
 static int flags_ok(unsigned flags) {
-  unsigned scope = flags & ~NCCC_CLOSURE_NOTIFY;
+  unsigned scope = SCOPE_OF(flags);
   return scope >= NCCC_SCOPE_CALL && scope <= NCCC_SCOPE_FOREVER;
 }
 
-nccc_status nccc_closure_claim_group(unsigned n, const nccc_fn *targets,
-                                     const uint64_t *envs, unsigned flags,
-                                     unsigned final_member, void **out_ctx) {
+/* The type of each member into types (signatures NULL: all untyped). */
+static nccc_status member_types(unsigned n, const char *const *signatures,
+                                uint32_t *types) {
+  unsigned k;
+  for (k = 0; k < n; k++) {
+    uint16_t n_in, n_out;
+    types[k] = NCCC_CLOSURE_UNTYPED;
+    if (signatures == NULL) continue;
+    if (signatures[k] == NULL) {
+      return nccc_fail(NCCC_ERR_NULL_POINTER, "closure claim", "NULL signature");
+    }
+    if (nccc_signature_counts(signatures[k], &n_in, &n_out) != NCCC_OK) {
+      return nccc_fail(NCCC_ERR_BAD_SIGNATURE, "closure claim: malformed signature",
+                       signatures[k]);
+    }
+    types[k] = nccc_closure_type(signatures[k]);
+  }
+  return NCCC_OK;
+}
+
+/* Both claims: signatures NULL for untyped closures. */
+static nccc_status claim(unsigned n, const nccc_fn *targets, const uint64_t *envs,
+                         const char *const *signatures, unsigned flags,
+                         unsigned final_member, void **out_ctx) {
+  uint32_t types[NCCC_CLOSURE_GROUP_MAX];
+  uint64_t bound;
+  uintptr_t thread;
   uint16_t head, prev;
   unsigned k;
   if (targets == NULL || envs == NULL || out_ctx == NULL) {
@@ -168,7 +140,7 @@ nccc_status nccc_closure_claim_group(unsigned n, const nccc_fn *targets,
   if (!flags_ok(flags)) {
     return nccc_fail(NCCC_ERR_INVALID_ARG, "closure claim", "unknown scope");
   }
-  if ((flags & ~NCCC_CLOSURE_NOTIFY) == NCCC_SCOPE_ASYNC && final_member >= n) {
+  if (SCOPE_OF(flags) == NCCC_SCOPE_ASYNC && final_member >= n) {
     return nccc_fail(NCCC_ERR_INVALID_ARG, "closure claim",
                      "final member out of range");
   }
@@ -177,6 +149,9 @@ nccc_status nccc_closure_claim_group(unsigned n, const nccc_fn *targets,
       return nccc_fail(NCCC_ERR_NULL_POINTER, "closure claim", "NULL target");
     }
   }
+  if (member_types(n, signatures, types) != NCCC_OK) return nccc_last_status();
+  bound = (flags & NCCC_CLOSURE_THREAD) != 0 ? BOUND : 0;
+  thread = bound ? nccci_thread_id() : 0;
   nccc_platform_lock();
   if ((unsigned)(NCCC_MAX_CLOSURES - P.in_use) < n) {
     nccc_platform_unlock();
@@ -192,6 +167,9 @@ nccc_status nccc_closure_claim_group(unsigned n, const nccc_fn *targets,
                            ~(uintptr_t)1u);
     r->target = targets[k];
     r->env = envs[k];
+    r->check = types[k] | bound;
+    r->thread = thread;
+    nccci_closure_sig_keep(P.sig[i], signatures != NULL ? signatures[k] : NULL);
     r->next = 0;
     r->state = k == 0 ? REC_HEAD : REC_MEMBER;
     if (k == 0) {
@@ -203,7 +181,7 @@ nccc_status nccc_closure_claim_group(unsigned n, const nccc_fn *targets,
   }
   P.r[head].flags = (uint16_t)flags;
   P.r[head].n = (uint8_t)n;
-  if ((flags & ~NCCC_CLOSURE_NOTIFY) == NCCC_SCOPE_ASYNC) {
+  if (SCOPE_OF(flags) == NCCC_SCOPE_ASYNC) {
     P.r[head].final = (uint8_t)final_member;
     P.r[head].fast = (uint8_t)final_member;
   } else {
@@ -216,12 +194,32 @@ nccc_status nccc_closure_claim_group(unsigned n, const nccc_fn *targets,
   return NCCC_OK;
 }
 
+nccc_status nccc_closure_claim_group(unsigned n, const nccc_fn *targets,
+                                     const uint64_t *envs, unsigned flags,
+                                     unsigned final_member, void **out_ctx) {
+  return claim(n, targets, envs, NULL, flags, final_member, out_ctx);
+}
+
+nccc_status nccc_closure_claim_group_typed(unsigned n, const nccc_fn *targets,
+                                           const uint64_t *envs,
+                                           const char *const *signatures,
+                                           unsigned flags, unsigned final_member,
+                                           void **out_ctx) {
+  if (signatures == NULL) {
+    return nccc_fail(NCCC_ERR_NULL_POINTER, "closure claim", "NULL signatures");
+  }
+  return claim(n, targets, envs, signatures, flags, final_member, out_ctx);
+}
+
 nccc_status nccc_closure_claim(nccc_fn target, uint64_t env, unsigned flags,
                                void **out_ctx) {
-  if (target == NULL) {
-    return nccc_fail(NCCC_ERR_NULL_POINTER, "closure claim", "NULL target");
-  }
-  return nccc_closure_claim_group(1, &target, &env, flags, 0, out_ctx);
+  return claim(1, &target, &env, NULL, flags, 0, out_ctx);
+}
+
+nccc_status nccc_closure_claim_typed(nccc_fn target, uint64_t env, unsigned flags,
+                                     const char *signature, void **out_ctx) {
+  return nccc_closure_claim_group_typed(1, &target, &env, &signature, flags, 0,
+                                        out_ctx);
 }
 
 /* ---- releases -------------------------------------------------------------- */
@@ -229,6 +227,8 @@ nccc_status nccc_closure_claim(nccc_fn target, uint64_t env, unsigned flags,
 typedef struct notice {
   nccc_fn target;
   uint64_t env;
+  uint64_t check; /* BOUND: sent only on thread */
+  uintptr_t thread;
 } notice;
 
 /* Frees the group at head, filling notes (when the claim asked for
@@ -242,6 +242,8 @@ static unsigned free_group(int head, notice *notes) {
     if (want) {
       notes[k].target = P.r[i].target;
       notes[k].env = P.r[i].env;
+      notes[k].check = P.r[i].check;
+      notes[k].thread = P.r[i].thread;
     }
     give_back(i);
     i = (uint16_t)(next - 1);
@@ -250,11 +252,18 @@ static unsigned free_group(int head, notice *notes) {
 }
 
 /* Sends the notices of a released group: out == NULL marks them. Called
-** without the lock, so targets may do anything. */
+** without the lock, so targets may do anything. A BOUND closure released
+** on another thread gets none (counted): its host cannot run there. */
 static void send_notices(const notice *notes, unsigned n, void *ctx) {
   unsigned k;
   for (k = 0; k < n; k++) {
     uint64_t in[3];
+    if ((notes[k].check & BOUND) != 0 && notes[k].thread != nccci_thread_id()) {
+      nccc_platform_lock();
+      P.wrong_thread++;
+      nccc_platform_unlock();
+      continue;
+    }
     in[0] = notes[k].env;
     in[1] = nccc_slot_from_ptr(ctx);
     in[2] = k;
@@ -289,8 +298,7 @@ void nccc_closure_end_call(void *ctx) {
   int head;
   nccc_platform_lock();
   head = head_of(ctx, 0);
-  if (head >= 0 &&
-      (P.r[head].flags & ~NCCC_CLOSURE_NOTIFY) == NCCC_SCOPE_CALL) {
+  if (head >= 0 && SCOPE_OF(P.r[head].flags) == NCCC_SCOPE_CALL) {
     n = free_group(head, notes);
   }
   nccc_platform_unlock();
@@ -327,11 +335,16 @@ void nccc_closure_destroy_notify(void *ctx) {
 
 /* ---- calls ------------------------------------------------------------------ */
 
-int nccci_closure_enter_locked(void *ctx, unsigned member,
-                               nccc_cb_frame *frame) {
-  int head = head_of(ctx, 0);
+int nccci_closure_decide_locked(void *ctx, unsigned member, uint32_t want,
+                        nccc_cb_frame *frame, char *have) {
+  int head = head_of(ctx, 0), v;
   rec *r;
-  if (head < 0 || (r = member_of(head, member)) == NULL) return 0;
+  if (head < 0 || (r = member_of(head, member)) == NULL) return REFUSE_STALE;
+  v = verdict(r->check, r->thread, want);
+  if (v == REFUSE_TYPE) {
+    memcpy(have, P.sig[r - P.r], NCCCI_CLOSURE_SIG_KEEP);
+  }
+  if (v != ADMIT) return v;
   frame->target = r->target;
   frame->env = r->env;
   frame->ctx = ctx;
@@ -342,7 +355,7 @@ int nccci_closure_enter_locked(void *ctx, unsigned member,
     uncallable(&P.r[head]);
     frame->last = 1;
   }
-  return 1;
+  return ADMIT;
 }
 
 int nccci_closure_live_locked(void *ctx, unsigned member) {
@@ -350,80 +363,54 @@ int nccci_closure_live_locked(void *ctx, unsigned member) {
   return head >= 0 && member_of(head, member) != NULL;
 }
 
-/*
-** Calls without the lock. All calls but those of an ASYNC group's members
-** from its final one on (rare; the final one spends the group) change
-** nothing, and find their record under a sequence lock: the head's key
-** is read before and after what the call needs, and every change to a
-** record first clears its key's low bit (uncallable), so a record
-** released, reclaimed or spent in between fails the second read, and the
-** call takes the lock to decide. A key reads as ctx again only after the
-** generations wrap (closure.h).
-*/
-
-/* The head t names if it is callable and member may be called without
-** the lock; else NULL. */
-static inline const rec *fast_head(uintptr_t t, unsigned member) {
-#if LOCK_FREE_CALLS
-  uint32_t index = (uint32_t)(t >> 1) & IDX_MASK;
-  const rec *h;
-  if ((t & 1u) == 0 || index >= NCCC_MAX_CLOSURES) return NULL;
-  h = &P.r[index];
-  if (LOAD_ACQ(&h->key) != t || member >= h->fast) return NULL;
-  return h;
-#else
-  (void)t;
-  (void)member;
-  return NULL;
-#endif
+int nccci_closure_fits_locked(void *ctx, unsigned member, uint32_t type,
+                              char *have) {
+  int head = head_of(ctx, 0);
+  const rec *r = head >= 0 ? member_of(head, member) : NULL;
+  if (r == NULL || (uint32_t)r->check == type) return 1;
+  memcpy(have, P.sig[r - P.r], NCCCI_CLOSURE_SIG_KEEP);
+  P.mismatched++;
+  return 0;
 }
 
-/* The target of r, a member of the group at h, and its env word in *env,
-** if h's key is still t afterwards; else NULL (claims refuse NULL
-** targets). */
-static inline nccc_fn read_target(const rec *h, const rec *r, uintptr_t t,
-                                  uint64_t *env) {
-  nccc_fn target = r->target;
-  *env = r->env;
-  FENCE_ACQ();
-  return LOAD_RLX(&h->key) == t ? target : NULL;
+void nccci_closure_count_locked(int v) {
+  if (v == REFUSE_STALE) P.stale++;
+  if (v == REFUSE_TYPE) P.mismatched++;
+  if (v == REFUSE_THREAD) P.wrong_thread++;
 }
 
-/* Fills *frame from r, a member of the group at h, if h's key is still t
-** afterwards. */
-static inline int fill(const rec *h, const rec *r, uintptr_t t,
-                       unsigned member, nccc_cb_frame *frame) {
-  uint64_t env;
-  nccc_fn target = read_target(h, r, t, &env);
-  if (target == NULL) return 0;
-  frame->target = target;
-  frame->env = env;
-  frame->ctx = (void *)t;
-  frame->member = member;
-  frame->last = 0;
-  return 1;
-}
-
-/* The locked path of nccc_closure_enter: ASYNC final calls, stale
-** contexts, and calls that raced with a change to their record. */
-static COLD int enter_locked_or_report(void *ctx, unsigned member,
-                                       nccc_cb_frame *frame) {
-  int ok;
-  nccc_platform_lock();
-  ok = nccci_closure_enter_locked(ctx, member, frame);
-  if (!ok) P.stale++;
-  nccc_platform_unlock();
-  if (!ok) {
-    nccc_fail(NCCC_ERR_STALE_CLOSURE, "callback through a stale closure",
-              "not called");
+void nccci_closure_report(int v, const nccc_callback_type *type, const char *have,
+                   const char *stale_what, const char *stale_detail) {
+  if (v == REFUSE_STALE) {
+    nccc_fail(NCCC_ERR_STALE_CLOSURE, stale_what, stale_detail);
+  } else if (v == REFUSE_TYPE) {
+    nccci_closure_type_mismatch(have, type);
+  } else if (v == REFUSE_THREAD) {
+    nccc_fail(NCCC_ERR_WRONG_THREAD, "callback from another thread",
+              "the closure runs only on the thread that claimed it; not called");
   }
-  return ok;
+}
+
+/* The locked path of nccc_closure_enter: ASYNC final calls, refusals,
+** bound closures, and calls that raced with a change to their record. */
+static COLD int enter_locked_or_report(void *ctx, unsigned member,
+                                       const nccc_callback_type *type,
+                                       nccc_cb_frame *frame) {
+  char have[NCCCI_CLOSURE_SIG_KEEP];
+  int v;
+  nccc_platform_lock();
+  v = nccci_closure_decide_locked(ctx, member, type->hash, frame, have);
+  nccci_closure_count_locked(v);
+  nccc_platform_unlock();
+  nccci_closure_report(v, type, have, "callback through a stale closure", "not called");
+  return v == ADMIT;
 }
 
 /* nccc_closure_enter for member k > 0 of the group at h, apart to keep
 ** the common call short. Each link is read once, so an index stays in
 ** range whatever a release wrote meanwhile. */
 static COLD int enter_member(const rec *h, uintptr_t t, unsigned k,
+                             const nccc_callback_type *type,
                              nccc_cb_frame *frame) {
   const rec *r = h;
   unsigned j;
@@ -432,68 +419,19 @@ static COLD int enter_member(const rec *h, uintptr_t t, unsigned k,
     if (next == 0 || next > NCCC_MAX_CLOSURES) break;
     r = &P.r[next - 1];
   }
-  if (j == 0 && fill(h, r, t, k, frame)) return 1;
-  return enter_locked_or_report((void *)t, k, frame);
+  if (j == 0 && fill(h, r, t, k, type->hash, frame)) return 1;
+  return enter_locked_or_report((void *)t, k, type, frame);
 }
 
-int nccc_closure_enter(void *ctx, unsigned member, nccc_cb_frame *frame) {
+int nccc_closure_enter(void *ctx, unsigned member, const nccc_callback_type *type,
+                       nccc_cb_frame *frame) {
   uintptr_t t = (uintptr_t)ctx;
   const rec *h = fast_head(t, member);
   if (LIKELY(h != NULL)) {
-    if (member != 0) return enter_member(h, t, member, frame);
-    if (LIKELY(fill(h, h, t, 0, frame))) return 1;
+    if (member != 0) return enter_member(h, t, member, type, frame);
+    if (LIKELY(fill(h, h, t, 0, type->hash, frame))) return 1;
   }
-  return enter_locked_or_report(ctx, member, frame);
-}
-
-/* Thunk slots are written by nccc_thunk_bind (thunk.c) under the lock:
-** ctx cleared, a release fence, member, then ctx with a release store. */
-static COLD int thunk_enter_locked(const nccc_thunk_pool *pool, unsigned i,
-                                   nccc_cb_frame *frame) {
-  int ok = 0;
-  nccc_platform_lock();
-  if (pool != NULL && i < pool->size && pool->slots[i].ctx != NULL) {
-    ok = nccci_closure_enter_locked(pool->slots[i].ctx, pool->slots[i].member,
-                                    frame);
-  }
-  if (!ok) P.stale++;
-  nccc_platform_unlock();
-  if (!ok) {
-    nccc_fail(NCCC_ERR_STALE_CLOSURE, "callback through a stale thunk",
-              pool != NULL ? pool->name : NULL);
-  }
-  return ok;
-}
-
-/* The head of the closure bound to thunk i of pool, for the paths that
-** take no lock: *slot and *t (the slot's context) are set when it is
-** not NULL. NULL (the locked path decides): no such thunk, a member
-** other than 0, or a context that is not a callable head now. */
-static inline const rec *thunk_fast_head(const nccc_thunk_pool *pool,
-                                         unsigned i,
-                                         const nccc_thunk_slot **slot,
-                                         uintptr_t *t) {
-  const nccc_thunk_slot *s;
-  if (!LIKELY(pool != NULL && i < pool->size)) return NULL;
-  s = &pool->slots[i];
-  *t = (uintptr_t)LOAD_ACQ(&s->ctx);
-  if (LOAD_RLX(&s->member) != 0) return NULL;
-  *slot = s;
-  return fast_head(*t, 0);
-}
-
-/* Here rather than in thunk.c, to share the inline lookup. A thunk bound
-** to a member other than 0 takes the lock. */
-int nccc_thunk_enter(const nccc_thunk_pool *pool, unsigned i,
-                     nccc_cb_frame *frame) {
-  const nccc_thunk_slot *s;
-  uintptr_t t;
-  const rec *h = thunk_fast_head(pool, i, &s, &t);
-  /* fill's fence orders the slot's second read after member's: a
-  ** rebinding meanwhile changed ctx */
-  if (h != NULL && fill(h, h, t, 0, frame) && (uintptr_t)LOAD_RLX(&s->ctx) == t)
-    return 1;
-  return thunk_enter_locked(pool, i, frame);
+  return enter_locked_or_report(ctx, member, type, frame);
 }
 
 void nccc_closure_leave(nccc_cb_frame *frame) {
@@ -509,65 +447,38 @@ void nccc_closure_leave(nccc_cb_frame *frame) {
   send_notices(notes, n, frame->ctx);
 }
 
-/* The rest of a call through frame f that nccc_closure_enter or
-** nccc_thunk_enter filled (ok): what a wrapper using nccc_cb_begin and
-** nccc_cb_call does. */
-static void call_frame(int ok, nccc_cb_frame *f, uint64_t *in,
-                       uint64_t *out) {
+void nccci_closure_call_frame(int ok, nccc_cb_frame *f, uint64_t *in,
+                              uint64_t *out) {
   if (!ok) return;
   in[0] = f->env;
   f->target(in, out);
   if (f->last) nccc_closure_leave(f);
 }
 
-/* nccc_closure_call and nccc_thunk_call where their fast paths do not
-** apply; apart, so that those keep no frame of their own. */
-static COLD void call_slow(void *ctx, unsigned member, uint64_t *in,
-                           uint64_t *out) {
+/* nccc_closure_call where its fast path does not apply; apart, so that
+** it keeps no frame of its own, and with its parameters in the same
+** registers, so that reaching it moves none. */
+static COLD void call_slow(uint64_t *in, uint64_t *out, void *ctx, unsigned member,
+                           const nccc_callback_type *type) {
   nccc_cb_frame f;
-  call_frame(nccc_closure_enter(ctx, member, &f), &f, in, out);
+  nccci_closure_call_frame(nccc_closure_enter(ctx, member, type, &f), &f, in, out);
 }
 
-static COLD void thunk_call_slow(const nccc_thunk_pool *pool, unsigned i,
-                                 uint64_t *in, uint64_t *out) {
-  nccc_cb_frame f;
-  call_frame(nccc_thunk_enter(pool, i, &f), &f, in, out);
-}
-
-void nccc_closure_call(void *ctx, unsigned member, uint64_t *in,
-                       uint64_t *out) {
+void nccc_closure_call(uint64_t *in, uint64_t *out, void *ctx, unsigned member,
+                       const nccc_callback_type *type) {
   uintptr_t t = (uintptr_t)ctx;
   const rec *h = fast_head(t, member);
   if (LIKELY(h != NULL && member == 0)) {
-    nccc_fn target = h->target; /* read_target, one test shorter */
-    uint64_t env = h->env;
+    nccc_fn target = h->target; /* read_target and verdict, shorter */
+    uint64_t env = h->env, check = h->check;
     FENCE_ACQ();
-    if (LIKELY(LOAD_RLX(&h->key) == t)) {
+    if (LIKELY(LOAD_RLX(&h->key) == t && check == type->hash)) {
       in[0] = env;
       target(in, out); /* the last thing: a jump */
       return;
     }
   }
-  call_slow(ctx, member, in, out);
-}
-
-void nccc_thunk_call(const nccc_thunk_pool *pool, unsigned i, uint64_t *in,
-                     uint64_t *out) {
-  const nccc_thunk_slot *s;
-  uintptr_t t;
-  const rec *h = thunk_fast_head(pool, i, &s, &t);
-  if (h != NULL) {
-    nccc_fn target = h->target;
-    uint64_t env = h->env;
-    /* the fence also orders the slot's second read (nccc_thunk_enter) */
-    FENCE_ACQ();
-    if (LIKELY(LOAD_RLX(&h->key) == t && (uintptr_t)LOAD_RLX(&s->ctx) == t)) {
-      in[0] = env;
-      target(in, out);
-      return;
-    }
-  }
-  thunk_call_slow(pool, i, in, out);
+  call_slow(in, out, ctx, member, type);
 }
 
 /* ---- queries ---------------------------------------------------------------- */
@@ -621,6 +532,8 @@ void nccc_closure_get_stats(nccc_closure_stats *out) {
   out->capacity = NCCC_MAX_CLOSURES;
   out->in_use = P.in_use;
   out->stale_calls = P.stale;
+  out->type_mismatches = P.mismatched;
+  out->wrong_thread = P.wrong_thread;
   nccc_platform_unlock();
 }
 
@@ -631,6 +544,6 @@ void nccc_closure_reset(void) {
   for (i = 0; i < P.hwm; i++) {
     if (P.r[i].state != REC_FREE) give_back(i);
   }
-  P.stale = 0;
+  P.stale = P.mismatched = P.wrong_thread = 0;
   nccc_platform_unlock();
 }

@@ -57,9 +57,18 @@ NCCC_INTERNAL size_t nccci_strnlen(const char *s, size_t max);
 /* ---- closures, thunks, call sites (closure.c, thunk.c, site.c, trace.c,
 ** fault.c); "_locked" functions expect the platform lock held ---------- */
 
-NCCC_INTERNAL int nccci_closure_enter_locked(void *ctx, unsigned member,
-                                             nccc_cb_frame *frame);
 NCCC_INTERNAL int nccci_closure_live_locked(void *ctx, unsigned member);
+
+/* Bytes of a closure's signature kept for messages (closure_type.c). */
+#define NCCCI_CLOSURE_SIG_KEEP 24
+
+/* Keeps signature (NULL: untyped) in dst, cut to fit with "..." . */
+NCCC_INTERNAL void nccci_closure_sig_keep(char *dst, const char *signature);
+
+/* Records NCCC_ERR_WRONG_ARG_TYPE for a closure of signature have called
+** as type, and returns it. */
+NCCC_INTERNAL nccc_status nccci_closure_type_mismatch(const char *have,
+                                                      const nccc_callback_type *type);
 
 /* Callbacks find their closure without the lock (closure.c) where the
 ** compiler has atomic loads and fences; elsewhere every call locks. */
@@ -105,5 +114,8 @@ NCCC_INTERNAL void nccci_trace_reset(void);
 
 /* The platform clock, 0 without a now_ns hook (platform.c). */
 NCCC_INTERNAL uint64_t nccci_now_ns(void);
+
+/* The calling thread's word from the thread_id hook (platform.c). */
+NCCC_INTERNAL uintptr_t nccci_thread_id(void);
 
 #endif

@@ -33,8 +33,13 @@ static void *default_alloc(size_t size) {
 static void default_free(void *ptr) { (void)ptr; }
 #endif
 
+/* One address per thread where threads have their own storage; one
+** for the program where NCCC_THREAD_LOCAL is empty (bare metal). */
+static NCCC_THREAD_LOCAL char thread_tag;
+static uintptr_t default_thread_id(void) { return (uintptr_t)&thread_tag; }
+
 static nccc_platform hooks = {default_abort, default_alloc, default_free,
-                              NULL, NULL, NULL};
+                              NULL, NULL, NULL, default_thread_id};
 
 void nccc_platform_set(const nccc_platform *platform) {
   hooks.abort = platform && platform->abort ? platform->abort : default_abort;
@@ -43,6 +48,8 @@ void nccc_platform_set(const nccc_platform *platform) {
   hooks.lock = platform ? platform->lock : NULL;
   hooks.unlock = platform ? platform->unlock : NULL;
   hooks.now_ns = platform ? platform->now_ns : NULL;
+  hooks.thread_id = platform && platform->thread_id ? platform->thread_id
+                                                    : default_thread_id;
 }
 
 const nccc_platform *nccc_platform_get(void) { return &hooks; }
@@ -56,6 +63,8 @@ void nccc_platform_abort(nccc_status status) {
 uint64_t nccci_now_ns(void) {
   return hooks.now_ns != NULL ? hooks.now_ns() : 0;
 }
+
+uintptr_t nccci_thread_id(void) { return hooks.thread_id(); }
 
 void nccc_platform_lock(void) {
   if (hooks.lock != NULL) hooks.lock();

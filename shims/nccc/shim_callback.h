@@ -4,17 +4,23 @@
 ** Backward wrappers (C calls the host): a static C function with the
 ** callback's own C signature; it packs its arguments into in[1..] and
 ** calls nccc_cb_run, which resolves the context (or its thunk slot),
-** puts the environment word into in[0] and calls the target. A stale
-** context is reported by the runtime and nothing is called: the wrapper
-** then converts its zeroed out[] (0, NULL, false, 0.0).
+** checks that the closure is of the wrapper's callback type (an
+** nccc_callback_type, static data), puts the environment word into
+** in[0] and calls the target. A stale context, a closure of another
+** type or one bound to another thread is reported by the runtime and
+** nothing is called: the wrapper then converts its zeroed out[] (0,
+** NULL, false, 0.0).
 **
+**   static const nccc_callback_type cmp_type = {0xc421ea74u, "cmp", "pp:i"};
 **   static int cmp_back(const void *a, const void *b, void *ctx) {
 **     uint64_t in[3], out[1] = {0};
 **     in[1] = nccc_slot_from_ptr(a);
 **     in[2] = nccc_slot_from_ptr(b);
-**     nccc_cb_run(ctx, 0, in, out);
+**     nccc_cb_run(ctx, 0, in, out, &cmp_type);
 **     return nccc_slot_to_i32(out[0]);
 **   }
+**
+** (the hash is nccc_closure_type("pp:i"); the generator computes it.)
 **
 ** A callback with [out]/[inout] parameters or errno to set stores results
 ** only when the call was made: it resolves the context into a frame
@@ -39,6 +45,7 @@
 #define NCCC_SHIM_CALLBACK_H
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -51,6 +58,29 @@
 #endif
 
 /* ---- backward wrappers -------------------------------------------------- */
+
+/*
+** The value for this target of six, one per target the generator
+** computes a callback type for where its signature differs by target
+** (stubgen/model/lower.py, TARGETS): the LP64, ILP32 and LLP64 data
+** models, each with plain char signed, then unsigned. The same tests as
+** the NCCC_SIG_* codes of nccc/slot.h.
+*/
+#if LONG_MAX > 0x7fffffffL
+#define NCCC_CB_DATA_MODEL_(lp64, ilp32, llp64) lp64
+#elif SIZE_MAX > 0xffffffffu
+#define NCCC_CB_DATA_MODEL_(lp64, ilp32, llp64) llp64
+#else
+#define NCCC_CB_DATA_MODEL_(lp64, ilp32, llp64) ilp32
+#endif
+#if CHAR_MIN < 0
+#define NCCC_CB_CHAR_(if_signed, if_unsigned) if_signed
+#else
+#define NCCC_CB_CHAR_(if_signed, if_unsigned) if_unsigned
+#endif
+#define NCCC_CB_BY_TARGET(lp64_s, lp64_u, ilp32_s, ilp32_u, llp64_s, llp64_u) \
+  NCCC_CB_DATA_MODEL_(NCCC_CB_CHAR_(lp64_s, lp64_u), NCCC_CB_CHAR_(ilp32_s, ilp32_u), \
+                      NCCC_CB_CHAR_(llp64_s, llp64_u))
 
 /* errno (and the Win32 last error) as they were before the host ran. */
 typedef struct nccc_cb_errno {
@@ -76,10 +106,11 @@ static inline void nccc_cb_errno_restore(nccc_cb_errno saved) {
   errno = saved.err;
 }
 
-/* Member member of the closure behind ctx; 0 (reported) when stale. */
-static inline int nccc_cb_begin(nccc_cb_frame *f, void *ctx,
-                                unsigned member) {
-  return nccc_closure_enter(ctx, member, f);
+/* Member member of the closure behind ctx, called as type; 0
+** (reported) when stale, of another type or bound to another thread. */
+static inline int nccc_cb_begin(nccc_cb_frame *f, void *ctx, unsigned member,
+                                const nccc_callback_type *type) {
+  return nccc_closure_enter(ctx, member, type, f);
 }
 
 /* Thunk i of pool (callbacks without a context); 0 when unbound/stale. */
@@ -103,11 +134,12 @@ static inline void nccc_cb_call(nccc_cb_frame *f, uint64_t *in,
 /* nccc_cb_begin and nccc_cb_call in one, for callbacks whose only result
 ** is their return value (the wrapper need not know whether the call was
 ** made): in[0] = env, the target runs on in and out, errno survives;
-** nothing runs (reported, out untouched) when ctx is stale. */
+** nothing runs (reported, out untouched) when nccc_cb_begin would
+** refuse the call. */
 static inline void nccc_cb_run(void *ctx, unsigned member, uint64_t *in,
-                               uint64_t *out) {
+                               uint64_t *out, const nccc_callback_type *type) {
   nccc_cb_errno saved = nccc_cb_errno_save();
-  nccc_closure_call(ctx, member, in, out);
+  nccc_closure_call(in, out, ctx, member, type);
   nccc_cb_errno_restore(saved);
 }
 
@@ -115,7 +147,7 @@ static inline void nccc_cb_run(void *ctx, unsigned member, uint64_t *in,
 static inline void nccc_cb_run_thunk(const nccc_thunk_pool *pool, unsigned i,
                                      uint64_t *in, uint64_t *out) {
   nccc_cb_errno saved = nccc_cb_errno_save();
-  nccc_thunk_call(pool, i, in, out);
+  nccc_thunk_call(in, out, pool, i);
   nccc_cb_errno_restore(saved);
 }
 

@@ -105,9 +105,19 @@ class Abi:
         self.scopes = [Named(e) for e in data["scopes"]]
         self.closure_flags = [Named(e) for e in data["closure_flags"]]
         self.type_kinds = [Named(e) for e in data["type_kinds"]]
+        self.closure_type_params = dict(data["closure_type"])
         self.builtins = [Builtin(k, e, self)
                          for k, e in enumerate(data["builtins"])]
         _check(self)
+
+    def closure_type(self, signature):
+        """The type a typed closure of this callback signature records
+        (idl/abi.json, closure_type): FNV-1a 32 over its bytes, 0 -> 1."""
+        p = self.closure_type_params
+        h = p["offset_basis"]
+        for byte in signature.encode("utf-8"):
+            h = ((h ^ byte) * p["prime"]) & 0xFFFFFFFF
+        return p["zero_becomes"] if h == p["untyped"] else h
 
     def code(self, c):
         """The Code of one signature letter, or None."""
@@ -182,6 +192,10 @@ def _check(abi):
             seen = [getattr(e, attr) for e in entries]
             if len(set(seen)) != len(seen):
                 raise AbiError("%s: duplicate %s" % (group, attr))
+    ct = abi.closure_type_params
+    if ct.get("hash") != "FNV-1a 32" or ct["untyped"] == ct["zero_becomes"]:
+        raise AbiError("closure_type: FNV-1a 32 with distinct untyped and "
+                       "zero_becomes values")
     names = [b.name for b in abi.builtins]
     if len(set(names)) != len(names):
         raise AbiError("builtins: duplicate name")

@@ -121,6 +121,16 @@ def emit(abi):
     for f in abi.closure_flags:
         src.line("/* %s */" % f.doc)
         src.line("#define NCCC_CLOSURE_%s 0x%xu" % (f.name.upper(), f.value))
+    ct = abi.closure_type_params
+    src.line("/* The type a typed closure records: FNV-1a 32 over its callback's "
+             "signature")
+    src.line("** (basis, prime); a hash equal to UNTYPED becomes ZERO_BECOMES "
+             "(UNTYPED marks the")
+    src.line("** claims without a signature). */")
+    src.line("#define NCCC_CLOSURE_TYPE_BASIS %du" % ct["offset_basis"])
+    src.line("#define NCCC_CLOSURE_TYPE_PRIME %du" % ct["prime"])
+    src.line("#define NCCC_CLOSURE_UNTYPED %du" % ct["untyped"])
+    src.line("#define NCCC_CLOSURE_TYPE_ZERO_BECOMES %du" % ct["zero_becomes"])
     src.blank()
     src.line("/* ---- type layouts ---- */")
     src.blank()

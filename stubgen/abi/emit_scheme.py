@@ -12,7 +12,7 @@ EXPORTS = """
     abi-slots-variable abi-handle-module-marker abi-handle-function-marker
     abi-handle-module-shift abi-handle-index-mask abi-status
     abi-status-text abi-builtins abi-builtin-index abi-scopes
-    abi-closure-notify abi-type-kinds"""
+    abi-closure-notify abi-closure-thread abi-type-kinds"""
 
 
 def _str(text):

@@ -1,7 +1,7 @@
 """The C emitter's callbacks: backward wrappers and thunk pools."""
 
 from stubgen.ctype import SCALARS, FuncType, Void
-from stubgen.emit_c.convert import c_string, from_c, to_c
+from stubgen.emit_c.convert import c_string, from_c, signature_literal, to_c
 
 
 class CallbacksPart:
@@ -9,7 +9,7 @@ class CallbacksPart:
         """Names of the static bodies of trace/fault wrappers and of the
         callback helpers, none of them a wrapper's or a record helper's:
         body_names[f]; cb_names[cb] = {"back": [name per member],
-        "thunk", "body", "fns", "pool", "ptr", "accessor"} (a base name
+        "thunk", "body", "fns", "pool", "ptr", "accessor", "type"} (a base name
         gets a trailing _ until every derived name is free)."""
         taken = self.taken
         for f in self.m.functions:
@@ -50,7 +50,7 @@ class CallbacksPart:
             "thunk": base + "_thunk_", "body": base + "_thunk_body",
             "fns": base + "_thunk_fns", "pool": base + "_pool",
             "slots": base + "_pool_slots", "ptr": base + "_t",
-            "accessor": base + "_thunk_pool",
+            "accessor": base + "_thunk_pool", "type": base + "_type",
         }
 
     # -- callbacks: backward wrappers and thunk pools
@@ -63,6 +63,8 @@ class CallbacksPart:
                  "[out]/[inout] values,")
         src.line("** errno (docs/CALLBACKS.md) */")
         for cb in self.callbacks:
+            src.blank()
+            self.callback_type(src, cb)
             if cb.context is not None:
                 for k, name in zip(sorted(cb.members),
                                    self.cb_names[cb]["back"]):
@@ -71,6 +73,17 @@ class CallbacksPart:
             else:
                 src.blank()
                 self.thunk_pool(src, cb)
+
+    def callback_type(self, src, cb):
+        """The nccc_callback_type whose closures its wrappers call: the
+        type of its signature, computed by the lowering (one per target
+        where the signature differs by target: NCCC_CB_BY_TARGET)."""
+        types = ["0x%08xu" % t for t in self.low.callback(cb).types]
+        hash_ = types[0] if len(types) == 1 else \
+            "NCCC_CB_BY_TARGET(%s)" % ", ".join(types)
+        src.line("static const nccc_callback_type %s = {%s, %s, %s};" % (
+            self.cb_names[cb]["type"], hash_, c_string(cb.name),
+            signature_literal(cb.sig_in, cb.sig_out)))
 
     @staticmethod
     def _cb_param_names(cb, avoid=()):
@@ -146,9 +159,10 @@ class CallbacksPart:
         elif cb.context.type.unqualified().spell() != "void *":
             ctx = "(void *)" + ctx
         with src.block("static %s {" % ft.spell(name), "}"):
-            self._cb_body(src, cb, names, "nccc_cb_begin(&f, %s, %d)"
-                          % (ctx, member), "nccc_cb_run(%s, %d, in, out)"
-                          % (ctx, member))
+            t = self.cb_names[cb]["type"]
+            self._cb_body(src, cb, names, "nccc_cb_begin(&f, %s, %d, &%s)"
+                          % (ctx, member, t), "nccc_cb_run(%s, %d, in, out, "
+                          "&%s)" % (ctx, member, t))
 
     def thunk_pool(self, src, cb):
         n = self.cb_names[cb]
@@ -175,8 +189,8 @@ class CallbacksPart:
                        % (n["fns"], cb.thunks), "};"):
             for i in range(cb.thunks):
                 src.line("(nccc_thunk_fn)%s%d," % (n["thunk"], i))
-        src.line("NCCC_THUNK_POOL(%s, %s, %d, %s);" % (
-            n["pool"], c_string(cb.name), cb.thunks, n["fns"]))
+        src.line("NCCC_THUNK_POOL(%s, &%s, %d, %s);" % (
+            n["pool"], n["type"], cb.thunks, n["fns"]))
         with src.block("static %s {" % body_ft.spell(n["body"]), "}"):
             self._cb_body(src, cb, names, "nccc_cb_begin_thunk(&f, &%s, %s)"
                           % (n["pool"], idx), "nccc_cb_run_thunk(&%s, %s, "

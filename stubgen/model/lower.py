@@ -204,7 +204,10 @@ class LoweredCallback:
     signatures (one, or one per TARGETS; after in[0]), values: what its
     pointer arguments with a [length], [size] or [zero_terminated] hold,
     for hosts to hand their procedures strings and arrays (one spec, one
-    per TARGETS, or none; see value_spec)."""
+    per TARGETS, or none; see value_spec);
+    types: the type a typed closure of each signature records
+    (idl/abi.json, closure_type), which its backward wrappers and thunks
+    compare."""
 
     def __init__(self, cb):
         self.callback = cb
@@ -213,6 +216,7 @@ class LoweredCallback:
         specs = [value_spec(cb, t) for t in TARGETS]
         self.values = [] if not specs[0] else \
             specs[:1] if len(set(specs)) == 1 else specs
+        self.types = [_ABI.closure_type(s) for s in self.signatures]
 
 
 def _element(elem, target):
@@ -276,6 +280,7 @@ class Lowered:
         self.module = module
         self.functions = [LoweredFunction(f) for f in module.functions]
         self.callbacks = [LoweredCallback(c) for c in module.callbacks]
+        self._lowered_callback = {lc.callback: lc for lc in self.callbacks}
         self.used_callbacks = [c for c in module.callbacks if c.used]
         self.uses_nonnull = any(lf.nonnull_values for lf in self.functions)
         self.records_put, self.records_copy = _record_order(module)
@@ -288,6 +293,10 @@ class Lowered:
                     if o.destructor in cs.destructors and \
                             cs not in o.frees:
                         o.frees.append(cs)
+
+    def callback(self, cb):
+        """The LoweredCallback of the model's CallbackType cb."""
+        return self._lowered_callback[cb]
 
     def function(self, name):
         for lf in self.functions:

@@ -58,9 +58,9 @@ static const char *const expected_sigs[NCCC_BUILTIN_COUNT] = {
     "I:ipss",  ":iIs", ":iis",    "s:iI",  "I:ipssII",  "Ipp:i",      "IpLpL:i",
     "sps?:iI", ":iI",  "H:isIII", "s:iH",  "HH:isIIII", "HHH:issIII", "HH:issL",
     "L:ip",    "p:i",  "pI:iL",   "pIL:i", "pL:i*",     "pL*:i",      "p:iL",
-    "FLI:ip",  "III*:ip", "p:i",  ":iIIL", "I?:i",      "H?:i",       "pL:i",
+    "FLI:ip",  "III*:ip", "p:i",  ":iIILLL", "I?:i",    "H?:i",       "pL:i",
     ":iLLI",   "L:iIILL", ":i",   "IIiI*:i", "I:i",     "I:iIL",
-    ":i"};
+    ":i",      "FLIs:ip", "III*:ip"};
 
 START_TEST(test_root_table) {
   for (unsigned i = 0; i < NCCC_BUILTIN_COUNT; i++) {

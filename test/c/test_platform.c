@@ -119,7 +119,7 @@ END_TEST
 
 START_TEST(test_set_and_restore) {
   nccc_platform mine = {t_abort, count_alloc, count_free,
-                        t_lock,  t_unlock,    t_now};
+                        t_lock,  t_unlock,    t_now,      NULL};
   nccc_platform_set(&mine);
   const nccc_platform *p = nccc_platform_get();
   ck_assert(p->abort == t_abort);
@@ -145,7 +145,7 @@ START_TEST(test_set_and_restore) {
 END_TEST
 
 START_TEST(test_partial_set) {
-  nccc_platform only_alloc = {NULL, count_alloc, NULL, NULL, NULL, NULL};
+  nccc_platform only_alloc = {NULL, count_alloc, NULL, NULL, NULL, NULL, NULL};
   nccc_platform_set(&only_alloc);
   const nccc_platform *p = nccc_platform_get();
   ck_assert(p->alloc == count_alloc);
@@ -158,7 +158,7 @@ START_TEST(test_partial_set) {
 END_TEST
 
 START_TEST(test_alloc_hooks_used) {
-  nccc_platform mine = {NULL, count_alloc, count_free, NULL, NULL, NULL};
+  nccc_platform mine = {NULL, count_alloc, count_free, NULL, NULL, NULL, NULL};
   nccc_platform_set(&mine);
   uint64_t in[1] = {100}, out[2] = {0, 0};
   ck_assert_uint_eq(bcall(NCCC_BUILTIN_ALLOC, in, out), NCCC_OK);
@@ -192,7 +192,7 @@ START_TEST(test_alloc_hooks_used) {
 END_TEST
 
 START_TEST(test_lock_around_register) {
-  nccc_platform mine = {NULL, NULL, NULL, t_lock, t_unlock, NULL};
+  nccc_platform mine = {NULL, NULL, NULL, t_lock, t_unlock, NULL, NULL};
   nccc_platform_set(&mine);
   watch = "locked.name";
   ck_assert_int_eq(nccc_register(watch, f_nop, ":", 0, NULL), NCCC_OK);
@@ -221,7 +221,7 @@ START_TEST(test_lock_around_modules) {
   static const nccc_fn_info info[] = {{":", 0, 0, 2}};
   static const nccc_registry reg = {(const char *)&names, funcs, info, NULL};
   static const nccc_module mod = {"locked", &reg, NULL, 0, 0, NULL};
-  nccc_platform mine = {NULL, NULL, NULL, t_lock, t_unlock, NULL};
+  nccc_platform mine = {NULL, NULL, NULL, t_lock, t_unlock, NULL, NULL};
   nccc_platform_set(&mine);
   uint16_t idx;
   ck_assert_int_eq(nccc_module_add(&mod, &idx), NCCC_OK);
@@ -237,7 +237,7 @@ START_TEST(test_lock_around_modules) {
 END_TEST
 
 START_TEST(test_abort_hook) {
-  nccc_platform mine = {t_abort, NULL, NULL, NULL, NULL, NULL};
+  nccc_platform mine = {t_abort, NULL, NULL, NULL, NULL, NULL, NULL};
   nccc_platform_set(&mine);
   abort_status = NCCC_OK;
   if (setjmp(abort_jump) == 0) {
@@ -267,7 +267,7 @@ static void *registrar(void *arg) {
 }
 
 START_TEST(test_concurrent_register) {
-  nccc_platform mine = {NULL, NULL, NULL, m_lock, m_unlock, NULL};
+  nccc_platform mine = {NULL, NULL, NULL, m_lock, m_unlock, NULL, NULL};
   nccc_platform_set(&mine);
   pthread_t a, b;
   void *ra, *rb;

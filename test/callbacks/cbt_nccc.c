@@ -27,6 +27,18 @@
 #include "cbt_lib.h"
 #include "cbt_nccc.h"
 
+/* The callback types the wrappers call closures of: hash =
+** nccc_closure_type(signature), as the generator computes it. */
+static const nccc_callback_type nccc_cbt_cmp_r_type = {0xc421ea74u, "cmp_r_fn", "pp:i"};
+static const nccc_callback_type nccc_cbt_start_type = {0x5e05d5a7u, "start_fn", ":p"};
+static const nccc_callback_type nccc_cbt_progress_type = {0xd1f09897u, "progress_fn", "ii:"};
+static const nccc_callback_type nccc_cbt_ready_type = {0x9538fedau, "ready_fn", "i:"};
+static const nccc_callback_type nccc_cbt_watch_type = {0x9bb8f3c9u, "watch_fn", "i:i"};
+static const nccc_callback_type nccc_cbt_note_type = {0x3f0cb86du, "note_fn", ":"};
+static const nccc_callback_type nccc_cbt_log_type = {0xb8b26fd3u, "log_fn", "s:i"};
+static const nccc_callback_type nccc_cbt_cmp_type = {0xc421ea74u, "cmp_fn", "pp:i"};
+static const nccc_callback_type nccc_cbt_event_type = {0x3f0cb86du, "event_fn", ":"};
+
 /* ---- backward wrappers: C calls the host; in[0] = env, in[1..] = the
 ** callback's arguments, out[0] = its result (docs/CALLBACKS.md) */
 
@@ -34,7 +46,7 @@
 static int nccc_cbt_cmp_r_back(const void *a, const void *b, void *ctx) {
   nccc_cb_frame f;
   uint64_t in[3], out[1] = {0};
-  if (nccc_cb_begin(&f, ctx, 0)) {
+  if (nccc_cb_begin(&f, ctx, 0, &nccc_cbt_cmp_r_type)) {
     in[1] = nccc_slot_from_ptr(a);
     in[2] = nccc_slot_from_ptr(b);
     nccc_cb_call(&f, in, out);
@@ -46,7 +58,7 @@ static int nccc_cbt_cmp_r_back(const void *a, const void *b, void *ctx) {
 static void *nccc_cbt_start_back(void *ctx) {
   nccc_cb_frame f;
   uint64_t in[1], out[1] = {0};
-  if (nccc_cb_begin(&f, ctx, 0)) {
+  if (nccc_cb_begin(&f, ctx, 0, &nccc_cbt_start_type)) {
     nccc_cb_call(&f, in, out);
   }
   return nccc_slot_to_ptr(out[0]);
@@ -56,7 +68,7 @@ static void *nccc_cbt_start_back(void *ctx) {
 static void nccc_cbt_progress_back(int done, int total, void *ctx) {
   nccc_cb_frame f;
   uint64_t in[3], out[1] = {0};
-  if (nccc_cb_begin(&f, ctx, 0)) {
+  if (nccc_cb_begin(&f, ctx, 0, &nccc_cbt_progress_type)) {
     in[1] = nccc_slot_from_i32(done);
     in[2] = nccc_slot_from_i32(total);
     nccc_cb_call(&f, in, out);
@@ -67,7 +79,7 @@ static void nccc_cbt_progress_back(int done, int total, void *ctx) {
 static void nccc_cbt_ready_back(int result, void *ctx) {
   nccc_cb_frame f;
   uint64_t in[2], out[1] = {0};
-  if (nccc_cb_begin(&f, ctx, 1)) {
+  if (nccc_cb_begin(&f, ctx, 1, &nccc_cbt_ready_type)) {
     in[1] = nccc_slot_from_i32(result);
     nccc_cb_call(&f, in, out);
   }
@@ -77,7 +89,7 @@ static void nccc_cbt_ready_back(int result, void *ctx) {
 static int nccc_cbt_watch_back(int event, void *ctx) {
   nccc_cb_frame f;
   uint64_t in[2], out[1] = {0};
-  if (nccc_cb_begin(&f, ctx, 0)) {
+  if (nccc_cb_begin(&f, ctx, 0, &nccc_cbt_watch_type)) {
     in[1] = nccc_slot_from_i32(event);
     nccc_cb_call(&f, in, out);
   }
@@ -88,7 +100,7 @@ static int nccc_cbt_watch_back(int event, void *ctx) {
 static void nccc_cbt_note_back(void *ctx) {
   nccc_cb_frame f;
   uint64_t in[1], out[1] = {0};
-  if (nccc_cb_begin(&f, ctx, 0)) {
+  if (nccc_cb_begin(&f, ctx, 0, &nccc_cbt_note_type)) {
     nccc_cb_call(&f, in, out);
   }
 }
@@ -97,7 +109,7 @@ static void nccc_cbt_note_back(void *ctx) {
 static int nccc_cbt_log_back(const char *msg, void *ctx) {
   nccc_cb_frame f;
   uint64_t in[2], out[1] = {0};
-  if (nccc_cb_begin(&f, ctx, 0)) {
+  if (nccc_cb_begin(&f, ctx, 0, &nccc_cbt_log_type)) {
     in[1] = nccc_slot_from_ptr(msg);
     nccc_cb_call(&f, in, out);
   }
@@ -118,7 +130,7 @@ NCCC_CBT_CMP_THUNK(3)
 static const nccc_thunk_fn nccc_cbt_cmp_thunks[4] = {
     NCCC_THUNK_ENTRY(nccc_cbt_cmp, 0), NCCC_THUNK_ENTRY(nccc_cbt_cmp, 1),
     NCCC_THUNK_ENTRY(nccc_cbt_cmp, 2), NCCC_THUNK_ENTRY(nccc_cbt_cmp, 3)};
-NCCC_THUNK_POOL(nccc_cbt_cmp_pool, "cmp_fn", 4, nccc_cbt_cmp_thunks);
+NCCC_THUNK_POOL(nccc_cbt_cmp_pool, &nccc_cbt_cmp_type, 4, nccc_cbt_cmp_thunks);
 static int nccc_cbt_cmp_thunk_body(unsigned i, const void *a, const void *b) {
   nccc_cb_frame f;
   uint64_t in[3], out[1] = {0};
@@ -139,7 +151,7 @@ NCCC_CBT_EVENT_THUNK(0)
 NCCC_CBT_EVENT_THUNK(1)
 static const nccc_thunk_fn nccc_cbt_event_thunks[2] = {
     NCCC_THUNK_ENTRY(nccc_cbt_event, 0), NCCC_THUNK_ENTRY(nccc_cbt_event, 1)};
-NCCC_THUNK_POOL(nccc_cbt_event_pool, "event_fn", 2, nccc_cbt_event_thunks);
+NCCC_THUNK_POOL(nccc_cbt_event_pool, &nccc_cbt_event_type, 2, nccc_cbt_event_thunks);
 static void nccc_cbt_event_thunk_body(unsigned i) {
   nccc_cb_frame f;
   uint64_t in[1], out[1] = {0};

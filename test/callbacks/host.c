@@ -48,10 +48,11 @@ uint64_t host_ref(host_proc proc, void *data) {
   return env;
 }
 
-void *host_claim(host_proc proc, void *data, unsigned flags, uint64_t *env) {
+void *host_claim(const char *sig, host_proc proc, void *data, unsigned flags,
+                 uint64_t *env) {
   void *ctx = NULL;
   uint64_t e = host_ref(proc, data);
-  ck_assert_int_eq(nccc_closure_claim(host_dispatch, e, flags, &ctx), NCCC_OK);
+  ck_assert_int_eq(nccc_closure_claim_typed(host_dispatch, e, flags, sig, &ctx), NCCC_OK);
   ck_assert_ptr_nonnull(ctx);
   if (env != NULL) *env = e;
   return ctx;

@@ -22,10 +22,12 @@ void host_reset(void);
 /* Adds a procedure; returns its env word (never 0). */
 uint64_t host_ref(host_proc proc, void *data);
 
-/* Claims a closure on host_dispatch for a new procedure (host_ref) with
-** flags (scope and NCCC_CLOSURE_NOTIFY); fails the test unless the claim
-** succeeds. Returns the context and, unless env is NULL, the env word. */
-void *host_claim(host_proc proc, void *data, unsigned flags, uint64_t *env);
+/* Claims a closure of callback signature sig on host_dispatch for a new
+** procedure (host_ref) with flags (scope and NCCC_CLOSURE_NOTIFY); fails
+** the test unless the claim succeeds. Returns the context and, unless
+** env is NULL, the env word. */
+void *host_claim(const char *sig, host_proc proc, void *data, unsigned flags,
+                 uint64_t *env);
 
 /* Is env's entry still held (no release notice yet)? */
 int host_alive(uint64_t env);

@@ -83,7 +83,7 @@ START_TEST(test_qsort_r_call_scope) {
   void *ctx;
   fill_shuffled(v, 100, 7);
   ctx =
-      host_claim(proc_cmp, &calls, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, &env);
+      host_claim("pp:i", proc_cmp, &calls, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, &env);
   ck_assert_uint_eq(nccc_check_closures_in_use(), 1);
   sort_with(v, 100, ctx);
   assert_sorted(v, 100);
@@ -102,7 +102,7 @@ END_TEST
 START_TEST(test_call_scope_without_notices) {
   int v[10];
   uint64_t env;
-  void *ctx = host_claim(proc_cmp, NULL, NCCC_SCOPE_CALL, &env);
+  void *ctx = host_claim("pp:i", proc_cmp, NULL, NCCC_SCOPE_CALL, &env);
   fill_shuffled(v, 10, 3);
   sort_with(v, 10, ctx);
   assert_sorted(v, 10);
@@ -114,7 +114,7 @@ END_TEST
 
 START_TEST(test_stale_context_refused_before_c) {
   int v[4] = {3, 2, 1, 0};
-  void *ctx = host_claim(proc_cmp, NULL, NCCC_SCOPE_CALL, NULL);
+  void *ctx = host_claim("pp:i", proc_cmp, NULL, NCCC_SCOPE_CALL, NULL);
   uint64_t in[2] = {2, S(ctx)};
   ck_assert_int_eq(nccc_closure_release(ctx), NCCC_OK);
   sort_with(v, 4, ctx); /* refused: C never sees the stale context */
@@ -136,7 +136,7 @@ static void proc_cmp_nesting(const uint64_t *args, uint64_t *results,
                              void *data) {
   int inner[8];
   void *ctx =
-      host_claim(proc_cmp, NULL, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, NULL);
+      host_claim("pp:i", proc_cmp, NULL, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, NULL);
   (void)data;
   fill_shuffled(inner, 8, (unsigned)nested_sorts + 1u);
   sort_with(inner, 8, ctx);
@@ -147,7 +147,7 @@ static void proc_cmp_nesting(const uint64_t *args, uint64_t *results,
 
 START_TEST(test_reentrancy_new_closure_inside) {
   int v[30];
-  void *ctx = host_claim(proc_cmp_nesting, NULL,
+  void *ctx = host_claim("pp:i", proc_cmp_nesting, NULL,
                          NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, NULL);
   nested_sorts = 0;
   fill_shuffled(v, 30, 11);
@@ -180,7 +180,7 @@ static void proc_cmp_same(const uint64_t *args, uint64_t *results, void *data) {
 START_TEST(test_reentrancy_same_closure) {
   int v[12];
   uint64_t env;
-  shared_ctx = host_claim(proc_cmp_same, NULL, NCCC_SCOPE_FOREVER, &env);
+  shared_ctx = host_claim("pp:i", proc_cmp_same, NULL, NCCC_SCOPE_FOREVER, &env);
   depth = max_depth = 0;
   fill_shuffled(v, 12, 9);
   sort_with(v, 12, shared_ctx);
@@ -207,14 +207,17 @@ static void proc_ready(const uint64_t *args, uint64_t *results, void *data) {
   ready_after = n_progress;
 }
 
+/* The members of copy_async's group: progress_fn, ready_fn. */
+static const char *const copy_async_sigs[2] = {"ii:", "i:"};
+
 START_TEST(test_group_progress_and_ready) {
   uint64_t envs[2] = {host_ref(proc_progress, NULL), host_ref(proc_ready, NULL)};
   nccc_fn targets[2] = {host_dispatch, host_dispatch};
   void *ctx;
   uint64_t in[2], out[1];
-  ck_assert_int_eq(nccc_closure_claim_group(2, targets, envs,
-                                            NCCC_SCOPE_ASYNC | NCCC_CLOSURE_NOTIFY,
-                                            1, &ctx),
+  ck_assert_int_eq(nccc_closure_claim_group_typed(2, targets, envs, copy_async_sigs,
+                                                  NCCC_SCOPE_ASYNC | NCCC_CLOSURE_NOTIFY,
+                                                  1, &ctx),
                    NCCC_OK);
   ck_assert_uint_eq(nccc_check_closures_in_use(), 2);
   n_progress = ready_result = ready_after = 0;
@@ -250,10 +253,12 @@ START_TEST(test_two_groups_at_once) {
   uint64_t e2[2] = {host_ref(proc_progress, NULL), host_ref(proc_ready, NULL)};
   void *c1, *c2;
   uint64_t in[2], out[1];
-  ck_assert_int_eq(nccc_closure_claim_group(2, targets, e1, NCCC_SCOPE_ASYNC, 1, &c1),
-                   NCCC_OK);
-  ck_assert_int_eq(nccc_closure_claim_group(2, targets, e2, NCCC_SCOPE_ASYNC, 1, &c2),
-                   NCCC_OK);
+  ck_assert_int_eq(
+      nccc_closure_claim_group_typed(2, targets, e1, copy_async_sigs, NCCC_SCOPE_ASYNC, 1, &c1),
+      NCCC_OK);
+  ck_assert_int_eq(
+      nccc_closure_claim_group_typed(2, targets, e2, copy_async_sigs, NCCC_SCOPE_ASYNC, 1, &c2),
+      NCCC_OK);
   ck_assert_ptr_ne(c1, c2);
   n_progress = 0;
   in[0] = 2;
@@ -292,7 +297,7 @@ START_TEST(test_pthread_create_async) {
   host_install_lock();
   main_thread = pthread_self();
   ran_elsewhere = 0;
-  ctx = host_claim(proc_thread, base, NCCC_SCOPE_ASYNC | NCCC_CLOSURE_NOTIFY,
+  ctx = host_claim(":p", proc_thread, base, NCCC_SCOPE_ASYNC | NCCC_CLOSURE_NOTIFY,
                    &env);
   in[0] = S(&t);
   in[1] = 0;
@@ -318,8 +323,8 @@ static void *sorter(void *arg) {
   for (i = 0; i < 300; i++) {
     void *ctx = NULL;
     uint64_t env = host_ref(proc_cmp, NULL);
-    if (nccc_closure_claim(host_dispatch, env, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY,
-                           &ctx) != NCCC_OK) {
+    if (nccc_closure_claim_typed(host_dispatch, env, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY,
+                                 "pp:i", &ctx) != NCCC_OK) {
       return arg; /* failure: non-NULL */
     }
     fill_shuffled(v, 16, (unsigned)i);
@@ -363,7 +368,7 @@ static void proc_watch(const uint64_t *args, uint64_t *results, void *data) {
 
 START_TEST(test_notified_released_by_destroy_notify) {
   uint64_t env, in[1], out[1];
-  void *ctx = host_claim(proc_watch, (void *)(intptr_t)2,
+  void *ctx = host_claim("i:i", proc_watch, (void *)(intptr_t)2,
                     NCCC_SCOPE_NOTIFIED | NCCC_CLOSURE_NOTIFY, &env);
   int id;
   in[0] = S(ctx);
@@ -393,7 +398,7 @@ END_TEST
 START_TEST(test_stale_call_reported_not_run_even_after_reuse) {
   uint64_t env, in[1], out[1];
   void *ctx =
-      host_claim(proc_watch, (void *)(intptr_t)5, NCCC_SCOPE_NOTIFIED, &env);
+      host_claim("i:i", proc_watch, (void *)(intptr_t)5, NCCC_SCOPE_NOTIFIED, &env);
   static void *fill[NCCC_MAX_CLOSURES];
   static uint64_t fill_env[NCCC_MAX_CLOSURES];
   int id, i;
@@ -417,7 +422,7 @@ START_TEST(test_stale_call_reported_not_run_even_after_reuse) {
 
   /* every record claimed again: the old one certainly reused */
   for (i = 0; i < NCCC_MAX_CLOSURES; i++) {
-    fill[i] = host_claim(proc_watch, (void *)(intptr_t)1000, NCCC_SCOPE_FOREVER,
+    fill[i] = host_claim("i:i", proc_watch, (void *)(intptr_t)1000, NCCC_SCOPE_FOREVER,
                     &fill_env[i]);
     ck_assert_ptr_ne(fill[i], ctx);
   }
@@ -449,11 +454,11 @@ START_TEST(test_async_spent_after_one_call) {
   nccc_cb_frame f1, f2;
   ck_assert_int_eq(nccc_closure_claim_group(1, targets, envs, NCCC_SCOPE_ASYNC, 0, &ctx),
                    NCCC_OK);
-  ck_assert_int_eq(nccc_closure_enter(ctx, 0, &f1), 1);
+  ck_assert_int_eq(nccc_closure_enter(ctx, 0, &nccc_callback_untyped, &f1), 1);
   ck_assert_uint_eq(f1.last, 1);
   ck_assert_uint_eq(f1.env, envs[0]);
   /* while its one call runs: spent, a second call is stale */
-  ck_assert_int_eq(nccc_closure_enter(ctx, 0, &f2), 0);
+  ck_assert_int_eq(nccc_closure_enter(ctx, 0, &nccc_callback_untyped, &f2), 0);
   ck_assert_int_eq(nccc_closure_check(ctx), NCCC_ERR_STALE_CLOSURE);
   /* an explicit release now is accepted and deferred to the call's end */
   ck_assert_int_eq(nccc_closure_release(ctx), NCCC_OK);
@@ -464,19 +469,22 @@ START_TEST(test_async_spent_after_one_call) {
 }
 END_TEST
 
+/* The type of cbt's comparators: nccc_closure_type("pp:i"). */
+static const nccc_callback_type cmp_type = {0xc421ea74u, "cmp_r_fn", "pp:i"};
+
 START_TEST(test_garbage_contexts) {
   int x;
   nccc_cb_frame f;
-  void *ctx = host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
+  void *ctx = host_claim("pp:i", proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
   uintptr_t t = (uintptr_t)ctx;
   ck_assert_int_eq(nccc_closure_check(NULL), NCCC_ERR_STALE_CLOSURE);
   ck_assert_int_eq(nccc_closure_check(&x), NCCC_ERR_STALE_CLOSURE);
-  ck_assert_int_eq(nccc_closure_enter(&x, 0, &f), 0);
+  ck_assert_int_eq(nccc_closure_enter(&x, 0, &cmp_type, &f), 0);
   ck_assert_int_eq(nccc_closure_release((void *)(t + 2)), NCCC_ERR_STALE_CLOSURE);
   ck_assert_int_eq(nccc_closure_release((void *)(t ^ ((uintptr_t)1 << 20))),
                    NCCC_ERR_STALE_CLOSURE);
-  ck_assert_int_eq(nccc_closure_enter(ctx, 1, &f), 0); /* no member 1 */
-  ck_assert_int_eq(nccc_closure_enter(ctx, 0, &f), 1);
+  ck_assert_int_eq(nccc_closure_enter(ctx, 1, &cmp_type, &f), 0); /* no member 1 */
+  ck_assert_int_eq(nccc_closure_enter(ctx, 0, &cmp_type, &f), 1);
   ck_assert_int_eq(nccc_closure_release(ctx), NCCC_OK);
   ck_assert_int_eq(nccc_closure_release(ctx), NCCC_ERR_STALE_CLOSURE);
   ck_assert_str_eq(nccc_last_error(), "closure release: not a live closure");
@@ -484,13 +492,13 @@ START_TEST(test_garbage_contexts) {
 END_TEST
 
 START_TEST(test_init_makes_contexts_stale) {
-  void *ctx = host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
+  void *ctx = host_claim("pp:i", proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
   ck_assert_uint_eq(nccc_check_closures_in_use(), 1);
   ck_assert_int_eq(nccc_init(NULL, 0), NCCC_OK);
   ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   ck_assert_int_eq(nccc_closure_check(ctx), NCCC_ERR_STALE_CLOSURE);
   /* and the next claim of that record is a different context */
-  ck_assert_ptr_ne(host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL), ctx);
+  ck_assert_ptr_ne(host_claim("pp:i", proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL), ctx);
 }
 END_TEST
 
@@ -505,7 +513,7 @@ static void proc_log(const uint64_t *args, uint64_t *results, void *data) {
 
 START_TEST(test_forever_never_released) {
   uint64_t env, in[1], out[1];
-  void *ctx = host_claim(proc_log, NULL,
+  void *ctx = host_claim("s:i", proc_log, NULL,
                          NCCC_SCOPE_FOREVER | NCCC_CLOSURE_NOTIFY, &env);
   in[0] = S(ctx);
   nccc_check_call("cbt.set_logger", in, NULL);
@@ -576,7 +584,7 @@ START_TEST(test_claim_errors) {
                    NCCC_ERR_NULL_POINTER);
   ck_assert_int_eq(nccc_closure_claim(host_dispatch, 0, 0, &ctx), NCCC_ERR_INVALID_ARG);
   ck_assert_int_eq(nccc_closure_claim(host_dispatch, 0, 5, &ctx), NCCC_ERR_INVALID_ARG);
-  ck_assert_int_eq(nccc_closure_claim(host_dispatch, 0, NCCC_SCOPE_CALL | 0x200, &ctx),
+  ck_assert_int_eq(nccc_closure_claim(host_dispatch, 0, NCCC_SCOPE_CALL | 0x400, &ctx),
                    NCCC_ERR_INVALID_ARG);
   ck_assert_int_eq(nccc_closure_claim_group(0, targets, envs, NCCC_SCOPE_CALL, 0, &ctx),
                    NCCC_ERR_INVALID_ARG);
@@ -642,7 +650,7 @@ static void proc_clobber_errno(const uint64_t *args, uint64_t *results, void *da
 START_TEST(test_errno_survives_callback) {
   int seen = -1;
   uint64_t in[2], out[2];
-  void *ctx = host_claim(proc_clobber_errno, &seen,
+  void *ctx = host_claim(":", proc_clobber_errno, &seen,
                          NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, NULL);
   in[0] = (uint64_t)ERANGE;
   in[1] = S(ctx);
@@ -653,7 +661,7 @@ START_TEST(test_errno_survives_callback) {
   ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
 
   /* a library that leaves errno 0 reports 0, whatever the callback did */
-  ctx = host_claim(proc_clobber_errno, &seen, NCCC_SCOPE_CALL, NULL);
+  ctx = host_claim(":", proc_clobber_errno, &seen, NCCC_SCOPE_CALL, NULL);
   in[0] = 0;
   in[1] = S(ctx);
   nccc_check_call("cbt.fail_with_callback", in, out);
@@ -664,12 +672,13 @@ END_TEST
 /* ---- the built-ins ------------------------------------------------------------ */
 
 START_TEST(test_builtins) {
-  uint64_t out[4] = {SENTINEL, SENTINEL, SENTINEL, SENTINEL};
+  uint64_t out[6] = {SENTINEL, SENTINEL, SENTINEL, SENTINEL, SENTINEL, SENTINEL};
   uint64_t env = host_ref(proc_cmp, NULL);
-  uint64_t in[3] = {FN_SLOT(host_dispatch), env, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY};
+  uint64_t in[4] = {FN_SLOT(host_dispatch), env, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY,
+                    S("pp:i")};
   int v[20];
   void *ctx;
-  nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM)(in, out);
+  nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM_TYPED)(in, out);
   ck_assert_uint_eq(out[0], NCCC_OK);
   ctx = nccc_slot_to_ptr(out[1]);
   fill_shuffled(v, 20, 1);
@@ -682,14 +691,17 @@ START_TEST(test_builtins) {
   ck_assert_uint_eq(out[1], NCCC_MAX_CLOSURES);
   ck_assert_uint_eq(out[2], 0);
   ck_assert_uint_eq(out[3], 0);
+  ck_assert_uint_eq(out[4], 0);
+  ck_assert_uint_eq(out[5], 0);
 
-  /* a group: flags, final, n, then (target, env) pairs */
+  /* a group: flags, final, n, then (target, env, signature) triples */
   {
     uint64_t e0 = host_ref(proc_progress, NULL), e1 = host_ref(proc_ready, NULL);
-    uint64_t gin[7] = {NCCC_SCOPE_ASYNC | NCCC_CLOSURE_NOTIFY, 1, 2,
-                       FN_SLOT(host_dispatch), e0, FN_SLOT(host_dispatch), e1};
+    uint64_t gin[9] = {NCCC_SCOPE_ASYNC | NCCC_CLOSURE_NOTIFY, 1, 2,
+                       FN_SLOT(host_dispatch), e0, S("ii:"),
+                       FN_SLOT(host_dispatch), e1, S("i:")};
     uint64_t cin[2], rin[1];
-    nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM_GROUP)(gin, out);
+    nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM_GROUP_TYPED)(gin, out);
     ck_assert_uint_eq(out[0], NCCC_OK);
     n_progress = 0;
     cin[0] = 2;
@@ -701,12 +713,24 @@ START_TEST(test_builtins) {
     ck_assert_int_eq(host_notices(e0), 1);
     ck_assert_int_eq(host_notices(e1), 1);
     gin[2] = NCCC_CLOSURE_GROUP_MAX + 1;
-    nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM_GROUP)(gin, out);
+    nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM_GROUP_TYPED)(gin, out);
     ck_assert_uint_eq(out[0], NCCC_ERR_INVALID_ARG);
     gin[2] = 2;
     gin[1] = 2; /* final member out of range */
-    nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM_GROUP)(gin, out);
+    nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM_GROUP_TYPED)(gin, out);
     ck_assert_uint_eq(out[0], NCCC_ERR_INVALID_ARG);
+    gin[1] = 1;
+    gin[8] = S("i:x"); /* a malformed signature */
+    nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM_GROUP_TYPED)(gin, out);
+    ck_assert_uint_eq(out[0], NCCC_ERR_BAD_SIGNATURE);
+    /* the untyped group claim (built-in 22) still claims; no generated
+    ** wrapper calls its members */
+    gin[0] = NCCC_SCOPE_FOREVER;
+    gin[5] = FN_SLOT(host_dispatch);
+    gin[6] = e1;
+    nccc_check_builtin(NCCC_BUILTIN_CLOSURE_CLAIM_GROUP)(gin, out);
+    ck_assert_uint_eq(out[0], NCCC_OK);
+    ck_assert_int_eq(nccc_closure_release(nccc_slot_to_ptr(out[1])), NCCC_OK);
   }
 
   /* release: a live one, then the same again */

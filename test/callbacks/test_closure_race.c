@@ -55,7 +55,7 @@ static void *worker(void *arg) {
     uint64_t env, in[1] = {0}, out[1] = {SENTINEL};
     k = (k * 1103515245u + 12345u) % CELLS;
     if (!read_cell(k, &ctx, &env) || ctx == NULL) continue;
-    nccc_closure_call(ctx, 0, in, out);
+    nccc_closure_call(in, out, ctx, 0, &nccc_callback_untyped);
     if (out[0] == SENTINEL) {
       atomic_fetch_add(&refused, 1);
     } else if (out[0] == env) {
@@ -81,7 +81,7 @@ static void reclaim(unsigned k, uint64_t env) {
 }
 
 START_TEST(test_calls_race_reclaims) {
-  static const nccc_platform locked = {NULL, NULL, NULL, take, drop, NULL};
+  static const nccc_platform locked = {NULL, NULL, NULL, take, drop, NULL, NULL};
   pthread_t t[WORKERS];
   unsigned k, round;
   nccc_closure_stats st;

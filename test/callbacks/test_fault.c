@@ -200,8 +200,8 @@ START_TEST(test_faulted_call_still_releases_call_closure) {
   nccc_closure_stats st;
   host_reset();
   env = host_ref(proc_never, &ran);
-  ck_assert_int_eq(nccc_closure_claim(host_dispatch, env,
-                                      NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, &ctx),
+  ck_assert_int_eq(nccc_closure_claim_typed(host_dispatch, env,
+                                            NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, ":", &ctx),
                    NCCC_OK);
   ck_assert_int_eq(nccc_fault_arm(hf, 1, r, 1, EPERM), NCCC_OK);
   in[0] = 0;

@@ -87,7 +87,7 @@ START_TEST(test_wrong_values_in_closure_slot_refused) {
   uint64_t in[4] = {S(v), 4, sizeof(int), 0};
   nccc_handle hq = nccc_check_lookup("cbt.qsort_r");
   int i;
-  ck_assert_int_eq(nccc_closure_claim(host_dispatch, env, NCCC_SCOPE_FOREVER, &ctx),
+  ck_assert_int_eq(nccc_closure_claim_typed(host_dispatch, env, NCCC_SCOPE_FOREVER, "pp:i", &ctx),
                    NCCC_OK);
   wrong[0] = S(&x);
   wrong[1] = (uint64_t)(uintptr_t)host_dispatch;
@@ -131,9 +131,9 @@ START_TEST(test_pool_accessors) {
   const nccc_thunk_pool *cmp = nccc_cbt_cmp_fn_thunk_pool();
   const nccc_thunk_pool *ev = nccc_cbt_event_fn_thunk_pool();
   ck_assert_ptr_nonnull(cmp);
-  ck_assert_str_eq(cmp->name, "cmp_fn");
+  ck_assert_str_eq(cmp->type->name, "cmp_fn");
   ck_assert_uint_eq(cmp->size, 4);
-  ck_assert_str_eq(ev->name, "event_fn");
+  ck_assert_str_eq(ev->type->name, "event_fn");
   ck_assert_uint_eq(ev->size, 2);
   ck_assert_ptr_ne(cmp->thunks[0], cmp->thunks[1]);
   ck_assert_uint_eq(nccc_thunk_in_use(cmp), 0);
@@ -163,8 +163,8 @@ START_TEST(test_trace_of_call_with_callback) {
   uint16_t mod = 0;
   ck_assert_int_eq(nccc_module_find("cbt", &mod), NCCC_OK);
   ck_assert_int_eq(nccc_trace_enable_module(mod, 1), NCCC_OK);
-  ck_assert_int_eq(nccc_closure_claim(host_dispatch, env,
-                                      NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, &ctx),
+  ck_assert_int_eq(nccc_closure_claim_typed(host_dispatch, env,
+                                            NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, ":", &ctx),
                    NCCC_OK);
   in[0] = 0;
   in[1] = S(ctx);

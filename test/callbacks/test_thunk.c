@@ -47,13 +47,13 @@ START_TEST(test_bsearch_call_scope) {
   int calls = 0;
   uint64_t env;
   void *ctx =
-      host_claim(proc_cmp, &calls, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, &env);
+      host_claim("pp:i", proc_cmp, &calls, NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, &env);
   ck_assert_uint_eq(search(13, ctx), S(&table[6]));
   ck_assert_int_gt(calls, 0);
   ck_assert_int_eq(host_notices(env), 1);
   ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
   ck_assert_uint_eq(nccc_thunk_in_use(cbt_cmp_pool()), 0); /* thunk free again */
-  ctx = host_claim(proc_cmp, NULL, NCCC_SCOPE_CALL, NULL);
+  ctx = host_claim("pp:i", proc_cmp, NULL, NCCC_SCOPE_CALL, NULL);
   ck_assert_uint_eq(search(4, ctx), 0); /* not found: NULL */
   ck_assert_uint_eq(nccc_thunk_in_use(cbt_cmp_pool()), 0);
 }
@@ -66,7 +66,7 @@ START_TEST(test_pool_exhausted_then_reused) {
   int i;
   /* four FOREVER closures keep all four thunks bound */
   for (i = 0; i < 4; i++) {
-    keep[i] = host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
+    keep[i] = host_claim("pp:i", proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
     ck_assert_uint_eq(search(2 * i + 1, keep[i]), S(&table[i]));
     ck_assert_int_eq(nccc_thunk_bind(cbt_cmp_pool(), keep[i], 0, &fn[i]), NCCC_OK);
     for (int j = 0; j < i; j++) ck_assert_ptr_ne((void *)(uintptr_t)fn[i],
@@ -74,7 +74,7 @@ START_TEST(test_pool_exhausted_then_reused) {
   }
   ck_assert_uint_eq(nccc_thunk_in_use(cbt_cmp_pool()), 4);
   /* a fifth closure: a clear error, and the comparator is never called */
-  extra = host_claim(proc_cmp, NULL, NCCC_SCOPE_CALL, &extra_env);
+  extra = host_claim("pp:i", proc_cmp, NULL, NCCC_SCOPE_CALL, &extra_env);
   ck_assert_uint_eq(search(9, extra), 0);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_POOL_EXHAUSTED);
   ck_assert_str_eq(nccc_last_error(), "thunk pool exhausted: cmp_fn");
@@ -97,16 +97,16 @@ END_TEST
 
 START_TEST(test_longest_unused_thunk_first) {
   nccc_thunk_fn a, b, c;
-  void *c1 = host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
+  void *c1 = host_claim(":", proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
   void *c2, *c3;
   ck_assert_int_eq(nccc_thunk_bind(cbt_event_pool(), c1, 0, &a), NCCC_OK);
   ck_assert_int_eq(nccc_closure_release(c1), NCCC_OK);
   /* the pool's other, never used thunk goes before the one just freed */
-  c2 = host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
+  c2 = host_claim(":", proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
   ck_assert_int_eq(nccc_thunk_bind(cbt_event_pool(), c2, 0, &b), NCCC_OK);
   ck_assert_ptr_ne((void *)(uintptr_t)a, (void *)(uintptr_t)b);
   ck_assert_int_eq(nccc_closure_release(c2), NCCC_OK);
-  c3 = host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
+  c3 = host_claim(":", proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
   ck_assert_int_eq(nccc_thunk_bind(cbt_event_pool(), c3, 0, &c), NCCC_OK);
   ck_assert_ptr_eq((void *)(uintptr_t)c, (void *)(uintptr_t)a);
   /* binding the same closure again gives the same thunk */
@@ -127,11 +127,11 @@ static void proc_event(const uint64_t *args, uint64_t *results, void *data) {
 START_TEST(test_event_thunks_forever_and_stale) {
   uint64_t e1, e2, in[1], out[1];
   void *c1 =
-      host_claim(proc_event, (void *)(intptr_t)1, NCCC_SCOPE_FOREVER, &e1);
+      host_claim(":", proc_event, (void *)(intptr_t)1, NCCC_SCOPE_FOREVER, &e1);
   void *c2 =
-      host_claim(proc_event, (void *)(intptr_t)100, NCCC_SCOPE_FOREVER, &e2);
+      host_claim(":", proc_event, (void *)(intptr_t)100, NCCC_SCOPE_FOREVER, &e2);
   void *c3 =
-      host_claim(proc_event, (void *)(intptr_t)10000, NCCC_SCOPE_FOREVER, NULL);
+      host_claim(":", proc_event, (void *)(intptr_t)10000, NCCC_SCOPE_FOREVER, NULL);
   nccc_closure_stats st;
   fired = 0;
   in[0] = S(c1);
@@ -168,7 +168,7 @@ END_TEST
 
 START_TEST(test_bind_errors) {
   nccc_thunk_fn fn = (nccc_thunk_fn)(uintptr_t)0x1234;
-  void *ctx = host_claim(proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
+  void *ctx = host_claim("pp:i", proc_cmp, NULL, NCCC_SCOPE_FOREVER, NULL);
   nccc_cb_frame f;
   ck_assert_int_eq(nccc_thunk_bind(NULL, ctx, 0, &fn), NCCC_ERR_NULL_POINTER);
   ck_assert_int_eq(nccc_thunk_bind(cbt_cmp_pool(), ctx, 0, NULL), NCCC_ERR_NULL_POINTER);

@@ -979,7 +979,7 @@ START_TEST(test_nonnull_refusal_releases_call_closures) {
   int32_t before = nonnull_calls();
 
   /* a finished call releases its CALL closure */
-  ck_assert_int_eq(nccc_closure_claim(visit_target, 2, NCCC_SCOPE_CALL, &ctx),
+  ck_assert_int_eq(nccc_closure_claim_typed(visit_target, 2, NCCC_SCOPE_CALL, "i:i", &ctx),
                    NCCC_OK);
   in[0] = nccc_slot_from_ptr(&v);
   in[1] = nccc_slot_from_ptr(ctx);
@@ -989,7 +989,7 @@ START_TEST(test_nonnull_refusal_releases_call_closures) {
   ck_assert_int_eq(nccc_closure_check(ctx), NCCC_ERR_STALE_CLOSURE);
 
   /* so does a refused one, and C never runs */
-  ck_assert_int_eq(nccc_closure_claim(visit_target, 2, NCCC_SCOPE_CALL, &ctx),
+  ck_assert_int_eq(nccc_closure_claim_typed(visit_target, 2, NCCC_SCOPE_CALL, "i:i", &ctx),
                    NCCC_OK);
   in[0] = 0;
   in[1] = nccc_slot_from_ptr(ctx);
@@ -1002,7 +1002,7 @@ START_TEST(test_nonnull_refusal_releases_call_closures) {
 
   /* a FOREVER closure stays */
   ck_assert_int_eq(
-      nccc_closure_claim(visit_target, 2, NCCC_SCOPE_FOREVER, &ctx), NCCC_OK);
+      nccc_closure_claim_typed(visit_target, 2, NCCC_SCOPE_FOREVER, "i:i", &ctx), NCCC_OK);
   in[1] = nccc_slot_from_ptr(ctx);
   call("edges.nonnull_visit", in, 2, out, 1);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_NULL_POINTER);

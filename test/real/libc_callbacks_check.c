@@ -88,11 +88,12 @@ static int notices_of(uint64_t env) {
   return n;
 }
 
-static void *claim(proc fn, void *data, unsigned scope, uint64_t *env) {
+static void *claim(const char *sig, proc fn, void *data, unsigned scope, uint64_t *env) {
   void *ctx = NULL;
   uint64_t e = host_ref(fn, data);
-  ck_assert_int_eq(nccc_closure_claim(dispatch, e, scope | NCCC_CLOSURE_NOTIFY, &ctx),
-                   NCCC_OK);
+  ck_assert_int_eq(
+      nccc_closure_claim_typed(dispatch, e, scope | NCCC_CLOSURE_NOTIFY, sig, &ctx),
+      NCCC_OK);
   if (env != NULL) *env = e;
   return ctx;
 }
@@ -178,7 +179,7 @@ START_TEST(test_qsort_r_sorts_like_qsort) {
   static double v[2000], ref[2000];
   int calls = 0;
   uint64_t env;
-  void *ctx = claim(proc_cmp_double, &calls, NCCC_SCOPE_CALL, &env);
+  void *ctx = claim("pp:i", proc_cmp_double, &calls, NCCC_SCOPE_CALL, &env);
   fill(v, 2000, 42);
   memcpy(ref, v, sizeof v);
   qsort(ref, 2000, sizeof(double), cmp_double);
@@ -197,14 +198,14 @@ START_TEST(test_qsort_r_strings) {
   const char *sorted[] = {"apple", "apricot", "banana", "cherry", "date",
                           "elderberry", "fig", "grape", "kiwi", "lemon", "pear"};
   size_t i, n = sizeof words / sizeof words[0];
-  sort_r(words, n, sizeof words[0], claim(proc_cmp_str, NULL, NCCC_SCOPE_CALL, NULL));
+  sort_r(words, n, sizeof words[0], claim("pp:i", proc_cmp_str, NULL, NCCC_SCOPE_CALL, NULL));
   for (i = 0; i < n; i++) ck_assert_str_eq(words[i], sorted[i]);
 }
 END_TEST
 
 START_TEST(test_qsort_r_stale_context_refused) {
   int v[3] = {3, 2, 1};
-  void *ctx = claim(proc_cmp_int, NULL, NCCC_SCOPE_CALL, NULL);
+  void *ctx = claim("pp:i", proc_cmp_int, NULL, NCCC_SCOPE_CALL, NULL);
   ck_assert_int_eq(nccc_closure_release(ctx), NCCC_OK);
   nccc_clear_error();
   sort_r(v, 3, sizeof(int), ctx);
@@ -219,7 +220,7 @@ static int inner_sorts;
 static void proc_cmp_nested(const uint64_t *args, uint64_t *results, void *data) {
   int inner[6] = {5, 3, 4, 0, 2, 1}, i;
   (void)data;
-  sort_r(inner, 6, sizeof(int), claim(proc_cmp_int, NULL, NCCC_SCOPE_CALL, NULL));
+  sort_r(inner, 6, sizeof(int), claim("pp:i", proc_cmp_int, NULL, NCCC_SCOPE_CALL, NULL));
   for (i = 0; i < 6; i++) {
     if (inner[i] != i) protocol_errors++;
   }
@@ -230,7 +231,7 @@ static void proc_cmp_nested(const uint64_t *args, uint64_t *results, void *data)
 START_TEST(test_qsort_r_reentrant) {
   double v[40], ref[40];
   uint64_t env;
-  void *ctx = claim(proc_cmp_nested, NULL, NCCC_SCOPE_CALL, &env);
+  void *ctx = claim("pp:i", proc_cmp_nested, NULL, NCCC_SCOPE_CALL, &env);
   inner_sorts = 0;
   fill(v, 40, 7);
   memcpy(ref, v, sizeof v);
@@ -257,13 +258,13 @@ static uint64_t search(int key, void *ctx) {
 START_TEST(test_bsearch_found_and_not_found) {
   int calls = 0;
   uint64_t env;
-  void *ctx = claim(proc_cmp_int, &calls, NCCC_SCOPE_CALL, &env);
+  void *ctx = claim("pp:i", proc_cmp_int, &calls, NCCC_SCOPE_CALL, &env);
   ck_assert_uint_eq(search(37, ctx), S(&table[11]));
   ck_assert_int_gt(calls, 0);
   ck_assert_int_le(calls, 5); /* a binary search of 16 */
   ck_assert_int_eq(notices_of(env), 1);
   ck_assert_uint_eq(nccc_thunk_in_use(nccc_libc_cb_cmp_fn_thunk_pool()), 0);
-  ck_assert_uint_eq(search(4, claim(proc_cmp_int, NULL, NCCC_SCOPE_CALL, NULL)), 0);
+  ck_assert_uint_eq(search(4, claim("pp:i", proc_cmp_int, NULL, NCCC_SCOPE_CALL, NULL)), 0);
 }
 END_TEST
 
@@ -275,12 +276,12 @@ START_TEST(test_thunk_pool_exhausted_then_reused) {
   ck_assert_uint_eq(pool->size, 8);
   /* eight FOREVER closures: each keeps the thunk it was bound to */
   for (i = 0; i < 8; i++) {
-    keep[i] = claim(proc_cmp_int, NULL, NCCC_SCOPE_FOREVER, NULL);
+    keep[i] = claim("pp:i", proc_cmp_int, NULL, NCCC_SCOPE_FOREVER, NULL);
     ck_assert_uint_eq(search(table[i], keep[i]), S(&table[i]));
     ck_assert_uint_eq(nccc_thunk_in_use(pool), (uint32_t)(i + 1));
   }
   /* a ninth: refused with a clear error, bsearch never called */
-  extra = claim(proc_cmp_int, NULL, NCCC_SCOPE_CALL, &extra_env);
+  extra = claim("pp:i", proc_cmp_int, NULL, NCCC_SCOPE_CALL, &extra_env);
   nccc_clear_error();
   ck_assert_uint_eq(search(13, extra), 0);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_POOL_EXHAUSTED);
@@ -305,7 +306,7 @@ END_TEST
 /* qsort's comparator is a thunk too; inside it, a bsearch binds a second
 ** thunk of the same pool: nested use of one pool. */
 static void proc_cmp_then_search(const uint64_t *args, uint64_t *results, void *data) {
-  void *ctx = claim(proc_cmp_int, NULL, NCCC_SCOPE_CALL, NULL);
+  void *ctx = claim("pp:i", proc_cmp_int, NULL, NCCC_SCOPE_CALL, NULL);
   (void)data;
   if (search(29, ctx) != S(&table[9])) protocol_errors++;
   proc_cmp_int(args, results, NULL);
@@ -315,7 +316,7 @@ START_TEST(test_qsort_thunk_with_nested_bsearch) {
   int v[12] = {9, 4, 11, 0, 7, 2, 10, 5, 1, 8, 3, 6}, i;
   uint64_t in[4] = {S(v), 12, sizeof(int), 0};
   uint64_t env;
-  in[3] = S(claim(proc_cmp_then_search, NULL, NCCC_SCOPE_CALL, &env));
+  in[3] = S(claim("pp:i", proc_cmp_then_search, NULL, NCCC_SCOPE_CALL, &env));
   call(QSORT(), in, 4, NULL, 0);
   for (i = 0; i < 12; i++) ck_assert_int_eq(v[i], i);
   ck_assert_int_gt(calls_of(env), 11);
@@ -341,7 +342,7 @@ static void proc_start(const uint64_t *args, uint64_t *results, void *data) {
   (void)args;
   j->ran_elsewhere = !pthread_equal(pthread_self(), j->caller);
   sort_r(j->v, 64, sizeof(double),
-         claim(proc_cmp_double, NULL, NCCC_SCOPE_CALL, NULL));
+         claim("pp:i", proc_cmp_double, NULL, NCCC_SCOPE_CALL, NULL));
   j->sorted = 1;
   for (i = 1; i < 64; i++) {
     if (j->v[i - 1] > j->v[i]) j->sorted = 0;
@@ -351,7 +352,7 @@ static void proc_start(const uint64_t *args, uint64_t *results, void *data) {
 
 static uint64_t start_thread(struct job *j, uint64_t *env, int *err) {
   uint64_t in[2], out[2] = {SENTINEL, SENTINEL};
-  void *ctx = claim(proc_start, j, NCCC_SCOPE_ASYNC, env);
+  void *ctx = claim(":p", proc_start, j, NCCC_SCOPE_ASYNC, env);
   in[0] = 0; /* attr: NULL */
   in[1] = S(ctx);
   call(nccc_check_find("libc_cb.pthread_create", "pc:i" NCCC_SIG_ULONG, 2, 2),
@@ -411,7 +412,7 @@ END_TEST
 START_TEST(test_pthread_create_refuses_a_stale_context) {
   static struct job j;
   uint64_t env, in[2], out[2] = {SENTINEL, SENTINEL};
-  void *ctx = claim(proc_start, &j, NCCC_SCOPE_ASYNC, &env);
+  void *ctx = claim(":p", proc_start, &j, NCCC_SCOPE_ASYNC, &env);
   ck_assert_int_eq(nccc_closure_release(ctx), NCCC_OK);
   in[0] = 0;
   in[1] = S(ctx);

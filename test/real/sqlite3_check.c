@@ -46,14 +46,14 @@ static void dispatch(const uint64_t *in, uint64_t *out) {
   procs[env].fn(in + 1, out, procs[env].data);
 }
 
-static void *claim(proc fn, void *data, unsigned scope, uint64_t *env) {
+static void *claim(const char *sig, proc fn, void *data, unsigned scope, uint64_t *env) {
   void *ctx = NULL;
   ck_assert_int_lt(n_procs, 64);
   procs[n_procs].fn = fn;
   procs[n_procs].data = data;
   procs[n_procs].calls = procs[n_procs].notices = 0;
-  ck_assert_int_eq(nccc_closure_claim(dispatch, (uint64_t)n_procs,
-                                      scope | NCCC_CLOSURE_NOTIFY, &ctx),
+  ck_assert_int_eq(nccc_closure_claim_typed(dispatch, (uint64_t)n_procs,
+                                            scope | NCCC_CLOSURE_NOTIFY, sig, &ctx),
                    NCCC_OK);
   if (env != NULL) *env = (uint64_t)n_procs;
   n_procs++;
@@ -194,7 +194,7 @@ START_TEST(test_exec_collects_rows) {
   fill_table(db);
   in[0] = S(db);
   in[1] = S("SELECT name, price FROM fruit ORDER BY id");
-  in[2] = S(claim(proc_collect, &r, NCCC_SCOPE_CALL, &env));
+  in[2] = S(claim("ipp:i", proc_collect, &r, NCCC_SCOPE_CALL, &env));
   ck_assert_int_eq(call_i("sqlite3_exec", in), SQLITE_OK);
   ck_assert_uint_eq(out[1], 0); /* no error message */
   ck_assert_int_eq(r.n, 4);
@@ -219,7 +219,7 @@ START_TEST(test_exec_callback_aborts) {
   fill_table(db);
   in[0] = S(db);
   in[1] = S("SELECT * FROM fruit");
-  in[2] = S(claim(proc_two_rows, &seen, NCCC_SCOPE_CALL, NULL));
+  in[2] = S(claim("ipp:i", proc_two_rows, &seen, NCCC_SCOPE_CALL, NULL));
   ck_assert_int_eq(call_i("sqlite3_exec", in), SQLITE_ABORT);
   ck_assert_int_eq(seen, 2);
   ck_assert_uint_ne(out[1], 0); /* "query aborted", owned by us */
@@ -242,7 +242,7 @@ static void proc_nested(const uint64_t *args, uint64_t *results, void *data) {
   snprintf(sql, sizeof sql, "SELECT length('%s') AS len", name);
   in[0] = S(nest_db);
   in[1] = S(sql);
-  in[2] = S(claim(proc_collect, &inner, NCCC_SCOPE_CALL, NULL));
+  in[2] = S(claim("ipp:i", proc_collect, &inner, NCCC_SCOPE_CALL, NULL));
   if (call_i("sqlite3_exec", in) != SQLITE_OK || inner.n != 1) protocol_errors++;
   {
     size_t len = strlen(r->text);
@@ -259,7 +259,7 @@ START_TEST(test_exec_nested_in_callback) {
   fill_table(nest_db);
   in[0] = S(nest_db);
   in[1] = S("SELECT name FROM fruit ORDER BY id");
-  in[2] = S(claim(proc_nested, &r, NCCC_SCOPE_CALL, NULL));
+  in[2] = S(claim("ipp:i", proc_nested, &r, NCCC_SCOPE_CALL, NULL));
   ck_assert_int_eq(call_i("sqlite3_exec", in), SQLITE_OK);
   ck_assert_int_eq(r.n, 4);
   ck_assert_str_eq(r.text, "len=5;len=6;len=6;len=4;");
@@ -334,7 +334,7 @@ START_TEST(test_scalar_function_and_destroy_notify) {
   struct scale sc = {7, 0};
   struct rows r = {0, ""};
   uint64_t env, in[3];
-  void *ctx = claim(proc_scale, &sc, NCCC_SCOPE_NOTIFIED, &env);
+  void *ctx = claim("pip:", proc_scale, &sc, NCCC_SCOPE_NOTIFIED, &env);
   fill_table(db);
   ck_assert_int_eq(create_scale(db, ctx), SQLITE_OK);
   ck_assert_uint_eq(nccc_check_closures_in_use(),
@@ -344,7 +344,7 @@ START_TEST(test_scalar_function_and_destroy_notify) {
   ** evaluate once) */
   in[1] = S("SELECT scale(id) AS s, scale(nullif(id, id)) AS n FROM fruit "
             "ORDER BY id");
-  in[2] = S(claim(proc_collect, &r, NCCC_SCOPE_CALL, NULL));
+  in[2] = S(claim("ipp:i", proc_collect, &r, NCCC_SCOPE_CALL, NULL));
   ck_assert_int_eq(call_i("sqlite3_exec", in), SQLITE_OK);
   ck_assert_str_eq(r.text, "s=7,n=NULL;s=14,n=NULL;s=21,n=NULL;s=28,n=NULL;");
   ck_assert_int_eq(sc.calls, 8);
@@ -366,8 +366,8 @@ START_TEST(test_function_replaced_and_deleted) {
   sqlite3 *db = open_memory();
   struct scale a = {2, 0}, b = {3, 0};
   uint64_t ea, eb, in[3];
-  void *ca = claim(proc_scale, &a, NCCC_SCOPE_NOTIFIED, &ea);
-  void *cb = claim(proc_scale, &b, NCCC_SCOPE_NOTIFIED, &eb);
+  void *ca = claim("pip:", proc_scale, &a, NCCC_SCOPE_NOTIFIED, &ea);
+  void *cb = claim("pip:", proc_scale, &b, NCCC_SCOPE_NOTIFIED, &eb);
   struct rows r = {0, ""};
   ck_assert_int_eq(create_scale(db, ca), SQLITE_OK);
   /* replacing the function destroys the old user data */
@@ -376,7 +376,7 @@ START_TEST(test_function_replaced_and_deleted) {
   ck_assert_int_eq(procs[eb].notices, 0);
   in[0] = S(db);
   in[1] = S("SELECT scale(5) AS v");
-  in[2] = S(claim(proc_collect, &r, NCCC_SCOPE_CALL, NULL));
+  in[2] = S(claim("ipp:i", proc_collect, &r, NCCC_SCOPE_CALL, NULL));
   ck_assert_int_eq(call_i("sqlite3_exec", in), SQLITE_OK);
   ck_assert_str_eq(r.text, "v=15;");
   ck_assert_int_eq(a.calls, 0);
@@ -395,7 +395,7 @@ START_TEST(test_failed_create_releases_the_closure) {
   sqlite3 *db = open_memory();
   struct scale sc = {1, 0};
   uint64_t env;
-  void *ctx = claim(proc_scale, &sc, NCCC_SCOPE_NOTIFIED, &env);
+  void *ctx = claim("pip:", proc_scale, &sc, NCCC_SCOPE_NOTIFIED, &env);
   uint64_t in[7] = {S(db), S("bad"), nccc_slot_from_i32(1000),
                     nccc_slot_from_i32(SQLITE_UTF8), S(ctx), 0, 0};
   ck_assert_int_eq(call_i("sqlite3_create_function_v2", in), SQLITE_MISUSE);
@@ -408,7 +408,7 @@ END_TEST
 START_TEST(test_stale_closure_refused_before_sqlite) {
   sqlite3 *db = open_memory();
   struct scale sc = {1, 0};
-  void *ctx = claim(proc_scale, &sc, NCCC_SCOPE_NOTIFIED, NULL);
+  void *ctx = claim("pip:", proc_scale, &sc, NCCC_SCOPE_NOTIFIED, NULL);
   ck_assert_int_eq(nccc_closure_release(ctx), NCCC_OK);
   nccc_clear_error();
   ck_assert_int_eq(create_scale(db, ctx), 0); /* refused: out zeroed */

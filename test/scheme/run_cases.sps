@@ -261,7 +261,7 @@
 ;; ---- counters --------------------------------------------------------------------
 
 (define (counters)
-  (let-values ([(capacity in-use stale) (nccc-closure-stats rt)])
+  (let-values ([(capacity in-use stale mismatched wrong-thread) (nccc-closure-stats rt)])
     (list (nccc-callbacks-held) in-use stale)))
 
 ;; ---- steps -------------------------------------------------------------------------

@@ -189,7 +189,7 @@ def test_backward_wrapper_text():
         "  uint64_t in[3], out[1] = {0};\n"
         "  in[1] = nccc_slot_from_ptr(a);\n"
         "  in[2] = nccc_slot_from_ptr(b);\n"
-        "  nccc_cb_run(ctx, 0, in, out);\n"
+        "  nccc_cb_run(ctx, 0, in, out, &nccc_m_cmp_fn_type);\n"
         "  return nccc_slot_to_i32(out[0]);\n"
         "}\n")
     assert "#include <nccc/shim_callback.h>" in src
@@ -213,6 +213,20 @@ def test_forward_wrapper_text():
     assert "/* qsort_r: in base n size arg(compar); out - */" in src
 
 
+def test_callback_types_computed_at_generation():
+    """Each callback type's descriptor carries nccc_closure_type of its
+    signature (FNV-1a 32, idl/abi.json); one per target where the
+    signature differs by target."""
+    src = c_of(M + CMP + QSORT)
+    assert ('static const nccc_callback_type nccc_m_cmp_fn_type = '
+            '{0xc421ea74u, "cmp_fn", "pp:i"};') in src
+    src = c_of(M + "typedef int c_fn(char c, [context] void *u);\n"
+               "int g(c_fn *cb, [context=cb] void *d);")
+    assert ('static const nccc_callback_type nccc_m_c_fn_type = '
+            '{NCCC_CB_BY_TARGET(') in src
+    assert '"c_fn", NCCC_SIG_CHAR ":i"};' in src
+
+
 def test_thunk_pool_text_and_accessor():
     text = M + TICK + "int on([scope=forever, nullable] tick_fn *t);"
     src = c_of(text)
@@ -220,7 +234,7 @@ def test_thunk_pool_text_and_accessor():
     assert ("static void nccc_m_tick_fn_thunk_2(int n) "
             "{ nccc_m_tick_fn_thunk_body(2, n); }") in src
     assert "nccc_m_tick_fn_thunk_3" not in src
-    assert ('NCCC_THUNK_POOL(nccc_m_tick_fn_pool, "tick_fn", 3, '
+    assert ('NCCC_THUNK_POOL(nccc_m_tick_fn_pool, &nccc_m_tick_fn_type, 3, '
             'nccc_m_tick_fn_thunk_fns);') in src
     assert "nccc_cb_run_thunk(&nccc_m_tick_fn_pool, i, in, out);" in src
     w = block(src, "void nccc_m_on(")
@@ -241,7 +255,7 @@ def test_group_destroy_and_nullable_text():
                       "[destroy=b] void (*done)(void *));")
     src = c_of(text)
     assert "static int nccc_m_cmp_fn_back1(" in src
-    assert "nccc_cb_run(ctx, 1, in, out);" in src
+    assert "nccc_cb_run(ctx, 1, in, out, &nccc_m_cmp_fn_type);" in src
     w = block(src, "void nccc_m_w(")
     assert "NCCC_CB_REQUIRE_OR_NULL(c2, out, 1);" in w
     assert ("r = w(NCCC_CB_FN(c2, nccc_m_cmp_fn_back), "
@@ -297,13 +311,13 @@ def test_callback_param_names_never_shadow_the_locals():
                "\nvoid g(t_fn *cb, [context=cb] void *d);")
     assert ("static void nccc_m_t_fn_back(int a0, int a1, int a2, void *a3) {"
             in src)
-    assert "nccc_cb_run(a3, 0, in, out)" in src
+    assert "nccc_cb_run(a3, 0, in, out, &nccc_m_t_fn_type)" in src
 
 
 def test_const_context_is_cast():
     src = c_of(M + "typedef int p_fn(char c, [context] const void *u);\n"
                "int g(p_fn *cb, [context=cb] const void *d);")
-    assert "nccc_cb_run((void *)u, 0, in, out)" in src
+    assert "nccc_cb_run((void *)u, 0, in, out, &nccc_m_p_fn_type)" in src
     assert "r = g(nccc_m_p_fn_back, (const void *)c1);" in src
 
 
@@ -317,7 +331,8 @@ def test_context_from_an_accessor():
     assert cb.context_from == "get_ud" and cb.signature() == "pi:"
     src = c_of(text)
     assert "static void nccc_m_fn_t_back(ctx_t *c, int x) {" in src
-    assert "nccc_cb_run((void *)get_ud(c), 0, in, out);" in src
+    assert "nccc_cb_run((void *)get_ud(c), 0, in, out, &nccc_m_fn_t_type);" \
+        in src
     assert "in[1] = nccc_slot_from_ptr(c);" in src
 
 

@@ -50,6 +50,7 @@ return {
     ERR_STALE_CLOSURE = 16390,
     ERR_POOL_EXHAUSTED = 16391,
     ERR_FAULT_INJECTED = 16392,
+    ERR_WRONG_THREAD = 16393,
   },
   status_text = {
     [0] = "ok",
@@ -73,6 +74,7 @@ return {
     [16390] = "stale closure",
     [16391] = "pool exhausted",
     [16392] = "fault injected",
+    [16393] = "wrong thread",
   },
   builtins = {
     {index = 0, name = "builtin", signature = "I:ipss", n_in = 1, n_out = 4},
@@ -99,7 +101,7 @@ return {
     {index = 21, name = "closure_claim", signature = "FLI:ip", n_in = 3, n_out = 2},
     {index = 22, name = "closure_claim_group", signature = "III*:ip", n_in = 32771, n_out = 2},
     {index = 23, name = "closure_release", signature = "p:i", n_in = 1, n_out = 1},
-    {index = 24, name = "closure_stats", signature = ":iIIL", n_in = 0, n_out = 4},
+    {index = 24, name = "closure_stats", signature = ":iIILLL", n_in = 0, n_out = 6},
     {index = 25, name = "trace_enable", signature = "I?:i", n_in = 2, n_out = 1},
     {index = 26, name = "trace_enable_module", signature = "H?:i", n_in = 2, n_out = 1},
     {index = 27, name = "trace_buffer", signature = "pL:i", n_in = 2, n_out = 1},
@@ -110,6 +112,8 @@ return {
     {index = 32, name = "fault_disarm", signature = "I:i", n_in = 1, n_out = 1},
     {index = 33, name = "fault_query", signature = "I:iIL", n_in = 1, n_out = 3},
     {index = 34, name = "clear_error", signature = ":i", n_in = 0, n_out = 1},
+    {index = 35, name = "closure_claim_typed", signature = "FLIs:ip", n_in = 4, n_out = 2},
+    {index = 36, name = "closure_claim_group_typed", signature = "III*:ip", n_in = 32771, n_out = 2},
   },
   builtin = {
     builtin = 0,
@@ -147,8 +151,11 @@ return {
     fault_disarm = 32,
     fault_query = 33,
     clear_error = 34,
+    closure_claim_typed = 35,
+    closure_claim_group_typed = 36,
   },
   scopes = {call = 1, async = 2, notified = 3, forever = 4},
   closure_notify = 256,
+  closure_thread = 512,
   type_kinds = {[1] = "struct", [2] = "union", [3] = "opaque"},
 }

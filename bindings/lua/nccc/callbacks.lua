@@ -82,10 +82,26 @@ local function member(lib, sig, fn, obj, k)
     function() obj.live = false end, conv)
 end
 
+-- Every closure sends release notices and runs only on the thread that
+-- claimed it: neither Lua 5.4 nor LuaJIT can run Lua on a thread they
+-- did not start, so the runtime refuses (and counts) such calls before
+-- the dispatcher runs (docs/LUA.md, "Threads").
 local function scope_flags(scope)
   local flags = abi.scopes[scope or "call"]
   if not flags then error(fmt("unknown scope '%s' (call, async, notified or forever)", tostring(scope)), 3) end
-  return flags + abi.closure_notify
+  return flags + abi.closure_notify + abi.closure_thread
+end
+
+-- The C string of a callback signature, made once per library: claims
+-- pass it to the runtime, which records the closure's type from it.
+local function sig_cstring(lib, sig)
+  lib.sig_cstrings = lib.sig_cstrings or {}
+  local p = lib.sig_cstrings[sig]
+  if p == nil then
+    p = builtins.cstring(lib, sig)
+    lib.sig_cstrings[sig] = p
+  end
+  return p
 end
 
 -- callback(sig, fn[, scope]): a closure for fn, to pass in a 'c' slot.
@@ -96,7 +112,8 @@ function Lib:callback(sig, fn, scope)
   local obj = setmetatable({lib = self, scope = scope or "call", live = true, calls = 0,
     signature = sig}, Closure)
   local env = member(self, sig, fn, obj, 1)
-  local outb, st = call(self, B.closure_claim, 2, callbacks.dispatcher(self), env, flags)
+  local outb, st = call(self, B.closure_claim_typed, 2, callbacks.dispatcher(self), env, flags,
+    sig_cstring(self, sig))
   if st ~= 0 then
     core.unref(env)
     error((st == abi.status.ERR_POOL_EXHAUSTED and "closure pool exhausted: " or "cannot claim a closure: ")
@@ -116,15 +133,17 @@ function Lib:callback_group(scope, final, ...)
   if not fin then
     error("bad argument #2 to 'callback_group' (" .. values.describe(why, "I", final) .. ")", 2)
   end
-  local obj = setmetatable({lib = self, scope = scope or "call", live = true, calls = 0}, Closure)
+  local obj = setmetatable({lib = self, scope = scope or "call", live = true, calls = 0,
+    signatures = {}}, Closure)
   local args, envs, d = {flags, fin, n}, {}, callbacks.dispatcher(self)
   for k = 1, n do
     local m = select(k, ...)
     if type(m) ~= "table" then error(fmt("bad callback #%d ({sig, fn} expected)", k), 2) end
     envs[k] = member(self, m[1], m[2], obj, k)
-    args[#args + 1], args[#args + 2] = d, envs[k]
+    obj.signatures[k] = m[1]
+    args[#args + 1], args[#args + 2], args[#args + 3] = d, envs[k], sig_cstring(self, m[1])
   end
-  local outb, st = call(self, B.closure_claim_group, 2, unpack(args))
+  local outb, st = call(self, B.closure_claim_group_typed, 2, unpack(args))
   if st ~= 0 then
     for _, env in ipairs(envs) do core.unref(env) end
     error("cannot claim a closure group: " .. select(2, builtins.last_error(self)), 2)
@@ -143,9 +162,12 @@ end
 -- The context C gets, as a pointer value.
 function Closure:context() return N.vptr(self.ctx) end
 
+-- capacity, in use, stale calls, type mismatches, wrong-thread calls
 function Lib:closure_stats()
-  local o = check(self, B.closure_stats, 4)
-  return tonumber(core.get(o, 1)), tonumber(core.get(o, 2)), tonumber(core.get(o, 3))
+  local o = check(self, B.closure_stats, abi.builtins[B.closure_stats + 1].n_out)
+  local r = {}
+  for k = 1, abi.builtins[B.closure_stats + 1].n_out - 1 do r[k] = tonumber(core.get(o, k)) end
+  return unpack(r)
 end
 
 return callbacks

@@ -147,10 +147,12 @@ end
 -- giving fewer slots than C would read or write are refused.
 local function bytes(n) return ceil(n / 8) end
 local function pairs_of(n) return 2 * n end
+local function triples_of(n) return 3 * n end
 local function same(n) return n end
 local VAR_SIZE = {
   ["nccc.read"] = {2, bytes, out = true}, ["nccc.write"] = {2, bytes},
   ["nccc.closure_claim_group"] = {3, pairs_of}, ["nccc.fault_arm"] = {4, same},
+  ["nccc.closure_claim_group_typed"] = {3, triples_of},
   ["tvm.call_packed"] = {2, pairs_of}, ["tvm.call_global"] = {2, pairs_of}}
 
 -- The slots a '*' side needs for argument value v by rule, or nil when v

@@ -9,7 +9,7 @@
     abi-sig-record-close abi-sig-record-count abi-max-slots abi-slots-variable
     abi-handle-module-marker abi-handle-function-marker abi-handle-module-shift abi-handle-index-mask
     abi-status abi-status-text abi-builtins abi-builtin-index
-    abi-scopes abi-closure-notify abi-type-kinds)
+    abi-scopes abi-closure-notify abi-closure-thread abi-type-kinds)
   (import (rnrs))
 
   ;; #(code name kind bytes signed? min max in-ok? out-ok?), min/max for integers
@@ -70,7 +70,8 @@
                        (err-not-initialized . #x4005)
                        (err-stale-closure . #x4006)
                        (err-pool-exhausted . #x4007)
-                       (err-fault-injected . #x4008)))
+                       (err-fault-injected . #x4008)
+                       (err-wrong-thread . #x4009)))
   (define (abi-status-text value)
     (case value
       [(#x0) "ok"]
@@ -94,6 +95,7 @@
       [(#x4006) "stale closure"]
       [(#x4007) "pool exhausted"]
       [(#x4008) "fault injected"]
+      [(#x4009) "wrong thread"]
       [else "unknown status"]))
   ;; #(index name signature n-in n-out), in index order
   (define abi-builtins '#(#(0 "builtin" "I:ipss" 1 4)
@@ -120,7 +122,7 @@
                           #(21 "closure_claim" "FLI:ip" 3 2)
                           #(22 "closure_claim_group" "III*:ip" 32771 2)
                           #(23 "closure_release" "p:i" 1 1)
-                          #(24 "closure_stats" ":iIIL" 0 4)
+                          #(24 "closure_stats" ":iIILLL" 0 6)
                           #(25 "trace_enable" "I?:i" 2 1)
                           #(26 "trace_enable_module" "H?:i" 2 1)
                           #(27 "trace_buffer" "pL:i" 2 1)
@@ -130,7 +132,9 @@
                           #(31 "fault_arm" "IIiI*:i" 32772 1)
                           #(32 "fault_disarm" "I:i" 1 1)
                           #(33 "fault_query" "I:iIL" 1 3)
-                          #(34 "clear_error" ":i" 0 1)))
+                          #(34 "clear_error" ":i" 0 1)
+                          #(35 "closure_claim_typed" "FLIs:ip" 4 2)
+                          #(36 "closure_claim_group_typed" "III*:ip" 32771 2)))
   (define (abi-builtin-index name)
     (let loop ([k 0])
       (cond [(= k (vector-length abi-builtins)) #f]
@@ -138,6 +142,7 @@
             [else (loop (+ k 1))])))
   (define abi-scopes '((call . 1) (async . 2) (notified . 3) (forever . 4)))
   (define abi-closure-notify #x100)
+  (define abi-closure-thread #x200)
   ;; value -> symbol
   (define abi-type-kinds '((1 . struct) (2 . union) (3 . opaque)))
 )

@@ -74,7 +74,8 @@ typedef enum nccc_status {
   NCCC_ERR_NOT_INITIALIZED = 0x4005, /* nccc_init has not run */
   NCCC_ERR_STALE_CLOSURE = 0x4006, /* a closure context that is released, spent or was never claimed */
   NCCC_ERR_POOL_EXHAUSTED = 0x4007, /* a fixed pool or table is full: closures, thunks, trace, faults */
-  NCCC_ERR_FAULT_INJECTED = 0x4008 /* a call answered by fault injection (trace records) */
+  NCCC_ERR_FAULT_INJECTED = 0x4008, /* a call answered by fault injection (trace records) */
+  NCCC_ERR_WRONG_THREAD = 0x4009 /* a closure claimed with the thread flag called from a thread other than the one that claimed it */
 } nccc_status;
 
 /* NCCC_ABI_STATUSES(X): X(NAME, VALUE, TEXT) */
@@ -99,7 +100,8 @@ typedef enum nccc_status {
   X(NCCC_ERR_NOT_INITIALIZED, 0x4005, "runtime not initialized") \
   X(NCCC_ERR_STALE_CLOSURE, 0x4006, "stale closure") \
   X(NCCC_ERR_POOL_EXHAUSTED, 0x4007, "pool exhausted") \
-  X(NCCC_ERR_FAULT_INJECTED, 0x4008, "fault injected")
+  X(NCCC_ERR_FAULT_INJECTED, 0x4008, "fault injected") \
+  X(NCCC_ERR_WRONG_THREAD, 0x4009, "wrong thread")
 
 /* ---- built-ins: in[] -> out[] (status first) ---- */
 
@@ -128,7 +130,7 @@ typedef enum nccc_builtin_index {
   NCCC_BUILTIN_CLOSURE_CLAIM = 21, /* FLI:ip (target, env, flags (scope | notify) -> context) */
   NCCC_BUILTIN_CLOSURE_CLAIM_GROUP = 22, /* III*:ip (flags, final member, n, then n x (target, env) -> context) */
   NCCC_BUILTIN_CLOSURE_RELEASE = 23, /* p:i (context) */
-  NCCC_BUILTIN_CLOSURE_STATS = 24, /* :iIIL (-> capacity, in use, stale calls) */
+  NCCC_BUILTIN_CLOSURE_STATS = 24, /* :iIILLL (-> capacity, in use, stale calls, type mismatches, wrong-thread calls) */
   NCCC_BUILTIN_TRACE_ENABLE = 25, /* I?:i (handle, on (handle 0 with off: all off)) */
   NCCC_BUILTIN_TRACE_ENABLE_MODULE = 26, /* H?:i (module, on) */
   NCCC_BUILTIN_TRACE_BUFFER = 27, /* pL:i (address, size (address 0: the static ring)) */
@@ -139,7 +141,9 @@ typedef enum nccc_builtin_index {
   NCCC_BUILTIN_FAULT_DISARM = 32, /* I:i (handle (0: all)) */
   NCCC_BUILTIN_FAULT_QUERY = 33, /* I:iIL (handle -> remaining, fired) */
   NCCC_BUILTIN_CLEAR_ERROR = 34, /* :i (the thread's last error cleared) */
-  NCCC_BUILTIN_COUNT = 35
+  NCCC_BUILTIN_CLOSURE_CLAIM_TYPED = 35, /* FLIs:ip (target, env, flags, callback signature -> context) */
+  NCCC_BUILTIN_CLOSURE_CLAIM_GROUP_TYPED = 36, /* III*:ip (flags, final member, n, then n x (target, env, callback signature) -> context) */
+  NCCC_BUILTIN_COUNT = 37
 } nccc_builtin_index;
 
 /* OFFSET: the name's byte offset in a names blob of every name in index order */
@@ -169,7 +173,7 @@ typedef enum nccc_builtin_index {
   X(21, CLOSURE_CLAIM, closure_claim, "FLI:ip", 3u, 2u, 189u) \
   X(22, CLOSURE_CLAIM_GROUP, closure_claim_group, "III*:ip", 3u | 0x8000u, 2u, 203u) \
   X(23, CLOSURE_RELEASE, closure_release, "p:i", 1u, 1u, 223u) \
-  X(24, CLOSURE_STATS, closure_stats, ":iIIL", 0u, 4u, 239u) \
+  X(24, CLOSURE_STATS, closure_stats, ":iIILLL", 0u, 6u, 239u) \
   X(25, TRACE_ENABLE, trace_enable, "I?:i", 2u, 1u, 253u) \
   X(26, TRACE_ENABLE_MODULE, trace_enable_module, "H?:i", 2u, 1u, 266u) \
   X(27, TRACE_BUFFER, trace_buffer, "pL:i", 2u, 1u, 286u) \
@@ -179,7 +183,9 @@ typedef enum nccc_builtin_index {
   X(31, FAULT_ARM, fault_arm, "IIiI*:i", 4u | 0x8000u, 1u, 334u) \
   X(32, FAULT_DISARM, fault_disarm, "I:i", 1u, 1u, 344u) \
   X(33, FAULT_QUERY, fault_query, "I:iIL", 1u, 3u, 357u) \
-  X(34, CLEAR_ERROR, clear_error, ":i", 0u, 1u, 369u)
+  X(34, CLEAR_ERROR, clear_error, ":i", 0u, 1u, 369u) \
+  X(35, CLOSURE_CLAIM_TYPED, closure_claim_typed, "FLIs:ip", 4u, 2u, 381u) \
+  X(36, CLOSURE_CLAIM_GROUP_TYPED, closure_claim_group_typed, "III*:ip", 3u | 0x8000u, 2u, 401u)
 
 /* ---- closures ---- */
 
@@ -193,6 +199,15 @@ typedef enum nccc_scope {
 
 /* or'ed into a scope: send release notices to the targets */
 #define NCCC_CLOSURE_NOTIFY 0x100u
+/* or'ed into a scope: calls and notices only on the thread that claimed it */
+#define NCCC_CLOSURE_THREAD 0x200u
+/* The type a typed closure records: FNV-1a 32 over its callback's signature
+** (basis, prime); a hash equal to UNTYPED becomes ZERO_BECOMES (UNTYPED marks the
+** claims without a signature). */
+#define NCCC_CLOSURE_TYPE_BASIS 2166136261u
+#define NCCC_CLOSURE_TYPE_PRIME 16777619u
+#define NCCC_CLOSURE_UNTYPED 0u
+#define NCCC_CLOSURE_TYPE_ZERO_BECOMES 1u
 
 /* ---- type layouts ---- */
 

@@ -28,6 +28,13 @@ typedef struct nccc_platform {
   void (*unlock)(void);
   /* A monotonic clock in nanoseconds, or NULL (timestamps read 0). */
   uint64_t (*now_ns)(void);
+  /* A word that differs between threads alive at the same time, for
+  ** closures claimed with NCCC_CLOSURE_THREAD (nccc/closure.h). NULL
+  ** keeps the default: the address of a thread-local variable where the
+  ** build has thread-local storage (NCCC_THREAD_LOCAL), else one word
+  ** for the whole program (bare metal: every call counts as the
+  ** claiming thread's). An RTOS may install its task id. */
+  uintptr_t (*thread_id)(void);
 } nccc_platform;
 
 /* Installs hooks; a NULL member keeps the default for that hook. A NULL

@@ -34,11 +34,11 @@ static void dispatch(const uint64_t *in, uint64_t *out) {
   table[env](in + 1, out);
 }
 
-static void *claim(proc p, unsigned scope, uint64_t *env) {
+static void *claim(const char *sig, proc p, unsigned scope, uint64_t *env) {
   void *ctx = NULL;
   *env = (uint64_t)n_procs;
   table[n_procs++] = p;
-  CHECK(nccc_closure_claim(dispatch, *env, scope | NCCC_CLOSURE_NOTIFY, &ctx) ==
+  CHECK(nccc_closure_claim_typed(dispatch, *env, scope | NCCC_CLOSURE_NOTIFY, sig, &ctx) ==
         NCCC_OK);
   return ctx;
 }
@@ -110,7 +110,7 @@ static void callback_calls(void) {
   nccc_handle ht;
 
   /* a context callback with double and float: sum of squares */
-  c1 = claim(p_sum_squares, NCCC_SCOPE_CALL, &e1);
+  c1 = claim("df:d", p_sum_squares, NCCC_SCOPE_CALL, &e1);
   in[0] = nccc_slot_from_ptr(xs);
   in[1] = 4;
   in[2] = nccc_slot_from_double(0.25);
@@ -120,7 +120,7 @@ static void callback_calls(void) {
   CHECK(calls[e1] == 4 && notices[e1] == 1 && in_use() == 0);
 
   /* a [nullable] callback with a const context: bool and char */
-  c1 = claim(p_is_vowel, NCCC_SCOPE_CALL, &e1);
+  c1 = claim(NCCC_SIG_CHAR ":?", p_is_vowel, NCCC_SCOPE_CALL, &e1);
   in[0] = nccc_slot_from_ptr("education");
   in[1] = nccc_slot_from_ptr(c1);
   harness_call("cbk.count_if");
@@ -133,13 +133,14 @@ static void callback_calls(void) {
   /* [out], [inout] and [errno] in a callback: the values written back,
   ** the callback's errno seen by the library and reported by the forward
   ** wrapper's errno shim */
-  c1 = claim(p_read, NCCC_SCOPE_CALL, &e1);
+  c1 = claim(NCCC_SIG_LONG ":ii" NCCC_SIG_LONG "e", p_read, NCCC_SCOPE_CALL, &e1);
   in[0] = nccc_slot_from_ptr(c1);
   harness_call("cbk.read_all");
   CHECK(nccc_slot_to_i32(out[0]) == 700); /* budget 10 - 3, then * 100 */
   CHECK(nccc_slot_to_i32(out[1]) == 7 + 14 + 21);
   CHECK(nccc_slot_to_i32(out[2]) == 0);
-  c1 = claim(p_read, NCCC_SCOPE_CALL, &e1); /* reads is 4: next one fails */
+  /* reads is 4: the next one fails */
+  c1 = claim(NCCC_SIG_LONG ":ii" NCCC_SIG_LONG "e", p_read, NCCC_SCOPE_CALL, &e1);
   reads = 4;
   in[0] = nccc_slot_from_ptr(c1);
   harness_call("cbk.read_all");
@@ -150,7 +151,7 @@ static void callback_calls(void) {
   ** wrapper's locals; trace on */
   ht = H("cbk.tick_n");
   CHECK(nccc_trace_enable(ht, 1) == NCCC_OK);
-  c1 = claim(p_tick, NCCC_SCOPE_CALL, &e1);
+  c1 = claim("iii:", p_tick, NCCC_SCOPE_CALL, &e1);
   in[0] = nccc_slot_from_i32(3);
   in[1] = nccc_slot_from_ptr(c1);
   harness_call("cbk.tick_n");
@@ -175,7 +176,7 @@ static void callback_calls(void) {
     uint64_t r = nccc_slot_from_i32(-9);
     CHECK(nccc_fault_arm(ht, 1, &r, 1, 0) == NCCC_OK);
   }
-  c1 = claim(p_tick, NCCC_SCOPE_CALL, &e1);
+  c1 = claim("iii:", p_tick, NCCC_SCOPE_CALL, &e1);
   in[1] = nccc_slot_from_ptr(c1);
   harness_call("cbk.tick_n");
   CHECK(nccc_slot_to_i32(out[0]) == -9);
@@ -191,9 +192,10 @@ static void callback_calls(void) {
     table[n_procs++] = p_name_short;
     envs[1] = (uint64_t)n_procs;
     table[n_procs++] = p_name_long;
-    CHECK(nccc_closure_claim_group(2, targets, envs,
-                                   NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, 0,
-                                   &c2) == NCCC_OK);
+    const char *sigs[2] = {"i:s", "i:s"};
+    CHECK(nccc_closure_claim_group_typed(2, targets, envs, sigs,
+                                         NCCC_SCOPE_CALL | NCCC_CLOSURE_NOTIFY, 0,
+                                         &c2) == NCCC_OK);
     in[0] = nccc_slot_from_ptr(c2);
     harness_call("cbk.name_both");
     CHECK(nccc_slot_to_i32(out[0]) == 2 * 10 + 5);
@@ -202,7 +204,7 @@ static void callback_calls(void) {
   }
 
   /* notified with a destroy notify, and left out */
-  c1 = claim(p_name_long, NCCC_SCOPE_NOTIFIED, &e2);
+  c1 = claim("i:s", p_name_long, NCCC_SCOPE_NOTIFIED, &e2);
   in[0] = nccc_slot_from_ptr(c1);
   harness_call("cbk.subscribe");
   CHECK(nccc_slot_to_i32(out[0]) == 1);
@@ -218,7 +220,7 @@ static void callback_calls(void) {
   harness_call("cbk.unsubscribe");
 
   /* [function_pointer] with a FOREVER thunk callback */
-  c1 = claim(p_tick, NCCC_SCOPE_FOREVER, &e3);
+  c1 = claim("iii:", p_tick, NCCC_SCOPE_FOREVER, &e3);
   n_ticks = 0;
   in[0] = (uint64_t)(uintptr_t)apply;
   in[1] = nccc_slot_from_i32(5);

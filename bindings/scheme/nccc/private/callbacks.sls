@@ -244,6 +244,24 @@
   (define (keep-pending e out) (note-pending! e))
 
 
+  ;; The signatures of signature-procedure pairs.
+  (define (signatures-of members)
+    (if (null? members) '() (cons (car members) (signatures-of (cddr members)))))
+
+  ;; Claims a typed group (one member or more) on dispatcher d: the
+  ;; runtime records each member's type from its signature, copied into C
+  ;; memory for the claim.
+  (define (claim-typed rt who flags final d words sigs)
+    (let ([cs (map (lambda (s) (string->c rt who s)) sigs)])
+      (let-values ([(st out)
+                    (builtin/status rt B-CLAIM-GROUP-TYPED
+                                    (apply slots flags final (length words)
+                                           (apply append (map (lambda (w c) (list d w c))
+                                                              words cs)))
+                                    1)])
+        (for-each (lambda (c) (free rt who c)) cs)
+        (values st out))))
+
   (define (nccc-callback rt signature scope proc)
     (nccc-callback-group rt scope 0 signature proc))
 
@@ -269,16 +287,12 @@
                       (unless (string? sig) (misuse who "not a signature" sig))
                       (unless (procedure? proc) (misuse who "not a procedure" proc))
                       (loop (cddr ms) (cons (cons proc (converter rt who sig 1 0)) acc)))))]
-             [flags (+ (cdr (assq scope abi-scopes)) abi-closure-notify)]
+             ;; notices, and calls only on the claiming thread: no Scheme
+             ;; here runs on a thread it did not start (docs/SCHEME.md)
+             [flags (+ (cdr (assq scope abi-scopes)) abi-closure-notify abi-closure-thread)]
              [d (runtime-dispatcher rt)]
              [words (map (lambda (m) (new-word!)) parsed)])
-        (let-values ([(st out)
-                      (if (= n 1)
-                          (builtin/status rt B-CLAIM (slots d (car words) flags) 1)
-                          (builtin/status rt B-CLAIM-GROUP
-                                          (apply slots flags final n
-                                                 (apply append (map (lambda (w) (list d w)) words)))
-                                          1))])
+        (let-values ([(st out) (claim-typed rt who flags final d words (signatures-of members))])
           (unless (= st 0)
             (set! free-words (append words free-words))
             (runtime-fail rt who st))
@@ -297,7 +311,9 @@
       (builtin (callback-rt cb) 'nccc-release B-RELEASE 0 (nccc-callback-context cb)))
     (if #f #f))
 
+  ;; capacity, in use, stale calls, type mismatches, wrong-thread calls
   (define (nccc-closure-stats rt)
     (check-rt 'nccc-closure-stats rt)
-    (let ([out (builtin rt 'nccc-closure-stats B-STATS 3)])
-      (values (slot-ref out 1) (slot-ref out 2) (slot-ref out 3)))))
+    (let ([out (builtin rt 'nccc-closure-stats B-STATS 5)])
+      (values (slot-ref out 1) (slot-ref out 2) (slot-ref out 3) (slot-ref out 4)
+              (slot-ref out 5)))))

@@ -10,7 +10,7 @@
           builtin-names builtin-address builtin/status builtin builtin-raw runtime-fail
           B-LAST-ERROR B-LOOKUP B-FUNCTION B-REGISTER B-MODULE-COUNT B-MODULE-INFO
           B-MODULE-FIND B-MODULE-TYPE B-MODULE-FIELD B-MODULE-CONSTANT B-PEEK B-POKE
-          B-READ B-WRITE B-CLAIM B-CLAIM-GROUP B-RELEASE B-STATS B-CLEAR-ERROR
+          B-READ B-WRITE B-CLAIM-GROUP-TYPED B-RELEASE B-STATS B-CLEAR-ERROR
           NCCC-ERR-NAME-NOT-FOUND
           string-at read-bytes string->c with-c-string free check-rt check-address
           nccc-alloc nccc-free nccc-read nccc-write nccc-string-at nccc-string->c)
@@ -45,8 +45,7 @@
   (define B-READ (builtin-index 'read))
   (define B-WRITE (builtin-index 'write))
   (define B-STRLEN (builtin-index 'strlen))
-  (define B-CLAIM (builtin-index 'closure_claim))
-  (define B-CLAIM-GROUP (builtin-index 'closure_claim_group))
+  (define B-CLAIM-GROUP-TYPED (builtin-index 'closure_claim_group_typed))
   (define B-RELEASE (builtin-index 'closure_release))
   (define B-STATS (builtin-index 'closure_stats))
   (define B-CLEAR-ERROR (builtin-index 'clear_error))
