@@ -144,7 +144,7 @@ def test_closure_set_wrappers_pass_member_backward_wrappers():
     assert "on_text(nccc_m_text_fn_back1, " in on_text
     set_ud = block(src, "void nccc_m_set_ud(")
     assert "set_ud((P)nccc_slot_to_ptr(in[0]), c1);" in set_ud
-    assert "nccc_cb_run(ud, 1, in, out);" in block(
+    assert "nccc_cb_run(ud, 1, in, out, &nccc_m_text_fn_type);" in block(
         src, "static void nccc_m_text_fn_back1(")
 
 
