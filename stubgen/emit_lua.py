@@ -74,6 +74,28 @@ def _set_wrappers(lf):
     return out
 
 
+def _closure_params(src, functions):
+    """M.closure_params: per function taking closures, the argument
+    position of each closure slot and the callback type of each of its
+    members (bind refuses a closure of other signatures before C runs).
+    Slots of closure sets are the owner's, not the caller's: left out."""
+    src.line("-- closure arguments: {[position] = {callback type per member}}")
+    rows = []
+    for lf in functions:
+        slots = ["[%d] = {%s}" % (lf.position(c.slot), ", ".join(
+            lua_string(p.callback.name) for p in c.params))
+            for c in lf.closures if c.closures is None]
+        if slots:
+            rows.append("%s = {%s}," % (lua_string(lf.name).join("[]"),
+                                        ", ".join(slots)))
+    if not rows:
+        src.line("M.closure_params = {}")
+        return
+    with src.block("M.closure_params = {", "}"):
+        for r in rows:
+            src.line(r)
+
+
 def _names(src, field, names):
     if not names:
         src.line("M.%s = {}" % field)
@@ -185,6 +207,8 @@ def emit(module, idl_name):
              "-- callback types: {name, signature(s)}, for lib:callback")
     src.blank()
     _closure_sets(src, host.closure_sets)
+    src.blank()
+    _closure_params(src, host.functions)
     src.blank()
     _names(src, "constants", host.constants)
     src.blank()

@@ -25,6 +25,7 @@ identifiers cannot (% or -).
 from stubgen.abi import load as load_abi
 from stubgen.ctype import VARIADIC, code_kind
 from stubgen.host import HostModule
+from stubgen.model.lower import signatures
 from stubgen.source import Source
 
 # Kinds whose codes take one slot read or written inline by a fast
@@ -334,6 +335,18 @@ class _Maker:
                 % (self.who, pos, v, self._null_ok(slot)),
                 "slot-u64-set!")
 
+    def _closure_types(self, slot):
+        """What a closure slot takes: per member, the signatures its
+        callback type has on some target (the callback must have one of
+        them); #f for the slot of a closure set (the owner's group)."""
+        c = next((c for c in self.f.closures if c.slot is slot), None)
+        if c is None or c.closures is not None:
+            return "#f"
+        return "(r:quote (%s))" % " ".join(
+            "(%s)" % " ".join(scheme_string(sig) for sig in dict.fromkeys(
+                signatures(p.callback.sig_in, p.callback.sig_out)))
+            for p in c.params)
+
     def _null_ok(self, slot):
         return "#f" if slot in self.f.nonnull else "#t"
 
@@ -345,8 +358,9 @@ class _Maker:
             pos = f.position(s)
             kind = code_kind(s.code)
             if kind == "closure":
-                src.line("(%%nccc-callback-arg %s %d %s %s)"
-                         % (self.who, pos, a, self._null_ok(s)))
+                src.line("(%%nccc-callback-arg %s %d %s %s %s)"
+                         % (self.who, pos, a, self._null_ok(s),
+                            self._closure_types(s)))
             elif kind == "string" and s not in f.nullable:
                 # [nonnull]: null; neither: a string is expected
                 kind, text = (("null", "NULL where the IDL says nonnull")

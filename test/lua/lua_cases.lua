@@ -251,17 +251,5 @@ return function(lib, nccc)
     assert(core.refs() == refs)
   end)
 
-  case("a callback from another thread is refused by the runtime", function()
-    local lost, calls = core.lost(), 0
-    local wrong = select(5, lib:closure_stats())
-    local f = lib:callback("i:i", function(x) calls = calls + 1 return x end, "forever")
-    lib:call("hcb.on_fire", f)
-    assert(lib:call("hcb.fire", 3) == 3)
-    assert(lib:call("hcb.fire_in_thread", 4) == 0, "ran on the other thread")
-    assert(select(5, lib:closure_stats()) == wrong + 1 and calls == 1)
-    assert(core.lost() == lost, "reached the dispatcher")
-    assert(f:release())
-  end)
-
   return cases
 end

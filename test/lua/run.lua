@@ -336,8 +336,9 @@ function STEPS.check(step)
 end
 
 function STEPS.counters(step)
-  local _, in_use, stale = lib:closure_stats()
-  local now = {refs = nccc.core.refs(), in_use = in_use, stale = stale}
+  local _, in_use, stale, mismatched, wrong_thread = lib:closure_stats()
+  local now = {refs = nccc.core.refs(), in_use = in_use, stale = stale,
+    mismatched = mismatched, wrong_thread = wrong_thread}
   for key, delta in pairs(step.counters) do
     if now[key] - case.base[key] ~= delta then
       return false, fmt("%s changed by %d, expected %d", key, now[key] - case.base[key], delta)
@@ -435,9 +436,10 @@ end
 
 local passed, failed = 0, 0
 for _, c in ipairs(doc.cases) do
-  local _, in_use, stale = lib:closure_stats()
+  local _, in_use, stale, mismatched, wrong_thread = lib:closure_stats()
   case = {saved = {}, closures = {}, records = {},
-    base = {refs = nccc.core.refs(), in_use = in_use, stale = stale}}
+    base = {refs = nccc.core.refs(), in_use = in_use, stale = stale, mismatched = mismatched,
+      wrong_thread = wrong_thread}}
   local steps = c.steps or {c}
   local ok, why = true, nil
   for k, step in ipairs(steps) do

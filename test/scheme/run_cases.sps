@@ -262,7 +262,7 @@
 
 (define (counters)
   (let-values ([(capacity in-use stale mismatched wrong-thread) (nccc-closure-stats rt)])
-    (list (nccc-callbacks-held) in-use stale)))
+    (list (nccc-callbacks-held) in-use stale mismatched wrong-thread)))
 
 ;; ---- steps -------------------------------------------------------------------------
 
@@ -423,7 +423,7 @@
          (let ([now (counters)])
            (if (for-all (lambda (key k)
                           (or (not (has? want key)) (= (get want key) (- (list-ref now k) (list-ref base k)))))
-                        '("refs" "in_use" "stale") '(0 1 2))
+                        '("refs" "in_use" "stale" "mismatched" "wrong_thread") '(0 1 2 3 4))
                #f
                (string-append "counters " (show (map - now base))))))]
    [(get step "close")

@@ -302,3 +302,25 @@ def test_every_scheme_library_expands(every_idl, tmp_path):
         capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout == "#tthe library is not bound: call tour-bind! first"
+
+
+CLOSURES = """module m;
+typedef int step_fn(int acc, int i, [context] void *ctx);
+typedef void tick_fn(long i, [context] void *ctx);
+typedef int done_fn(int n, [context] void *ctx);
+int fold(int n, step_fn *step, [context=step] void *ctx);
+int ticks(int n, tick_fn *tick, done_fn *done, [context(tick, done)] void *ctx);
+"""
+
+
+def test_closure_parameters_name_their_callback_types():
+    """Hosts refuse a closure of other signatures before C runs: Lua's
+    module lists each closure argument's callback types, Scheme's makers
+    the signatures each member may have (one per target at most)."""
+    lua = lua_of(CLOSURES)
+    assert '["fold"] = {[2] = {"step_fn"}},' in lua
+    assert '["ticks"] = {[2] = {"tick_fn", "done_fn"}},' in lua
+    scm = scheme_of(CLOSURES)
+    assert '(%nccc-callback-arg (r:quote fold) 2 a2 #f (r:quote (("ii:i"))))' in scm
+    assert ('(%nccc-callback-arg (r:quote ticks) 2 a2 #f '
+            '(r:quote (("l:" "i:") ("i:i"))))') in scm

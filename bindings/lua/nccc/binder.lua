@@ -31,6 +31,31 @@ local function find(M, list, name, what)
   error(fmt("unknown %s '%s.%s'", what, M.name, name), 3)
 end
 
+-- call, refusing before C runs a closure argument made for callback
+-- signatures other than the parameter's (want: {[position] = {signature
+-- per member}}, types: the same as callback type names, for messages).
+-- The backward wrapper would refuse it too, but only once C calls back.
+local function checking_closures(name, call, want, types)
+  local positions = {}
+  for k in pairs(want) do positions[#positions + 1] = k end
+  return function(...)
+    for _, k in ipairs(positions) do
+      local v = select(k, ...)
+      if getmetatable(v) == common.Closure then
+        local got, w = v.signatures or {v.signature}, want[k]
+        local same = #got == #w
+        for j = 1, #w do same = same and got[j] == w[j] end
+        if not same then
+          error(fmt("bad argument #%d to '%s' (closure of %s '%s' expected, got one of '%s')",
+            k, name, table.concat(types[k], ", "), table.concat(w, "', '"),
+            table.concat(got, "', '")), 2)
+        end
+      end
+    end
+    return call(...)
+  end
+end
+
 -- A library made by nccc_add_bindings(... SHARED) exports
 -- nccc_<module>_open (":i", out[0] = status), which initialises its
 -- runtime and registers the module unless present: bind calls it when the
@@ -66,6 +91,17 @@ local function bind(M, lib)
     end
     targets = keep
     t[e[1]] = (M.binders[e[1]] or lib.fast)(lib, h, S)
+  end
+  for fname, params in pairs(M.closure_params or {}) do
+    local want = {}
+    for k, types in pairs(params) do
+      want[k] = {}
+      for j, tname in ipairs(types) do
+        local e = find(M, M.callbacks, tname, "callback type")
+        want[k][j] = e[targets[1] + 1] or e[2]
+      end
+    end
+    t[fname] = checking_closures(fname, t[fname], want, params)
   end
   local values = lib:constants(M.name)
   for _, c in ipairs(M.constants) do

@@ -297,7 +297,7 @@
             (set! free-words (append words free-words))
             (runtime-fail rt who st))
           ;; nothing calls the target before the claim returns
-          (let ([cb (make-callback rt (slot-ref out 1) scope n)])
+          (let ([cb (make-callback rt (slot-ref out 1) scope n (signatures-of members))])
             (for-each (lambda (w m)
                         (set! n-held (+ n-held 1))
                         (vector-set! entries w (make-entry (car m) (cdr m) keep-pending cb)))

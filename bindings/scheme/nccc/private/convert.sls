@@ -5,15 +5,17 @@
 ;;; releasing them is (nccc private callbacks) and (nccc private calls).
 (library (nccc private convert)
   (export make-callback nccc-callback? callback-rt nccc-callback-context callback-scope
-          callback-held callback-held-set! nccc-callback-live? callback-slot
+          callback-held callback-held-set! callback-signatures nccc-callback-live? callback-slot
           make-owned nccc-owned? nccc-owned-address nccc-owned-address-set!
           owned-free owned-name
           encode check-int decode encode-args decode-results nccc-peek nccc-poke)
   (import (rnrs) (nccc private values) (nccc private runtime))
 
+  ;; signatures: each member's callback signature, as claimed
   (define-record-type (callback make-callback nccc-callback?)
     (fields rt (immutable context nccc-callback-context) scope
-            (mutable held)))   ; members whose release notice has not come
+            (mutable held)     ; members whose release notice has not come
+            signatures))
 
   (define (nccc-callback-live? cb)
     (unless (nccc-callback? cb) (misuse 'nccc-callback-live? "not a callback" cb))

@@ -227,15 +227,37 @@
                      v))
       a))
 
-  ;; A closure slot: a live callback, or #f when nullable.
-  (define (%nccc-callback-arg who position v nullable)
-    (cond [(nccc-callback? v) (callback-slot who v) v]
+  ;; A closure slot: a live callback, or #f when nullable. types: per
+  ;; member of the parameter, the signatures its callback type may have
+  ;; (#f: not checked); a callback made for other signatures is refused
+  ;; here, before C (the backward wrapper would refuse it only when C
+  ;; calls back).
+  (define (%nccc-callback-arg who position v nullable types)
+    (cond [(nccc-callback? v)
+           (callback-slot who v)
+           (when (and types (not (fits? (callback-signatures v) types)))
+             (misuse/kind who 'type
+                          (string-append "bad argument #" (number->string position)
+                                         ": a callback of signatures "
+                                         (show-strings (map car types))
+                                         " expected, got one of "
+                                         (show-strings (callback-signatures v)))
+                          v))
+           v]
           [(and (not v) nullable) v]
           [(not v) (misuse/kind who 'null (string-append "bad argument #" (number->string position)
                                                          ": a callback is not nullable here"))]
           [else (misuse/kind who 'type (string-append "bad argument #" (number->string position)
                                                       ": closure expected")
                              v)]))
+
+  (define (fits? sigs types)
+    (and (= (length sigs) (length types))
+         (for-all (lambda (sig allowed) (member sig allowed)) sigs types)))
+
+  (define (show-strings l)
+    (fold-left (lambda (acc s) (string-append acc (if (string=? acc "") "'" " '") s "'"))
+               "" l))
 
   (define (%nccc-arity who n args) (count-error who n #f (length args)))
 
