@@ -1,99 +1,27 @@
 /*
 ** test_tvm_runtime.c — TVM CRT's runtime API: global functions, modules,
-** handles, calls, the system library, the last error per thread,
-** re-initialisation and the backend helpers.
+** handles, calls, the system library and re-initialisation.
 */
-#define _POSIX_C_SOURCE 200809L /* pthread barriers */
-
-#include <pthread.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <nccc/handle.h>
-#include <nccc/platform.h>
 #include <nccc/status.h>
-#include <tvm/runtime/c_backend_api.h>
 #include <tvm/runtime/c_runtime_api.h>
 #include <tvm/runtime/crt/crt.h>
 #include <tvm/runtime/crt/error_codes.h>
 #include <tvm/runtime/crt/func_registry.h>
 #include <tvm/runtime/crt/module.h>
-#include <tvm/runtime/crt/platform.h>
 
 #include "crt_config.h"
 #include "tvm_internal.h"
+#include "tvm_fixture.h"
 #include "nccc_check.h"
 
 #define GLOBAL_MODULE TVM_CRT_MAX_REGISTERED_MODULES
 
-/* ---- packed functions that record how they were called -------------------- */
-
-static int calls;
-static void *last_resource;
-static int last_num_args;
-
-static int add(TVMValue *args, int *type_codes, int num_args, TVMValue *ret,
-               int *ret_tcode, void *resource_handle) {
-  calls++;
-  last_resource = resource_handle;
-  last_num_args = num_args;
-  if (num_args != 2 || type_codes[0] != kTVMArgInt ||
-      type_codes[1] != kTVMArgInt) {
-    TVMAPISetLastError("add: expects two ints");
-    return kTvmErrorFunctionCallWrongArgType;
-  }
-  ret[0].v_int64 = args[0].v_int64 + args[1].v_int64;
-  ret_tcode[0] = kTVMArgInt;
-  return 0;
-}
-
-static int mul(TVMValue *args, int *type_codes, int num_args, TVMValue *ret,
-               int *ret_tcode, void *resource_handle) {
-  (void)type_codes;
-  (void)num_args;
-  calls++;
-  last_resource = resource_handle;
-  ret[0].v_int64 = args[0].v_int64 * args[1].v_int64;
-  ret_tcode[0] = kTVMArgInt;
-  return 0;
-}
-
-/* Returns 7 without touching the return value. */
-static int seven(TVMValue *args, int *type_codes, int num_args, TVMValue *ret,
-                 int *ret_tcode, void *resource_handle) {
-  (void)args; (void)type_codes; (void)ret; (void)ret_tcode;
-  calls++;
-  last_resource = resource_handle;
-  last_num_args = num_args;
-  return 7;
-}
-
-/* Handles cross TVM's API as void *. */
-static TVMFunctionHandle as_handle(TVMBackendPackedCFunc f) {
-  TVMFunctionHandle h;
-  memcpy(&h, &f, sizeof h);
-  return h;
-}
-
-/* ---- modules ---------------------------------------------------------------- */
-
-#define BLOB(ident, n, text)   \
-  static const struct {        \
-    uint16_t count;            \
-    char s[sizeof text];       \
-  } ident = {n, text}
-
-BLOB(names_a, 2, "add\0mul\0");
-static const TVMBackendPackedCFunc funcs_a[] = {add, mul};
-static const TVMFuncRegistry reg_a = {(const char *)&names_a, funcs_a};
-static const TVMModule mod_a = {&reg_a};
-
-BLOB(names_b, 1, "seven\0");
-static const TVMBackendPackedCFunc funcs_b[] = {seven};
-static const TVMFuncRegistry reg_b = {(const char *)&names_b, funcs_b};
-static const TVMModule mod_b = {&reg_b};
+/* ---- the system library TVM's generated code provides -------------------- */
 
 BLOB(names_lib, 2, "tvmgen_default_run\0mul\0");
 static const TVMBackendPackedCFunc funcs_lib[] = {seven, mul};
@@ -103,25 +31,6 @@ static const TVMModule system_lib_module = {&reg_lib};
 /* Replaces the runtime's weak default, as TVM's generated code does. */
 const TVMModule *TVMSystemLibEntryPoint(void) { return &system_lib_module; }
 
-/* ---- helpers ---------------------------------------------------------------- */
-
-static int call2(TVMFunctionHandle f, int64_t a, int64_t b, TVMValue *ret,
-                 int *tcode) {
-  TVMValue args[2];
-  int codes[2] = {kTVMArgInt, kTVMArgInt};
-  args[0].v_int64 = a;
-  args[1].v_int64 = b;
-  ret->v_int64 = -12345;
-  *tcode = -1;
-  return TVMFuncCall(f, args, codes, 2, ret, tcode);
-}
-
-static TVMFunctionHandle global(const char *name) {
-  TVMFunctionHandle h = (TVMFunctionHandle)(uintptr_t)0xdead;
-  ck_assert_int_eq(TVMFuncGetGlobal(name, &h), 0);
-  return h;
-}
-
 static TVMModuleHandle get_system_library(void) {
   TVMValue ret;
   int tcode = -1;
@@ -130,14 +39,6 @@ static TVMModuleHandle get_system_library(void) {
                    0);
   ck_assert_int_eq(tcode, kTVMModuleHandle);
   return ret.v_handle;
-}
-
-static void setup(void) {
-  ck_assert_int_eq(TVMInitializeRuntime(), kTvmErrorNoError);
-  calls = 0;
-  last_resource = (void *)&calls;
-  last_num_args = -1;
-  nccc_clear_error();
 }
 
 /* ---- global functions ------------------------------------------------------- */
@@ -298,6 +199,14 @@ START_TEST(global_registry_fills_up) {
 }
 END_TEST
 
+START_TEST(func_free_is_harmless) {
+  TVMFunctionHandle h = global("runtime.SystemLib");
+  ck_assert_int_eq(TVMFuncFree(h), 0);
+  ck_assert_int_eq(TVMFuncFree(NULL), 0);
+  ck_assert_ptr_eq(global("runtime.SystemLib"), h);
+}
+END_TEST
+
 /* ---- modules ------------------------------------------------------------- */
 
 START_TEST(module_functions_get_their_registry) {
@@ -318,7 +227,7 @@ START_TEST(module_functions_get_their_registry) {
   ck_assert_int_eq(TVMModGetFunction(mb, "seven", 1, &f), 0);
   ck_assert_uint_eq((uintptr_t)f, nccc_handle_encode(1, 0));
   ck_assert_int_eq(TVMFuncCall(f, NULL, NULL, 0, &ret, &tcode), 7);
-  ck_assert_ptr_eq(last_resource, &reg_b);
+  ck_assert_ptr_eq(last_resource, mod_b.registry);
 }
 END_TEST
 
@@ -556,201 +465,6 @@ START_TEST(reinitialise) {
 }
 END_TEST
 
-/* ---- the last error ---------------------------------------------------------------- */
-
-START_TEST(set_and_get_last_error) {
-  TVMAPISetLastError("first problem");
-  ck_assert_str_eq(TVMGetLastError(), "first problem");
-  ck_assert_int_eq(nccc_last_status(), kTvmErrorPlatformCheckFailure);
-  TVMAPISetLastError(NULL);
-  ck_assert_str_eq(TVMGetLastError(), "");
-  ck_assert_int_eq(nccc_last_status(), NCCC_OK);
-  ck_assert_int_eq(TVMAPIErrorf("bad %d/%s", 42, "x"), 8);
-  ck_assert_str_eq(TVMGetLastError(), "bad 42/x");
-}
-END_TEST
-
-START_TEST(errorf_truncates_safely) {
-  char expect[NCCC_ERROR_MESSAGE_BYTES];
-  memset(expect, 'y', sizeof expect - 1);
-  expect[sizeof expect - 1] = '\0';
-  ck_assert_int_eq(TVMAPIErrorf("%0500d", 0) , 500);
-  ck_assert_uint_eq(strlen(TVMGetLastError()), NCCC_ERROR_MESSAGE_BYTES - 1);
-  ck_assert_int_eq(TVMAPIErrorf("%s%s", expect, "tail"),
-                   (int)(NCCC_ERROR_MESSAGE_BYTES - 1 + 4));
-  ck_assert_str_eq(TVMGetLastError(), expect);
-}
-END_TEST
-
-START_TEST(packed_function_error_reaches_caller) {
-  TVMValue args[2], ret;
-  int codes[2] = {kTVMArgInt, kTVMStr}, tcode;
-  ck_assert_int_eq(TVMFuncRegisterGlobal("my.add", as_handle(add), 0), 0);
-  args[0].v_int64 = 1;
-  args[1].v_str = "two";
-  ck_assert_int_eq(TVMFuncCall(global("my.add"), args, codes, 2, &ret, &tcode),
-                   kTvmErrorFunctionCallWrongArgType);
-  ck_assert_str_eq(TVMGetLastError(), "add: expects two ints");
-}
-END_TEST
-
-/* Defect 5: TVM kept one error buffer for all threads. Two threads each
-** record a different error, wait until both have, then read their own. */
-static pthread_barrier_t barrier;
-
-static void *thread_a(void *arg) {
-  (void)arg;
-  TVMAPISetLastError("error of thread A");
-  pthread_barrier_wait(&barrier);
-  pthread_barrier_wait(&barrier); /* B has failed too */
-  return (void *)(uintptr_t)(strcmp(TVMGetLastError(), "error of thread A") == 0);
-}
-
-static void *thread_b(void *arg) {
-  TVMValue ret;
-  int tcode, r, ok;
-  (void)arg;
-  pthread_barrier_wait(&barrier); /* A has set its error */
-  r = TVMFuncCall((TVMFunctionHandle)(uintptr_t)0x1234, NULL, NULL, 0, &ret,
-                  &tcode);
-  pthread_barrier_wait(&barrier);
-  ok = r == -1 && strstr(TVMGetLastError(), "invalid function handle") != NULL &&
-       nccc_last_status() == NCCC_ERR_BAD_HANDLE;
-  return (void *)(uintptr_t)ok;
-}
-
-START_TEST(last_error_per_thread) {
-  for (int round = 0; round < 20; round++) {
-    pthread_t a, b;
-    void *ra, *rb;
-    TVMAPISetLastError("error of the main thread");
-    ck_assert_int_eq(pthread_barrier_init(&barrier, NULL, 2), 0);
-    ck_assert_int_eq(pthread_create(&a, NULL, thread_a, NULL), 0);
-    ck_assert_int_eq(pthread_create(&b, NULL, thread_b, NULL), 0);
-    ck_assert_int_eq(pthread_join(a, &ra), 0);
-    ck_assert_int_eq(pthread_join(b, &rb), 0);
-    pthread_barrier_destroy(&barrier);
-    ck_assert_uint_eq((uintptr_t)ra, 1);
-    ck_assert_uint_eq((uintptr_t)rb, 1);
-    ck_assert_str_eq(TVMGetLastError(), "error of the main thread");
-  }
-}
-END_TEST
-
-/* ---- platform ------------------------------------------------------------------------ */
-
-static int locks, unlocks;
-static void count_lock(void) { locks++; }
-static void count_unlock(void) { unlocks++; }
-
-START_TEST(changes_and_lookups_take_the_platform_lock) {
-  nccc_platform p = {0};
-  TVMModuleHandle h;
-  TVMFunctionHandle f;
-  TVMValue ret;
-  int tcode;
-  p.lock = count_lock;
-  p.unlock = count_unlock;
-  locks = unlocks = 0;
-  nccc_platform_set(&p);
-  ck_assert_int_eq(TVMFuncRegisterGlobal("locked", as_handle(add), 0), 0);
-  ck_assert_int_eq(TVMModCreateFromCModule(&mod_a, &h), 0);
-  ck_assert_int_eq(TVMModGetFunction(h, "add", 0, &f), 0);
-  ck_assert_int_eq(TVMFuncGetGlobal("locked", &f), 0);
-  ck_assert_int_eq(TVMModFree(h), 0);
-  ck_assert_int_eq(locks, 5);
-  ck_assert_int_eq(unlocks, 5);
-  /* calls take no lock */
-  ck_assert_int_eq(call2(f, 1, 1, &ret, &tcode), 0);
-  nccc_platform_set(NULL);
-  ck_assert_int_eq(locks, 5);
-  ck_assert_int_eq(unlocks, 5);
-}
-END_TEST
-
-static void *fail_alloc(size_t n) {
-  (void)n;
-  return NULL;
-}
-
-START_TEST(workspace) {
-  nccc_platform p = {0};
-  uint8_t *w = TVMBackendAllocWorkspace(kDLCPU, 0, 256, kDLFloat, 32);
-  ck_assert_ptr_nonnull(w);
-  memset(w, 1, 256);
-  ck_assert_int_eq(TVMBackendFreeWorkspace(kDLCPU, 0, w), 0);
-  ck_assert_int_eq(TVMBackendFreeWorkspace(kDLCPU, 0, NULL), 0);
-  ck_assert_ptr_null(TVMBackendAllocWorkspace(kDLCPU, 0, 0, kDLFloat, 32));
-  ck_assert_int_eq(nccc_last_status(), NCCC_ERR_INVALID_ARG);
-  p.alloc = fail_alloc;
-  nccc_platform_set(&p);
-  ck_assert_ptr_null(TVMBackendAllocWorkspace(kDLCPU, 0, 16, kDLFloat, 32));
-  nccc_platform_set(NULL);
-  ck_assert_int_eq(nccc_last_status(), NCCC_ERR_NO_MEMORY);
-}
-END_TEST
-
-static int lambda_task = -1, lambda_num_task = -1;
-static void *lambda_cdata;
-static int lambda(int task_id, TVMParallelGroupEnv *penv, void *cdata) {
-  lambda_task = task_id;
-  lambda_num_task = penv->num_task;
-  lambda_cdata = cdata;
-  return 5;
-}
-
-START_TEST(parallel_launch_runs_one_task) {
-  int data = 0;
-  ck_assert_int_eq(TVMBackendParallelLaunch(lambda, &data, 8), 5);
-  ck_assert_int_eq(lambda_task, 0);
-  ck_assert_int_eq(lambda_num_task, 1);
-  ck_assert_ptr_eq(lambda_cdata, &data);
-  ck_assert_int_eq(TVMBackendParallelLaunch(NULL, &data, 1),
-                   kTvmErrorNcccNullPointer);
-  ck_assert_int_eq(TVMBackendParallelBarrier(0, NULL), 0);
-}
-END_TEST
-
-START_TEST(register_system_lib_symbol) {
-  TVMValue ret;
-  int tcode;
-  ck_assert_int_eq(TVMBackendRegisterSystemLibSymbol("sym.add", as_handle(add)),
-                   0);
-  ck_assert_int_eq(call2(global("sym.add"), 2, 3, &ret, &tcode), 0);
-  ck_assert_int_eq(ret.v_int64, 5);
-  ck_assert_int_eq(TVMBackendRegisterSystemLibSymbol("sym.add", as_handle(mul)),
-                   kTvmErrorFunctionAlreadyDefined);
-}
-END_TEST
-
-static jmp_buf abort_jump;
-static nccc_status abort_status;
-static void abort_hook(nccc_status st) {
-  abort_status = st;
-  longjmp(abort_jump, 1);
-}
-
-START_TEST(platform_abort_reaches_the_nccc_hook) {
-  nccc_platform p = {0};
-  p.abort = abort_hook;
-  abort_status = NCCC_OK;
-  nccc_platform_set(&p);
-  if (setjmp(abort_jump) == 0) {
-    TVMPlatformAbort(kTvmErrorPlatformNoMemory);
-  }
-  nccc_platform_set(NULL);
-  ck_assert_int_eq(abort_status, kTvmErrorPlatformNoMemory);
-}
-END_TEST
-
-START_TEST(func_free_is_harmless) {
-  TVMFunctionHandle h = global("runtime.SystemLib");
-  ck_assert_int_eq(TVMFuncFree(h), 0);
-  ck_assert_int_eq(TVMFuncFree(NULL), 0);
-  ck_assert_ptr_eq(global("runtime.SystemLib"), h);
-}
-END_TEST
-
 Suite *nccc_check_suite(void) {
   Suite *s = suite_create("tvm_runtime");
   nccc_check_tcase(s, "globals", setup, NULL,
@@ -771,14 +485,5 @@ Suite *nccc_check_suite(void) {
                        system_library_with_full_module_table,
                        module_get_function_builtin, reinitialise));
   tcase_set_timeout(c, 60);
-  nccc_check_tcase(s, "errors_and_platform", setup, NULL,
-                   NCCC_CHECK_TESTS(set_and_get_last_error,
-                                    errorf_truncates_safely,
-                                    packed_function_error_reaches_caller,
-                                    last_error_per_thread,
-                                    changes_and_lookups_take_the_platform_lock,
-                                    workspace, parallel_launch_runs_one_task,
-                                    register_system_lib_symbol,
-                                    platform_abort_reaches_the_nccc_hook));
   return s;
 }
