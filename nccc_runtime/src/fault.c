@@ -52,12 +52,8 @@ nccc_status nccc_fault_arm(nccc_handle handle, uint32_t count,
   if (slots == NULL && n_slots > 0) {
     return nccc_fail(NCCC_ERR_NULL_POINTER, "fault arm", "slots");
   }
-  nccc_platform_lock();
-  st = nccci_site_of(handle, "fault arm", &m, &index);
-  if (st != NCCC_OK) {
-    nccc_platform_unlock();
-    return st;
-  }
+  st = nccci_site_lock(handle, "fault arm", &m, &index);
+  if (st != NCCC_OK) return st;
   f = find(m, index);
   for (i = 0; f == NULL && i < NCCC_FAULT_MAX; i++) {
     if (F.f[i].module == NULL) f = &F.f[i];
@@ -89,15 +85,15 @@ nccc_status nccc_fault_disarm(nccc_handle handle) {
   uint32_t index;
   fault *f;
   nccc_status st;
-  nccc_platform_lock();
-  st = nccci_site_of(handle, "fault disarm", &m, &index);
-  if (st == NCCC_OK && (f = find(m, index)) != NULL) {
+  st = nccci_site_lock(handle, "fault disarm", &m, &index);
+  if (st != NCCC_OK) return st;
+  if ((f = find(m, index)) != NULL) {
     if (f->remaining != 0) F.armed--;
     memset(f, 0, sizeof *f);
     publish_locked();
   }
   nccc_platform_unlock();
-  return st;
+  return NCCC_OK;
 }
 
 void nccc_fault_disarm_all(void) {
@@ -115,12 +111,8 @@ nccc_status nccc_fault_query(nccc_handle handle, uint32_t *out_remaining,
   uint32_t index;
   const fault *f;
   nccc_status st;
-  nccc_platform_lock();
-  st = nccci_site_of(handle, "fault query", &m, &index);
-  if (st != NCCC_OK) {
-    nccc_platform_unlock();
-    return st;
-  }
+  st = nccci_site_lock(handle, "fault query", &m, &index);
+  if (st != NCCC_OK) return st;
   f = find(m, index);
   if (out_remaining != NULL) *out_remaining = f != NULL ? f->remaining : 0;
   if (out_fired != NULL) *out_fired = f != NULL ? f->fired : 0;

@@ -93,11 +93,13 @@ NCCC_INTERNAL nccc_status nccci_closure_type_mismatch(const char *have,
 /* The shim stack: site_state.c at the bottom (the active word, handle
 ** to module function), trace.c and fault.c on it, site.c on both. */
 
-/* The module and function index of a module function's handle:
-** NCCC_ERR_BAD_HANDLE, or NCCC_ERR_INVALID_ARG for the global registry
-** (what = the caller, for the message). */
-NCCC_INTERNAL nccc_status nccci_site_of(nccc_handle handle, const char *what,
-                                        const nccc_module **out_module, uint32_t *out_index);
+/* Takes the platform lock and finds the module and function index of a
+** module function's handle, which the tables key on. On failure the lock
+** is released again and the status returned: NCCC_ERR_BAD_HANDLE, or
+** NCCC_ERR_INVALID_ARG for the global registry (what = the caller, for
+** the message; NULL records nothing). */
+NCCC_INTERNAL nccc_status nccci_site_lock(nccc_handle handle, const char *what,
+                                          const nccc_module **out_module, uint32_t *out_index);
 
 /* Sets (on) or clears one bit of nccc_site_active. */
 NCCC_INTERNAL void nccci_site_flag_locked(uint32_t bit, int on);

@@ -25,8 +25,9 @@ static nccc_status site_fail(nccc_status st, const char *what,
   return what != NULL ? nccc_fail(st, what, detail) : st;
 }
 
-nccc_status nccci_site_of(nccc_handle handle, const char *what,
-                          const nccc_module **out_module, uint32_t *out_index) {
+static nccc_status site_of_locked(nccc_handle handle, const char *what,
+                                  const nccc_module **out_module,
+                                  uint32_t *out_index) {
   uint16_t mi = (uint16_t)nccc_handle_module(handle);
   uint16_t fi = (uint16_t)nccc_handle_function(handle);
   int marked = nccc_handle_marked(handle);
@@ -44,4 +45,14 @@ nccc_status nccci_site_of(nccc_handle handle, const char *what,
   *out_module = m;
   *out_index = fi;
   return NCCC_OK;
+}
+
+nccc_status nccci_site_lock(nccc_handle handle, const char *what,
+                            const nccc_module **out_module,
+                            uint32_t *out_index) {
+  nccc_status st;
+  nccc_platform_lock();
+  st = site_of_locked(handle, what, out_module, out_index);
+  if (st != NCCC_OK) nccc_platform_unlock();
+  return st;
 }

@@ -44,16 +44,22 @@ static void publish_locked(void) {
 
 /* ---- the ring -------------------------------------------------------------- */
 
+/* Starts an empty ring of capacity records at records (NULL: the static
+** ring). */
+static void use_ring(nccc_trace_record *records, uint32_t capacity) {
+  nccc_platform_lock();
+  T.ring = records;
+  T.capacity = capacity;
+  T.next = 0;
+  publish_locked();
+  nccc_platform_unlock();
+}
+
 nccc_status nccc_trace_set_buffer(void *block, size_t size) {
   uintptr_t start;
   size_t skip, n;
   if (block == NULL) {
-    nccc_platform_lock();
-    T.ring = NULL;
-    T.capacity = 0;
-    T.next = 0;
-    publish_locked();
-    nccc_platform_unlock();
+    use_ring(NULL, 0);
     return NCCC_OK;
   }
   start = ((uintptr_t)block + 7u) & ~(uintptr_t)7u;
@@ -64,12 +70,7 @@ nccc_status nccc_trace_set_buffer(void *block, size_t size) {
                      "no room for one record");
   }
   if (n > UINT32_MAX) n = UINT32_MAX;
-  nccc_platform_lock();
-  T.ring = (nccc_trace_record *)start;
-  T.capacity = (uint32_t)n;
-  T.next = 0;
-  publish_locked();
-  nccc_platform_unlock();
+  use_ring((nccc_trace_record *)start, (uint32_t)n);
   return NCCC_OK;
 }
 
@@ -137,12 +138,8 @@ nccc_status nccc_trace_enable(nccc_handle handle, int on) {
   uint32_t index;
   unsigned i, hit = NCCC_TRACE_MAX_FUNCTIONS, empty = NCCC_TRACE_MAX_FUNCTIONS;
   nccc_status st;
-  nccc_platform_lock();
-  st = nccci_site_of(handle, "trace enable", &m, &index);
-  if (st != NCCC_OK) {
-    nccc_platform_unlock();
-    return st;
-  }
+  st = nccci_site_lock(handle, "trace enable", &m, &index);
+  if (st != NCCC_OK) return st;
   for (i = 0; i < NCCC_TRACE_MAX_FUNCTIONS; i++) {
     if (T.fns[i].module == m && T.fns[i].index == index) hit = i;
     if (T.fns[i].module == NULL && empty == NCCC_TRACE_MAX_FUNCTIONS) empty = i;
@@ -204,23 +201,14 @@ void nccc_trace_disable_all(void) {
 int nccc_trace_enabled(nccc_handle handle) {
   const nccc_module *m;
   uint32_t index;
-  int on = 0;
-  nccc_platform_lock();
-  if (nccci_site_of(handle, NULL, &m, &index) == NCCC_OK) {
-    on = nccci_trace_wanted_locked(m, index);
-  }
+  int on;
+  if (nccci_site_lock(handle, NULL, &m, &index) != NCCC_OK) return 0;
+  on = nccci_trace_wanted_locked(m, index);
   nccc_platform_unlock();
   return on;
 }
 
 void nccci_trace_reset(void) {
-  nccc_platform_lock();
-  memset(T.fns, 0, sizeof T.fns);
-  memset(T.modules, 0, sizeof T.modules);
-  T.n_fns = T.n_modules = 0;
-  T.ring = NULL;
-  T.capacity = 0;
-  T.next = 0;
-  publish_locked();
-  nccc_platform_unlock();
+  nccc_trace_disable_all();
+  use_ring(NULL, 0);
 }

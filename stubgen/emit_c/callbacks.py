@@ -1,7 +1,8 @@
 """The C emitter's callbacks: backward wrappers and thunk pools."""
 
 from stubgen.ctype import SCALARS, FuncType, Void
-from stubgen.emit_c.convert import c_string, from_c, signature_literal, to_c
+from stubgen.emit_c.convert import (c_string, from_c, section,
+                                    signature_literal, to_c)
 
 
 class CallbacksPart:
@@ -57,11 +58,10 @@ class CallbacksPart:
     def callback_helpers(self, src):
         if not self.callbacks:
             return
-        src.line("/* ---- callbacks: C calls the host through the closure "
-                 "of its context; in[0] =")
-        src.line("** env, in[1..] = the arguments, out[] = return value, "
-                 "[out]/[inout] values,")
-        src.line("** errno (docs/CALLBACKS.md) */")
+        section(src, "callbacks: C calls the host through the closure of its "
+                "context; in[0] =", "env, in[1..] = the arguments, out[] = "
+                "return value, [out]/[inout] values,",
+                "errno (docs/CALLBACKS.md)")
         for cb in self.callbacks:
             src.blank()
             self.callback_type(src, cb)

@@ -1,5 +1,5 @@
-"""Conversions the C emitter writes: C string literals, signature
-expressions, slot index expressions, values to and from slots."""
+"""Pieces the C emitter writes: section comments, C string literals,
+signature expressions, slot index expressions, values to and from slots."""
 
 from stubgen.ctype import Scalar
 
@@ -13,6 +13,15 @@ _EXACT = {
     "int32_t": "i32", "uint32_t": "u32", "int64_t": "i64",
     "uint64_t": "u64",
 }
+
+
+def section(src, first, *more):
+    """Opens a section of the generated file with its comment:
+    "/* ---- first", then a "** line" for each of more, closed by " */"."""
+    lines = ["/* ---- " + first] + ["** " + m for m in more]
+    lines[-1] += " */"
+    for ln in lines:
+        src.line(ln)
 
 
 def c_string(s):

@@ -2,6 +2,7 @@
 the IDL checked against the headers; the compile-time checks."""
 
 from stubgen.ctype import ASSUMED_SIZES, Pointer
+from stubgen.emit_c.convert import section
 from stubgen.model import (ConstantDecl, EnumDecl, Function, OpaqueDecl,
                            Prototype, RecordDecl, TypedefDecl)
 
@@ -9,7 +10,7 @@ from stubgen.model import (ConstantDecl, EnumDecl, Function, OpaqueDecl,
 class DeclarationsPart:
     def declarations(self, src):
         m = self.m
-        src.line("/* ---- declarations (the IDL has no #include) */")
+        section(src, "declarations (the IDL has no #include)")
         tags = [it for it in m.items if isinstance(it, RecordDecl)
                 and it.tag is not None]
         if tags:
@@ -72,10 +73,10 @@ class DeclarationsPart:
     # -- the IDL against the headers
     def header_checks(self, src):
         m, p = self.m, self.p
-        src.line("/* ---- the IDL checked against the headers: a prototype "
-                 "or typedef")
-        src.line("** that does not match them is a compile error "
-                 "(conflicting types). */")
+        section(src, "the IDL checked against the headers: a prototype or "
+                "typedef",
+                "that does not match them is a compile error (conflicting "
+                "types).")
         for it in m.items:
             if isinstance(it, TypedefDecl):
                 d = it.defines
@@ -138,8 +139,8 @@ class DeclarationsPart:
                           "the most arguments of a packed function"))
         if not conds:
             return
-        src.line("/* ---- compile-time checks: a false one is an array of "
-                 "negative size */")
+        section(src, "compile-time checks: a false one is an array of "
+                "negative size")
         with src.block("struct %schecks {" % self.p, "};"):
             for i, (cond, why) in enumerate(conds):
                 src.line("char c%d[(%s) ? 1 : -1]; /* %s */" % (i, cond, why))

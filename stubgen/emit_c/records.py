@@ -1,6 +1,7 @@
 """The C emitter's record helpers: records into out[] with padding zeroed."""
 
 from stubgen.ctype import Array
+from stubgen.emit_c.convert import section
 from stubgen.model.lower import held_record
 
 
@@ -41,10 +42,9 @@ class RecordsPart:
     def record_helpers(self, src):
         if not self.put_order:
             return
-        src.line("/* ---- records into out[]: zeroed slots, then every field "
-                 "at its offset, so")
-        src.line("** padding bytes are 0; a union: the bytes of its largest "
-                 "member (docs/ABI.md) */")
+        section(src, "records into out[]: zeroed slots, then every field at "
+                "its offset, so", "padding bytes are 0; a union: the bytes of "
+                "its largest member (docs/ABI.md)")
         for d in self.copy_order:
             src.blank()
             self.copy_helper(src, d)

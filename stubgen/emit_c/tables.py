@@ -1,14 +1,15 @@
 """The C emitter's tables: the const registry, the layout and constants
 tables, and the module."""
 
-from stubgen.emit_c.convert import c_string, signature_literal, slot_index
+from stubgen.emit_c.convert import (c_string, section, signature_literal,
+                                    slot_index)
 
 
 class TablesPart:
     def registry(self, src):
         m, p = self.m, self.p
         fns = m.functions
-        src.line("/* ---- the const registry */")
+        section(src, "the const registry")
         if fns:
             src.line("NCCC_NAMES_BLOB(%snames, %d," % (p, len(fns)))
             src.indent()
@@ -59,8 +60,7 @@ class TablesPart:
         m, p = self.m, self.p
         if not m.layouts:
             return
-        src.line("/* ---- the layout table: numbers from sizeof and offsetof "
-                 "*/")
+        section(src, "the layout table: numbers from sizeof and offsetof")
         for i, e in enumerate(m.layouts):
             if not e.fields:
                 continue
@@ -101,8 +101,7 @@ class TablesPart:
         m, p = self.m, self.p
         if not m.constants:
             return
-        src.line("/* ---- the constants table: values from the C "
-                 "expressions */")
+        section(src, "the constants table: values from the C expressions")
         with src.block("static const nccc_constant %sconstants[] = {" % p,
                        "};"):
             for c in m.constants:
@@ -113,7 +112,7 @@ class TablesPart:
 
     def module(self, src):
         m, p = self.m, self.p
-        src.line("/* ---- the module */")
+        section(src, "the module")
         with src.block("const nccc_module %smodule = {" % p, "};"):
             src.line("%s, &%sregistry," % (c_string(m.name), p))
             if m.layouts:

@@ -1,8 +1,9 @@
 """The C emitter's forward wrappers, plain, packed and with call-site shims."""
 
 from stubgen.ctype import Void
-from stubgen.emit_c.convert import (c_string, from_c, signature_literal,
-                                    slot_index, slot_ptr, to_c)
+from stubgen.emit_c.convert import (c_string, from_c, section,
+                                    signature_literal, slot_index, slot_ptr,
+                                    to_c)
 
 
 def nonnull_checks(lf, v_in, v_out, status=False, end_calls=False):
@@ -32,9 +33,8 @@ class WrappersPart:
     def wrappers(self, src):
         if not self.m.functions:
             return
-        src.line("/* ---- wrappers: in[] = arguments, out[] = return value, "
-                 "[out]/[inout]")
-        src.line("** values, errno (docs/IDL.md, \"Slot layout\") */")
+        section(src, "wrappers: in[] = arguments, out[] = return value, "
+                "[out]/[inout]", 'values, errno (docs/IDL.md, "Slot layout")')
         for lf in self.low.functions:
             src.blank()
             self.wrapper(src, lf)

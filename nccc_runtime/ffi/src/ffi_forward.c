@@ -86,14 +86,10 @@ static bool is_released_stub(nccc_fn fn) {
 /* One argument as C sees it; libffi reads it from the union's start. */
 typedef union fwd_value {
   bool q;
-  int8_t b;
-  uint8_t B;
-  int16_t h;
-  uint16_t H;
-  int32_t i;
-  uint32_t I;
-  int64_t l;
-  uint64_t L;
+  uint8_t u8;
+  uint16_t u16;
+  uint32_t u32;
+  uint64_t u64;
   float f;
   double d;
   void *p;
@@ -141,17 +137,15 @@ static uint64_t result_slot(char code, const fwd_result *r) {
   }
 }
 
+/* libffi reads an integer argument as bytes of its width, so a signed
+** and an unsigned code of one width store the same low bits. */
 static void set_arg(fwd_value *v, char code, uint64_t slot) {
   switch (code) {
     case '?': v->q = nccc_slot_to_bool(slot); break;
-    case 'b': v->b = nccc_slot_to_i8(slot); break;
-    case 'B': v->B = nccc_slot_to_u8(slot); break;
-    case 'h': v->h = nccc_slot_to_i16(slot); break;
-    case 'H': v->H = nccc_slot_to_u16(slot); break;
-    case 'i': v->i = nccc_slot_to_i32(slot); break;
-    case 'I': v->I = nccc_slot_to_u32(slot); break;
-    case 'l': v->l = nccc_slot_to_i64(slot); break;
-    case 'L': v->L = slot; break;
+    case 'b': case 'B': v->u8 = nccc_slot_to_u8(slot); break;
+    case 'h': case 'H': v->u16 = nccc_slot_to_u16(slot); break;
+    case 'i': case 'I': v->u32 = nccc_slot_to_u32(slot); break;
+    case 'l': case 'L': v->u64 = slot; break;
     case 'f': v->f = nccc_slot_to_float(slot); break;
     case 'd': v->d = nccc_slot_to_double(slot); break;
     default: v->p = nccc_slot_to_ptr(slot); break; /* p s F */
