@@ -1,7 +1,8 @@
 """The ABI description (idl/abi.json), loaded and checked once.
 
 Every table of an ABI fact — signature codes, the code grammar, the
-handle layout, status codes, built-ins, closure scopes and flags, type
+handle layout, status codes, built-ins (with the size of their '*'
+sides), the closure target's signature, closure scopes and flags, type
 kinds — is generated from this one file: the C header nccc/abi.h, the
 Lua table nccc/abi.lua, the Scheme library (nccc abi), and the
 generator's own tables (stubgen.ctype, the host emitters) read it here.
@@ -19,6 +20,11 @@ SOURCE = os.path.join(ROOT, "idl", "abi.json")
 
 KINDS = ("bool", "int", "float", "pointer", "string", "function",
          "closure", "errno")
+
+# What one unit of a built-in's sizing argument takes on its '*' side, as
+# slots = ceil(n * mul / div): a slot holds 8 bytes.
+REST_UNITS = {"byte": (1, 8), "slot": (1, 1), "pair": (2, 1),
+              "triple": (3, 1)}
 
 
 class AbiError(Exception):
@@ -59,9 +65,26 @@ class Code:
         return self.name.upper().replace(" ", "_")
 
 
+class Rest:
+    """The size of a built-in's '*' side: the argument at index arg
+    (0-based) holds n units of per ("byte", "slot", "pair" or "triple"),
+    and the side takes slots(n) = ceil(n * mul / div) slots; out says
+    which side ends in '*'."""
+
+    def __init__(self, entry, out):
+        self.arg = entry["arg"]
+        self.per = entry["per"]
+        self.out = out
+        self.mul, self.div = REST_UNITS.get(self.per, (None, None))
+
+    def slots(self, n):
+        return -(-n * self.mul // self.div)
+
+
 class Builtin:
     """One built-in: index, name, signature, n_in / n_out (slot counts,
-    NCCC_SLOTS_VARIABLE or'ed in for a side ending in '*'), doc."""
+    NCCC_SLOTS_VARIABLE or'ed in for a side ending in '*'), doc; rest,
+    the Rest of its '*' side, or None."""
 
     def __init__(self, index, entry, abi):
         self.index = index
@@ -69,6 +92,10 @@ class Builtin:
         self.signature = entry["signature"]
         self.doc = entry.get("doc", "")
         self.n_in, self.n_out = abi.counts(self.signature)
+        self.rest = None
+        if "rest" in entry:
+            self.rest = Rest(entry["rest"],
+                             bool(self.n_out & abi.slots_variable))
 
     @property
     def ident(self):
@@ -108,6 +135,7 @@ class Abi:
         self.closure_type_params = dict(data["closure_type"])
         self.builtins = [Builtin(k, e, self)
                          for k, e in enumerate(data["builtins"])]
+        self.closure_target_signature = data["closure_target"]["signature"]
         _check(self)
 
     def closure_type(self, signature):
@@ -199,11 +227,34 @@ def _check(abi):
     names = [b.name for b in abi.builtins]
     if len(set(names)) != len(names):
         raise AbiError("builtins: duplicate name")
+    for b in abi.builtins:
+        _check_rest(abi, b)
+    abi.counts(abi.closure_target_signature)
     h = abi.handle
     if h["index_mask"] + 1 != h["function_marker"] or \
             h["function_marker"] << h["module_shift"] != h["module_marker"]:
         raise AbiError("handle: markers must sit just above each 15-bit "
                        "index, the module's in the upper half")
+
+
+def _check_rest(abi, b):
+    """A built-in whose signature has a '*' side says how big it is, from
+    one of its fixed unsigned arguments."""
+    variable = (b.n_in | b.n_out) & abi.slots_variable
+    if (b.rest is None) != (not variable):
+        raise AbiError("builtin %s: rest is for a signature with '*', and "
+                       "one with '*' needs it" % b.name)
+    if b.rest is None:
+        return
+    if b.rest.mul is None:
+        raise AbiError("builtin %s: rest per must be one of %s"
+                       % (b.name, ", ".join(sorted(REST_UNITS))))
+    fixed = b.signature.split(abi.separator)[0].rstrip(abi.variadic)
+    code = abi.code(fixed[b.rest.arg]) \
+        if 0 <= b.rest.arg < len(fixed) else None
+    if code is None or code.kind != "int" or code.signed:
+        raise AbiError("builtin %s: rest arg must be the index of a fixed "
+                       "unsigned integer argument" % b.name)
 
 
 def load(path=SOURCE):

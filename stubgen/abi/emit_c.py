@@ -42,7 +42,7 @@ def emit(abi):
         /*
         ** nccc/abi.h — the ABI's numbers and tables: signature codes and
         ** their grammar, the handle layout, status codes, built-ins,
-        ** closure scopes and flags, type kinds (docs/ABI.md).
+        ** closure targets, scopes and flags, type kinds (docs/ABI.md).
         **
         ** Generated from idl/abi.json by stubgen/abi (python3 -m stubgen.abi
         ** --write); do not edit. The Lua and Scheme tables come from the
@@ -112,7 +112,20 @@ def emit(abi):
               _count(b.n_in, abi.slots_variable),
               _count(b.n_out, abi.slots_variable), "%du" % off)
              for b, off in zip(abi.builtins, offsets)])
+    src.line("/* The size of a '*' side: argument ARG (0-based) holds n, and "
+             "the side")
+    src.line("** takes ceil(n * MUL / DIV) slots; OUT: it is the out side. */")
+    _xmacro(src, "NCCC_ABI_BUILTIN_RESTS",
+            ["INDEX", "ARG", "MUL", "DIV", "OUT"],
+            [(b.index, b.rest.arg, b.rest.mul, b.rest.div, int(b.rest.out))
+             for b in abi.builtins if b.rest])
     src.line("/* ---- closures ---- */")
+    src.blank()
+    src.line("/* How C calls a closure's target (a host's dispatcher): in[0] "
+             "= env, then")
+    src.line("** the callback's argument slots; out: its result slots. */")
+    src.line('#define NCCC_ABI_CLOSURE_TARGET_SIGNATURE "%s"'
+             % abi.closure_target_signature)
     src.blank()
     src.line("/* Lifetimes; the closure_claim built-in takes them. */")
     _enum(src, "nccc_scope",

@@ -37,6 +37,14 @@ def _code(c):
     return "[%s] = {%s}," % (_str(c.code), ", ".join(fields))
 
 
+def _rest(rest):
+    if rest is None:
+        return ""
+    return (", rest = {arg = %d, per = %s, mul = %d, div = %d, out = %s}"
+            % (rest.arg, _str(rest.per), rest.mul, rest.div,
+               str(rest.out).lower()))
+
+
 def emit(abi):
     src = Source(indent="  ")
     src.lines("""
@@ -64,15 +72,20 @@ def emit(abi):
         with src.block("status_text = {", "},"):
             for s in abi.status:
                 src.line("[%d] = %s," % (s.value, _str(s.text)))
+        src.line("-- rest: a '*' side's size: argument arg (0-based) holds n, "
+                 "and the side")
+        src.line("-- takes ceil(n * mul / div) slots; out: it is the out side")
         with src.block("builtins = {", "},"):
             for b in abi.builtins:
                 src.line("{index = %d, name = %s, signature = %s, n_in = %d,"
-                         " n_out = %d}," % (b.index, _str(b.name),
-                                            _str(b.signature), b.n_in,
-                                            b.n_out))
+                         " n_out = %d%s}," % (b.index, _str(b.name),
+                                              _str(b.signature), b.n_in,
+                                              b.n_out, _rest(b.rest)))
         with src.block("builtin = {", "},"):
             for b in abi.builtins:
                 src.line("%s = %d," % (_key(b.name), b.index))
+        src.line("closure_target_signature = %s,"
+                 % _str(abi.closure_target_signature))
         src.line("scopes = {%s}," % ", ".join(
             "%s = %d" % (s.name, s.value) for s in abi.scopes))
         for f in abi.closure_flags:

@@ -11,8 +11,9 @@ EXPORTS = """
     abi-sig-record-close abi-sig-record-count abi-max-slots
     abi-slots-variable abi-handle-module-marker abi-handle-function-marker
     abi-handle-module-shift abi-handle-index-mask abi-status
-    abi-status-text abi-builtins abi-builtin-index abi-scopes
-    abi-closure-notify abi-closure-thread abi-type-kinds"""
+    abi-status-text abi-builtins abi-builtin-index
+    abi-closure-target-signature abi-scopes abi-closure-notify
+    abi-closure-thread abi-type-kinds"""
 
 
 def _str(text):
@@ -41,6 +42,13 @@ def _list(src, opener, closer, items):
     for k, item in enumerate(items):
         src.line((opener if k == 0 else pad) + item +
                  (closer if k + 1 == len(items) else ""))
+
+
+def _rest(rest):
+    if rest is None:
+        return "#f"
+    return "#(%d %s %d %d %s)" % (rest.arg, _str(rest.per), rest.mul,
+                                  rest.div, _bool(rest.out))
 
 
 def emit(abi):
@@ -92,10 +100,16 @@ def emit(abi):
         for s in abi.status:
             src.line("    [(#x%x) %s]" % (s.value, _str(s.text)))
         src.line('    [else "unknown status"]))')
-        src.line(";; #(index name signature n-in n-out), in index order")
+        src.line(";; #(index name signature n-in n-out rest), in index order;"
+                 " rest, the size")
+        src.line(";; of a '*' side: #(arg per mul div out?), argument arg "
+                 "(0-based) holds n")
+        src.line(";; units of per, and the side takes ceil(n * mul / div) "
+                 "slots (or #f)")
         _list(src, "(define abi-builtins '#(", "))",
-              ["#(%d %s %s %d %d)" % (b.index, _str(b.name),
-                                      _str(b.signature), b.n_in, b.n_out)
+              ["#(%d %s %s %d %d %s)" % (b.index, _str(b.name),
+                                         _str(b.signature), b.n_in, b.n_out,
+                                         _rest(b.rest))
                for b in abi.builtins])
         src.line("(define (abi-builtin-index name)")
         src.line("  (let loop ([k 0])")
@@ -103,6 +117,8 @@ def emit(abi):
         src.line("          [(string=? (vector-ref (vector-ref abi-builtins k)"
                  " 1) name) k]")
         src.line("          [else (loop (+ k 1))])))")
+        src.line("(define abi-closure-target-signature %s)"
+                 % _str(abi.closure_target_signature))
         src.line("(define abi-scopes '(%s))" % " ".join(
             "(%s . %d)" % (s.name, s.value) for s in abi.scopes))
         for f in abi.closure_flags:

@@ -142,18 +142,16 @@ local function post_for(f)
   end
 end
 
--- Built-ins whose '*' side is sized by one of their arguments
--- (docs/ABI.md): {argument, slots for its value[, out side]}. Calls
+-- Functions whose '*' side is sized by one of their arguments: argument
+-- arg (0-based) holds n and the side takes ceil(n * mul / div) slots
+-- (out: the out side). The built-ins' rules are the ABI's (docs/ABI.md);
+-- tvm's packed calls take a value and a type code per argument. Calls
 -- giving fewer slots than C would read or write are refused.
-local function bytes(n) return ceil(n / 8) end
-local function pairs_of(n) return 2 * n end
-local function triples_of(n) return 3 * n end
-local function same(n) return n end
-local VAR_SIZE = {
-  ["nccc.read"] = {2, bytes, out = true}, ["nccc.write"] = {2, bytes},
-  ["nccc.closure_claim_group"] = {3, pairs_of}, ["nccc.fault_arm"] = {4, same},
-  ["nccc.closure_claim_group_typed"] = {3, triples_of},
-  ["tvm.call_packed"] = {2, pairs_of}, ["tvm.call_global"] = {2, pairs_of}}
+local TVM_PAIRS = {arg = 1, mul = 2, div = 1}
+local VAR_SIZE = {["tvm.call_packed"] = TVM_PAIRS, ["tvm.call_global"] = TVM_PAIRS}
+for _, b in ipairs(abi.builtins) do
+  if b.rest then VAR_SIZE["nccc." .. b.name] = b.rest end
+end
 
 -- The slots a '*' side needs for argument value v by rule, or nil when v
 -- is no count (the call's own conversion reports it).
@@ -162,13 +160,13 @@ local function var_need(rule, v)
   if s == nil then return nil end
   local n = tonumber(s)
   if n < 0 then return math.huge end -- above 2^63: more than any buffer
-  return rule[2](n)
+  return ceil(n / rule.div * rule.mul) -- in floating point: no overflow
 end
 
 -- The function with its '*' in side checked against the rule.
 local function var_checked(f, rule, fast)
   return function(...)
-    local need = var_need(rule, (select(rule[1], ...)))
+    local need = var_need(rule, (select(rule.arg + 1, ...)))
     local got = select("#", ...) - f.nargs
     if need and got < need then
       raise(fmt("'%s' expects %s slot%s after its %d fixed arguments, got %d", f.name,
@@ -240,7 +238,7 @@ function Lib:call_var(key, count, ...)
     error("bad argument #2 to 'call_var' (" .. describe(why, "i", count) .. ")", 2)
   end
   local rule = VAR_SIZE[f.name]
-  local need = rule and rule.out and select("#", ...) >= rule[1] and var_need(rule, (select(rule[1], ...)))
+  local need = rule and rule.out and select("#", ...) > rule.arg and var_need(rule, (select(rule.arg + 1, ...)))
   if need and n < need then
     error(fmt("'%s' expects %s extra out slot%s for its arguments, got a count of %d", f.name,
       tostring(need), need == 1 and "" or "s", n), 2)

@@ -1,7 +1,7 @@
 /*
 ** nccc/abi.h — the ABI's numbers and tables: signature codes and
 ** their grammar, the handle layout, status codes, built-ins,
-** closure scopes and flags, type kinds (docs/ABI.md).
+** closure targets, scopes and flags, type kinds (docs/ABI.md).
 **
 ** Generated from idl/abi.json by stubgen/abi (python3 -m stubgen.abi
 ** --write); do not edit. The Lua and Scheme tables come from the
@@ -187,7 +187,21 @@ typedef enum nccc_builtin_index {
   X(35, CLOSURE_CLAIM_TYPED, closure_claim_typed, "FLIs:ip", 4u, 2u, 381u) \
   X(36, CLOSURE_CLAIM_GROUP_TYPED, closure_claim_group_typed, "III*:ip", 3u | 0x8000u, 2u, 401u)
 
+/* The size of a '*' side: argument ARG (0-based) holds n, and the side
+** takes ceil(n * MUL / DIV) slots; OUT: it is the out side. */
+/* NCCC_ABI_BUILTIN_RESTS(X): X(INDEX, ARG, MUL, DIV, OUT) */
+#define NCCC_ABI_BUILTIN_RESTS(X) \
+  X(18, 1, 1, 8, 1) \
+  X(19, 1, 1, 8, 0) \
+  X(22, 2, 2, 1, 0) \
+  X(31, 3, 1, 1, 0) \
+  X(36, 2, 3, 1, 0)
+
 /* ---- closures ---- */
+
+/* How C calls a closure's target (a host's dispatcher): in[0] = env, then
+** the callback's argument slots; out: its result slots. */
+#define NCCC_ABI_CLOSURE_TARGET_SIGNATURE "L*:*"
 
 /* Lifetimes; the closure_claim built-in takes them. */
 typedef enum nccc_scope {

@@ -117,7 +117,7 @@
                       (if n-extra
                           "nccc-call* is for functions whose results end in '*'"
                           "results end in '*': call with nccc-call* and a slot count")))
-      (check-byte-slots rt who f args n-extra)
+      (check-rest-slots rt who f args n-fixed n-extra)
       (let* ([n-extra (or n-extra 0)]
              [in (make-slots (+ (fn-n-in f) (- n-args n-fixed)))]
              [out (make-slots (+ (fn-n-out f) n-extra))]
@@ -145,21 +145,33 @@
           (cleanup)
           (apply values results)))))
 
-  ;; The built-ins read and write move n bytes through their '*' slots:
-  ;; fewer slots than the bytes need would let C read or write past the
-  ;; buffer, so that is refused (kind count) before the call.
-  (define (check-byte-slots rt who f args n-extra)
-    (let ([a (nccc-function-address f)] [b (runtime-builtins rt)])
-      (when (and (or (= a (vector-ref b B-READ)) (= a (vector-ref b B-WRITE)))
-                 (>= (length args) 2) (exact-int? (cadr args)) (>= (cadr args) 0))
-        (let ([need (slots-of (cadr args))]
-              [have (if (= a (vector-ref b B-READ)) (or n-extra 0) (- (length args) 2))])
-          (when (< have need)
-            (misuse/kind who 'count
-                          (string-append "wrong number of '*' slots: "
-                                         (number->string (cadr args)) " bytes need "
-                                         (number->string need) ", got "
-                                         (number->string have))))))))
+  ;; A built-in whose '*' side one of its arguments sizes (the rest of
+  ;; abi-builtins: argument arg holds n units, the side takes
+  ;; ceil(n * mul / div) slots): fewer slots would let C read or write
+  ;; past the buffer, so that is refused (kind count) before the call.
+  (define (check-rest-slots rt who f args n-fixed n-extra)
+    (let ([rest (and (or (items-rest? (fn-in-items f)) (items-rest? (fn-out-items f)))
+                     (builtin-rest rt (nccc-function-address f)))])
+      (when (and rest (> (length args) (vector-ref rest 0)))
+        (let ([n (list-ref args (vector-ref rest 0))])
+          (when (and (exact-int? n) (>= n 0))
+            (let ([need (div (+ (* n (vector-ref rest 2)) (vector-ref rest 3) -1)
+                             (vector-ref rest 3))]
+                  [have (if (vector-ref rest 4) (or n-extra 0) (- (length args) n-fixed))])
+              (when (< have need)
+                (misuse/kind who 'count
+                              (string-append "wrong number of '*' slots: "
+                                             (number->string n) " " (vector-ref rest 1)
+                                             "s need " (number->string need) ", got "
+                                             (number->string have))))))))))
+
+  ;; The rest of the built-in at address a, or #f.
+  (define (builtin-rest rt a)
+    (let ([b (runtime-builtins rt)])
+      (let loop ([k 0])
+        (cond [(= k (vector-length b)) #f]
+              [(= a (vector-ref b k)) (vector-ref (vector-ref abi-builtins k) 5)]
+              [else (loop (+ k 1))]))))
 
   ;; ---- registry listing ------------------------------------------------------------
 
