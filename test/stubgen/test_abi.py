@@ -30,6 +30,21 @@ def test_builtin_counts_follow_their_signatures():
     assert abi.code("L").max == 2 ** 64 - 1
 
 
+def test_every_variable_side_says_what_sizes_it():
+    abi = load()
+    rest = {b.name: b.rest for b in abi.builtins if b.rest}
+    assert set(rest) == {b.name for b in abi.builtins
+                         if (b.n_in | b.n_out) & abi.slots_variable}
+    assert (rest["read"].arg, rest["read"].out) == (1, True)
+    assert [rest["read"].slots(n) for n in (0, 1, 8, 9)] == [0, 1, 1, 2]
+    assert not rest["write"].out and rest["write"].slots(16) == 2
+    assert rest["closure_claim_group"].slots(3) == 6
+    assert rest["closure_claim_group_typed"].slots(3) == 9
+    assert (rest["fault_arm"].arg, rest["fault_arm"].slots(5)) == (3, 5)
+    assert abi.counts(abi.closure_target_signature) == (
+        1 | abi.slots_variable, abi.slots_variable)
+
+
 def _mutated(tmp_path, change):
     data = json.loads((ROOT / "idl" / "abi.json").read_text())
     change(data)
@@ -85,11 +100,27 @@ def test_a_changed_source_makes_the_tree_stale(tmp_path, capsys):
         assert path in err
 
 
-def test_generated_outputs_differ_for_every_language(tmp_path):
+def _read_by_slot(data):
+    for b in data["builtins"]:
+        if b["name"] == "read":
+            b["rest"]["per"] = "slot"
+
+
+def _another_target_signature(data):
+    data["closure_target"]["signature"] = "L*:i*"
+
+
+@pytest.mark.parametrize("change", [_widen_int16, _read_by_slot,
+                                    _another_target_signature])
+def test_generated_outputs_differ_for_every_language(tmp_path, change):
     before = generate(load())
-    after = generate(load(_mutated(tmp_path, _widen_int16)))
+    after = generate(load(_mutated(tmp_path, change)))
     assert set(before) == set(after)
     assert all(before[k] != after[k] for k in before)
+
+
+def _builtin(data, name):
+    return next(b for b in data["builtins"] if b["name"] == name)
 
 
 @pytest.mark.parametrize("change, message", [
@@ -100,6 +131,13 @@ def test_generated_outputs_differ_for_every_language(tmp_path):
     (lambda d: d["builtins"][3].update(signature="q:i"), "not allowed"),
     (lambda d: d["handle"].update(module_shift=17), "markers"),
     (lambda d: d.pop("scopes"), "missing key"),
+    (lambda d: _builtin(d, "write").pop("rest"), "needs it"),
+    (lambda d: _builtin(d, "peek").update(rest={"arg": 1, "per": "byte"}),
+     "rest is for"),
+    (lambda d: _builtin(d, "read")["rest"].update(per="word"), "per must"),
+    (lambda d: _builtin(d, "read")["rest"].update(arg=0), "unsigned"),
+    (lambda d: _builtin(d, "read")["rest"].update(arg=2), "unsigned"),
+    (lambda d: d["closure_target"].update(signature="Lq:*"), "not allowed"),
 ])
 def test_a_broken_source_is_refused_with_its_reason(tmp_path, change,
                                                      message):

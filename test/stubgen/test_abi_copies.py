@@ -4,8 +4,9 @@ idl/abi.json is the one source of the ABI's facts; nccc/abi.h, the Lua
 table and the Scheme library are generated from it (test_abi.py). This
 suite reads every other source of the runtime, the host layers and the
 generator and fails on the shapes a hand-written copy takes: a status
-code, a handle marker, a range limit or a list of signature codes
-spelled as a literal, or a list of built-in names.
+code, a handle marker, a range limit, a list of signature codes or a
+signature with a '*' side spelled as a literal, or a list of built-in
+names.
 """
 
 import re
@@ -99,6 +100,22 @@ def test_no_list_of_signature_codes():
                 if set(s) <= codes and len(set(s)) >= 6:
                     found.append("%s:%d: %s" % (rel, k, s))
     assert not found, "code lists written by hand:\n" + "\n".join(found)
+
+
+def test_no_variable_signature_is_spelled_out():
+    """The signatures with a '*' side (the closure target's, the
+    built-ins' that take one) come from the table: a host checking or
+    registering one reads it there."""
+    sigs = {b.signature for b in ABI.builtins
+            if (b.n_in | b.n_out) & ABI.slots_variable}
+    sigs.add(ABI.closure_target_signature)
+    found = []
+    for rel, text in _sources():
+        for k, line in _code_lines(text):
+            for m in re.finditer(r"[\"']([^\"'\s]+)[\"']", line):
+                if m.group(1) in sigs:
+                    found.append("%s:%d: %s" % (rel, k, m.group(1)))
+    assert not found, "signatures written by hand:\n" + "\n".join(found)
 
 
 def test_no_list_of_builtin_names():

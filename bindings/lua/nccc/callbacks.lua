@@ -27,7 +27,7 @@ function callbacks.dispatcher(lib)
   local d = core.dispatcher()
   -- Only for other code and tools to see: a name taken already (another
   -- state of this process) changes nothing, closures target d anyway.
-  local sig = builtins.cstring(lib, "L*:*")
+  local sig = builtins.cstring(lib, abi.closure_target_signature)
   local ok, _, st = pcall(builtins.with_cstring, lib, core.kind .. ".dispatch", B.register, 2, d, sig, 0)
   call(lib, B.free, 1, sig)
   lib.dispatch_status = ok and st or -1

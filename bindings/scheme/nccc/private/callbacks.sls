@@ -81,7 +81,7 @@
       ;; visible to other code and tools under one name (docs/CALLBACKS.md)
       (with-c-string rt 'nccc-load "scheme.dispatch"
         (lambda (name)
-          (with-c-string rt 'nccc-load "L*:*"
+          (with-c-string rt 'nccc-load abi-closure-target-signature
             (lambda (sig) (builtin rt 'nccc-load B-REGISTER 1 name d sig 1)))))))
 
   ;; C calls this (through the compat dispatcher) for every callback of
