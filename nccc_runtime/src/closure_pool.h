@@ -42,11 +42,11 @@ enum { REC_FREE = 0, REC_HEAD, REC_MEMBER, REC_SPENT };
 #define BOUND ((uint64_t)1 << 32)
 #define SCOPE_OF(flags) ((flags) & ~(NCCC_CLOSURE_NOTIFY | NCCC_CLOSURE_THREAD))
 
-/* What a call reads first. Aligned to 64 bytes (it fills 48 on 64-bit
-** targets): a record is one cache line, and a power-of-two size makes
-** the index of a context one shift. */
+/* What a call reads first. Aligned to NCCC_CLOSURE_RECORD_ALIGN: 64 on
+** hosted targets (it fills 48 on 64-bit ones), one cache line a record,
+** and a power-of-two size makes the index of a context one shift. */
 typedef struct rec {
-  _Alignas(64) uintptr_t key; /* the last claim's token; low bit set: a
+  _Alignas(NCCC_CLOSURE_RECORD_ALIGN) uintptr_t key; /* the last claim's token; low bit set: a
                               ** callable head */
   nccc_fn target;
   uint64_t env;

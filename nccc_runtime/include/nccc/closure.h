@@ -74,6 +74,10 @@
 #if NCCC_CLOSURE_GROUP_MAX < 1 || NCCC_CLOSURE_GROUP_MAX > 255
 #error "NCCC_CLOSURE_GROUP_MAX must be 1..255"
 #endif
+#if NCCC_CLOSURE_RECORD_ALIGN < 8 || \
+    (NCCC_CLOSURE_RECORD_ALIGN & (NCCC_CLOSURE_RECORD_ALIGN - 1)) != 0
+#error "NCCC_CLOSURE_RECORD_ALIGN must be a power of two, at least 8"
+#endif
 
 /* Lifetimes (enum nccc_scope: call, async, notified, forever),
 ** NCCC_CLOSURE_NOTIFY, or'ed into a scope to send release notices to

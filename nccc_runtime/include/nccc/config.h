@@ -40,6 +40,18 @@
 #endif
 #endif
 
+/* Alignment of a closure record in bytes (a power of two, at least 8):
+** a cache line on hosted targets, so that a callback reads one line and
+** the index of a context is one shift; 8 on bare metal, where RAM is
+** scarcer than cache lines. */
+#ifndef NCCC_CLOSURE_RECORD_ALIGN
+#if NCCC_CONFIG_HOSTED
+#define NCCC_CLOSURE_RECORD_ALIGN 64
+#else
+#define NCCC_CLOSURE_RECORD_ALIGN 8
+#endif
+#endif
+
 /* Most callbacks that can share one context (1..255). */
 #ifndef NCCC_CLOSURE_GROUP_MAX
 #define NCCC_CLOSURE_GROUP_MAX 4
