@@ -8,6 +8,7 @@ program, by Lua and by Guile reading the regenerated tables.
 
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -160,3 +161,19 @@ def test_chez_reads_the_generated_library():
         input='(import (nccc abi)) (display (abi-status-text #x4007))',
         capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "pool exhausted"
+
+
+def test_the_docs_list_every_builtin_at_its_index():
+    """docs/ABI.md's table of built-ins is prose about the same facts:
+    its rows must name every built-in of idl/abi.json at its index."""
+    text = (ROOT / "docs" / "ABI.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (\d+) \| `(\w+)` \|", text, re.M)
+    assert [(int(k), name) for k, name in rows] == \
+        [(b.index, b.name) for b in load().builtins]
+
+
+def test_the_docs_give_every_status_code_with_its_value():
+    text = (ROOT / "docs" / "ABI.md").read_text(encoding="utf-8")
+    missing = [s.name for s in load().status
+               if "| `NCCC_%s` | 0x%04x |" % (s.name, s.value) not in text]
+    assert not missing
