@@ -50,7 +50,7 @@ def _closure_sets(src, sets):
                     for m in cs.members]))
 
 
-def _set_wrappers(lf):
+def _set_wrappers(host, lf):
     """The closure-set wrappers of a function, as Lua expressions around
     call: the owner's group for its [closures] and [context] slots
     (positions are in-slot positions), then the release of the groups
@@ -63,8 +63,10 @@ def _set_wrappers(lf):
         members = ", ".join("[%d] = %d" % (lf.position(c.slot), c.member)
                             for c in cl if c.member is not None)
         context = [lf.position(c.slot) for c in cl if c.member is None]
-        out.append("S.closures(call, %d, {set = %s, owner = %d, members = "
-                   "{%s}%s})" % (len(lf.in_slots), lua_string(cs.name),
+        out.append("S.closures(call, %d, {name = %s, set = %s, owner = %d, "
+                   "members = {%s}%s})" % (len(lf.in_slots),
+                                 lua_string(host.qualified(lf.name)),
+                                 lua_string(cs.name),
                                  lf.position(cl[0].owner), members,
                                  ", context = %d" % context[0]
                                  if context else ""))
@@ -113,7 +115,7 @@ def _binder(src, host, lf):
     call). Owned pointers from [out] parameters other than strings stay
     plain pointers: the caller frees them (docs/LUA.md, "Ownership")."""
     owned = lf.owned_return
-    sets = _set_wrappers(lf)
+    sets = _set_wrappers(host, lf)
     if not lf.nonnull and not owned and not lf.thunks and \
             not lf.owned_out_strings and not sets:
         return

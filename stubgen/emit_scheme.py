@@ -350,29 +350,50 @@ class _Maker:
     def _null_ok(self, slot):
         return "#f" if slot in self.f.nonnull else "#t"
 
-    def _checked_body(self, src):
-        """The IDL's checks, then nccc-call (after the thunk pool's last
-        error is cleared, for a function binding a thunk)."""
+    def _checks(self):
+        """The IDL's checks of the arguments, one expression each, and
+        the arguments in closure slots."""
         f = self.f
+        checks, closures = [], []
         for s, a in zip(self.ins, self.args):
             pos = f.position(s)
             kind = code_kind(s.code)
             if kind == "closure":
-                src.line("(%%nccc-callback-arg %s %d %s %s %s)"
-                         % (self.who, pos, a, self._null_ok(s),
-                            self._closure_types(s)))
+                closures.append(a)
+                checks.append("(%%nccc-callback-arg %s %d %s %s %s)"
+                              % (self.who, pos, a, self._null_ok(s),
+                                 self._closure_types(s)))
             elif kind == "string" and s not in f.nullable:
                 # [nonnull]: null; neither: a string is expected
                 kind, text = (("null", "NULL where the IDL says nonnull")
                               if s in f.nonnull
                               else ("type", "expected a string"))
-                src.line("(r:unless %s (%%nccc-misuse %s (r:quote %s) "
-                         "\"bad argument #%d: %s\"))"
-                         % (a, self.who, kind, pos, text))
+                checks.append("(r:unless %s (%%nccc-misuse %s (r:quote %s) "
+                              "\"bad argument #%d: %s\"))"
+                              % (a, self.who, kind, pos, text))
             elif kind == "pointer" or s in f.nonnull_values:
                 # a [nonnull] function pointer is refused like a pointer
-                src.line("(%%nccc-pointer %s %d %s %s)"
-                         % (self.who, pos, a, self._null_ok(s)))
+                checks.append("(%%nccc-pointer %s %d %s %s)"
+                              % (self.who, pos, a, self._null_ok(s)))
+        return checks, closures
+
+    def _checked_body(self, src):
+        """The IDL's checks, then nccc-call (after the thunk pool's last
+        error is cleared, for a function binding a thunk). A check that
+        refuses the call releases the call-scope closures passed to it
+        (%nccc-refused); with one check only, the refused argument is the
+        only closure, and not a live one."""
+        f = self.f
+        checks, closures = self._checks()
+        if closures and len(checks) > 1:
+            src.line("(r:guard (e [#t (%%nccc-refused e %s)])"
+                     % " ".join(closures))
+            for c in checks[:-1]:
+                src.line("  " + c)
+            src.line("  %s)" % checks[-1])
+        else:
+            for c in checks:
+                src.line(c)
         call = "(%s f %s)" % ("%nccc-thunk-call" if f.thunks
                               else "nccc-call", " ".join(self.args))
         ys = ["y%d" % (j + 1) for j in range(len(self.outs))]

@@ -65,6 +65,7 @@ local function resolve(spec)
   if spec.f64 then return nccc.bits_double(nccc.u64(spec.f64)) end
   if spec.null then return nccc.NULL end
   if spec.closure then return case.closures[spec.closure] or error("no closure " .. spec.closure) end
+  if spec.procedure then return case.procedures[spec.procedure] or error("no procedure " .. spec.procedure) end
   if spec.saved then return case.saved[spec.saved] end
   if spec.constant then return lib:constant(spec.constant) end
   if spec.symbol then return lib:symbol(spec.symbol) end
@@ -308,6 +309,13 @@ function STEPS.callback(step)
   return true
 end
 
+-- A plain Lua function, for a generated module to make its closures.
+function STEPS.procedure(step)
+  local rec, fn = make_callback(step)
+  case.procedures[step.procedure], case.records[step.procedure] = fn, {rec}
+  return true
+end
+
 function STEPS.group(step)
   local members, recs = {}, {}
   for k, m in ipairs(step.members) do
@@ -329,7 +337,7 @@ end
 function STEPS.check(step)
   local c, recs = case.closures[step.check], case.records[step.check]
   local rec = recs[(step.member or 0) + 1]
-  if step.live ~= nil and c.live ~= step.live then return false, "live is " .. tostring(c.live) end
+  if step.live ~= nil and (c == nil or c.live ~= step.live) then return false, "live is " .. tostring(c.live) end
   if step.calls and rec.calls ~= step.calls then return false, fmt("%d calls, expected %d", rec.calls, step.calls) end
   if step.collected then return match(step.collected, rec.collected) end
   return true
@@ -423,7 +431,7 @@ STEPS["repeat"] = function(step)
 end
 
 -- Checked in this order: a callback step also has a "signature".
-local ORDER = {"call", "packed", "register_packed", "callback", "group", "exhaust", "constant",
+local ORDER = {"call", "packed", "register_packed", "callback", "procedure", "group", "exhaust", "constant",
   "layout", "modules", "functions", "signature", "release", "check", "counters", "close", "forget",
   "collect", "alloc", "free", "read_string", "repeat"}
 
@@ -437,7 +445,7 @@ end
 local passed, failed = 0, 0
 for _, c in ipairs(doc.cases) do
   local _, in_use, stale, mismatched, wrong_thread = lib:closure_stats()
-  case = {saved = {}, closures = {}, records = {},
+  case = {saved = {}, closures = {}, procedures = {}, records = {},
     base = {refs = nccc.core.refs(), in_use = in_use, stale = stale, mismatched = mismatched,
       wrong_thread = wrong_thread}}
   local steps = c.steps or {c}

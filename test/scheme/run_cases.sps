@@ -137,6 +137,7 @@
                   (cdr (get v "struct")))
         bv)]
      [(has? v "closure") (vector-ref (cdr (assoc (get v "closure") closures)) 0)]
+     [(has? v "procedure") (vector-ref (cdr (assoc (get v "procedure") closures)) 0)]
      [(has? v "saved") (let ([hit (assoc (get v "saved") saved)]) (and hit (cdr hit)))]
      [(has? v "constant") (nccc-constant rt (get v "constant"))]
      [(has? v "symbol") (nccc-symbol rt (get v "symbol"))]
@@ -169,6 +170,8 @@
      [else #f])]
    [(number? e) (same-number? e got)]
    [(and (list? e) (list? got)) (match-list? e got (map (lambda (x) #f) e))]
+   ;; a callback's array argument arrives as a vector
+   [(and (list? e) (vector? got)) (match? e (vector->list got) layout)]
    [else (equal? e got)]))
 
 (define (match-list? want got layouts)
@@ -316,6 +319,11 @@
                                                     (scope-of step) (behaviour (get step "do") id)))
                          '())
                   '()))]
+   ;; a plain procedure, for a generated module to make its closures
+   [(get step "procedure")
+    => (lambda (id)
+         (set! closures (cons (cons id (vector (behaviour (get step "do") id) 0 '())) closures))
+         #f)]
    [(get step "group")
     => (lambda (id)
          (let ([members (get step "members")])
@@ -409,8 +417,9 @@
                 [r (cdr (assoc key closures))]
                 [cb (vector-ref (cdr (assoc id closures)) 0)])
            (cond
-            [(and (has? step "live") (not (eq? (get step "live") (and cb (nccc-callback-live? cb)))))
-             (string-append "live " (show (and cb (nccc-callback-live? cb))))]
+            [(and (has? step "live")
+                  (not (eq? (get step "live") (and (nccc-callback? cb) (nccc-callback-live? cb)))))
+             (string-append "live " (show (and (nccc-callback? cb) (nccc-callback-live? cb))))]
             [(and (has? step "calls") (not (= (get step "calls") (vector-ref r 1))))
              (string-append "calls " (show (vector-ref r 1)))]
             [(and (has? step "collected")

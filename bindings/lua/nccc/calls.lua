@@ -15,7 +15,7 @@ local Lib = require("nccc.library").Lib
 
 local fmt, ceil = string.format, math.ceil
 local unpack = table.unpack or unpack
-local NULL, raise, vtype = common.NULL, common.raise, common.vtype
+local NULL, Closure, raise, vtype = common.NULL, common.Closure, common.raise, common.vtype
 local describe, ENCODE = values.describe, values.ENCODE
 local spec_side = signature.spec_side
 local B = builtins.B
@@ -100,9 +100,10 @@ end
 
 -- slow(k, v): argument k's slot (a record's bytes) where the primitive's
 -- own fast path did not take v, or the error, raised at the caller.
-local function slow_for(f, nonnull)
+local function slow_for(f, nonnull, refuse)
   return function(k, v)
     if k == 0 then
+      if refuse then refuse() end
       raise(count_message(f, v), 2)
     elseif k == -1 then
       raise("error in callback: " .. tostring(v), 2)
@@ -128,8 +129,63 @@ local function slow_for(f, nonnull)
       s, why = ENCODE[code](v)
       if s == nil then why = describe(why, code, v) end
     end
-    if s == nil then raise(fmt("bad argument #%d to '%s' (%s)", k, f.name, why), 2) end
+    if s == nil then
+      if refuse then refuse() end
+      raise(fmt("bad argument #%d to '%s' (%s)", k, f.name, why), 2)
+    end
     return s
+  end
+end
+
+-- ---- refused calls -----------------------------------------------------------
+
+-- A call refused before C runs ends the closures C's wrapper would have
+-- ended: the "call"-scope closures among its arguments (the wrapper
+-- releases them when the call returns, and when it refuses the call
+-- itself), and a group a generated module claimed for this call (fresh,
+-- nccc/owners.lua). Closures of other scopes stay.
+local function release_refused(c)
+  if getmetatable(c) == Closure and c.live and (c.scope == "call" or c.fresh) then
+    c:release()
+  end
+end
+
+-- The argument positions of f's closure slots.
+local function closure_positions(f)
+  local at = {}
+  for k, item in ipairs(f.ins) do
+    local code = abi.codes[item.code]
+    if code and code.kind == "closure" then at[#at + 1] = k end
+  end
+  return at
+end
+
+-- make(refuse) -> the callable of f; for a function with closure slots,
+-- wrapped so that refuse() (called by the conversions before they raise)
+-- releases the closures of the call under way (with a wrong argument
+-- count, those among all its arguments). Nothing reaches C before
+-- the last argument is converted, so a nested call can only begin after
+-- the refusals of this one.
+local function refusing(f, make)
+  local at = closure_positions(f)
+  if #at == 0 then return make(nil) end
+  local held = {}
+  local function forget(...)
+    for _, k in ipairs(at) do held[k] = nil end
+    return ...
+  end
+  local fast = make(function()
+    for _, k in ipairs(at) do release_refused(held[k]) end
+    forget()
+  end)
+  return function(...)
+    local n = select("#", ...)
+    if n ~= f.nargs and not (f.var_in and n > f.nargs) then
+      -- a count refusal, where any argument may be a closure
+      for k = 1, n do release_refused((select(k, ...))) end
+    end
+    for _, k in ipairs(at) do held[k] = (select(k, ...)) end
+    return forget(fast(...))
   end
 end
 
@@ -164,11 +220,12 @@ local function var_need(rule, v)
 end
 
 -- The function with its '*' in side checked against the rule.
-local function var_checked(f, rule, fast)
+local function var_checked(f, rule, fast, refuse)
   return function(...)
     local need = var_need(rule, (select(rule.arg + 1, ...)))
     local got = select("#", ...) - f.nargs
     if need and got < need then
+      if refuse then refuse() end
       raise(fmt("'%s' expects %s slot%s after its %d fixed arguments, got %d", f.name,
         tostring(need), need == 1 and "" or "s", f.nargs, got), 2)
     end
@@ -194,11 +251,14 @@ local function fast_of(lib, f, opts)
   else
     local clear, last
     if opts and opts.thunks then clear, last = lib.builtins[B.clear_error], lib.builtins[B.last_error] end
-    fast = core.fn(f.addr, spec_side(f.ins, f.var_in, nonnull),
-      spec_side(f.outs, false, nil, opts and opts.outs), f.name, slow_for(f, nonnull),
-      post_for(f), clear, last)
-    local rule = VAR_SIZE[f.name]
-    if rule and f.var_in and not rule.out then fast = var_checked(f, rule, fast) end
+    fast = refusing(f, function(refuse)
+      local fn = core.fn(f.addr, spec_side(f.ins, f.var_in, nonnull),
+        spec_side(f.outs, false, nil, opts and opts.outs), f.name, slow_for(f, nonnull, refuse),
+        post_for(f), clear, last)
+      local rule = VAR_SIZE[f.name]
+      if rule and f.var_in and not rule.out then fn = var_checked(f, rule, fn, refuse) end
+      return fn
+    end)
   end
   if not opts then f.fast = fast end
   return fast

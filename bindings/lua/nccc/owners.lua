@@ -96,13 +96,13 @@ function owners.sets(M, lib, t, helpers)
     return tostring(s)
   end
 
-  -- The owner's group of closure set name: claimed on first use (scope
-  -- forever), one member per member of the set, each calling the
-  -- procedure registered for it.
+  -- The owner's group of closure set name, and whether it was claimed
+  -- now: claimed on first use (scope forever), one member per member of
+  -- the set, each calling the procedure registered for it.
   local function group(name, owner, k)
     local set, id = sets[name], key(owner, k)
     local g = set.groups[id]
-    if g and g.closure.live then return g end
+    if g and g.closure.live then return g, false end
     g = {procs = {}}
     local members = {}
     for m, e in ipairs(set.members) do
@@ -115,32 +115,49 @@ function owners.sets(M, lib, t, helpers)
     end
     g.closure = lib:callback_group("forever", 0, unpack(members))
     set.groups[id] = g
-    return g
+    return g, true
+  end
+
+  -- A procedure argument: a function, a callable, or nil (nccc.NULL) for
+  -- NULL; anything else refused before the group is touched.
+  local function procedure(proc, k)
+    local mt = getmetatable(proc)
+    if proc == common.NULL then return nil end
+    if proc ~= nil and type(proc) ~= "function" and not (mt and mt.__call) then
+      common.raise(fmt("bad argument #%d (function expected, got %s)", k, common.vtype(proc)), 4)
+    end
+    return proc
   end
 
   -- call with the owner's group in its [closures] and [context] slots:
-  -- spec = {set, owner, members = {[slot] = member}, context = slot};
-  -- the context slot is no argument of the host function.
+  -- spec = {name, set, owner, members = {[slot] = member}, context =
+  -- slot}; the context slot is no argument of the host function. Every
+  -- argument of the set is checked before the group is claimed; a group
+  -- claimed by this call is marked fresh for it, so that a refusal of
+  -- the call before C runs releases it (nccc/calls.lua).
   function S.closures(call, n, spec)
+    local want = spec.context and n - 1 or n
     return function(...)
       local given, args, j = {n = select("#", ...), ...}, {}, 1
+      if given.n ~= want then
+        common.raise(fmt("'%s' expects %d argument%s, got %d", spec.name, want,
+          want == 1 and "" or "s", given.n), 2)
+      end
       for k = 1, n do
         if k ~= spec.context then args[k], j = given[j], j + 1 end
       end
-      local extra = n
-      for i = j, given.n do extra = extra + 1 args[extra] = given[i] end
-      local g = group(spec.set, args[spec.owner], spec.owner)
+      local procs = {}
+      for k = 1, n do
+        if spec.members[k] then procs[k] = procedure(args[k], k) end
+      end
+      local g, fresh = group(spec.set, args[spec.owner], spec.owner)
+      g.closure.fresh = fresh
       for k, m in pairs(spec.members) do
-        local proc = args[k]
-        local mt = getmetatable(proc)
-        if proc ~= nil and type(proc) ~= "function" and not (mt and mt.__call) then
-          common.raise(fmt("bad argument #%d (function expected, got %s)", k, common.vtype(proc)), 2)
-        end
-        g.procs[m + 1] = proc
-        args[k] = proc ~= nil and g.closure or nil
+        g.procs[m + 1] = procs[k]
+        args[k] = procs[k] ~= nil and g.closure or nil
       end
       if spec.context then args[spec.context] = g.closure end
-      return call(unpack(args, 1, extra))
+      return call(unpack(args, 1, n))
     end
   end
 

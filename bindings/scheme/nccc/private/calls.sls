@@ -5,7 +5,7 @@
 (library (nccc private calls)
   (export nccc-load nccc-lookup nccc-function-at nccc-function? nccc-function-name
           nccc-function-signature nccc-function-address nccc-function-handle fn-rt
-          nccc-call nccc-call* nccc-procedure call nccc-functions
+          nccc-call nccc-call* nccc-procedure call nccc-functions release-refused
           nccc-own nccc-owned-live? nccc-close nccc-collect!
           nccc-packed-call nccc-register-packed)
   (import (rnrs) (nccc abi) (nccc compat) (nccc private values) (nccc private runtime)
@@ -102,6 +102,16 @@
     (let ([f (nccc-lookup rt name)])
       (lambda args (call f #f args))))
 
+  ;; A call refused before C runs ends the closures C's wrapper would
+  ;; have ended: the call-scope callbacks among its arguments (the wrapper
+  ;; releases them when the call returns, and when it refuses the call
+  ;; itself). Callbacks of other scopes stay.
+  (define (release-refused args)
+    (for-each (lambda (x)
+                (when (and (nccc-callback? x) (eq? (callback-scope x) 'call))
+                  (nccc-release x)))
+              args))
+
   (define (call f n-extra args)
     (unless (nccc-function? f) (misuse 'nccc-call "not an nccc function" f))
     (let* ([who (string->symbol (nccc-function-name f))]
@@ -109,10 +119,12 @@
            [n-args (length args)]
            [n-fixed (length (remq 'rest in-items))])
       (unless (if (items-rest? in-items) (>= n-args n-fixed) (= n-args n-fixed))
+        (release-refused args)
         (count-error who n-fixed (items-rest? in-items) n-args))
       ;; a C function may write any number of slots after a '*': only the
       ;; caller knows how many, so it must say
       (unless (eq? (items-rest? (fn-out-items f)) (and n-extra #t))
+        (release-refused args)
         (misuse/kind who (if n-extra 'type 'count)
                       (if n-extra
                           "nccc-call* is for functions whose results end in '*'"
@@ -126,13 +138,8 @@
              [called #f]
              [cleanup
               (lambda ()
-                (for-each (lambda (x)
-                            (cond [(not (nccc-callback? x)) (free rt who x)]
-                                  ;; only C's wrapper ends a call-scope
-                                  ;; closure, and C was not called
-                                  [(and (not called) (eq? (callback-scope x) 'call))
-                                   (nccc-release x)]))
-                          kept))])
+                (for-each (lambda (x) (unless (nccc-callback? x) (free rt who x))) kept)
+                (unless called (release-refused kept)))])
         (let ([results
                (guard (e (#t (cleanup) (raise e)))
                  (encode-args rt who in-items args in (lambda (x) (set! kept (cons x kept))))

@@ -17,7 +17,7 @@
           slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set! slot-f64-set!
           arg-int? arg-flonum? %nccc-bind-call %nccc-real %nccc-float %nccc-pointer
           %nccc-callback-arg %nccc-arity %nccc-thunk-call %nccc-string-result
-          %nccc-owned-result %nccc-raise-pending
+          %nccc-owned-result %nccc-raise-pending %nccc-refused
           (rename (check-int %nccc-int) (misuse/kind %nccc-misuse) (pending %nccc-pending)))
   (import (rnrs) (nccc abi) (nccc compat) (nccc private values) (nccc private runtime)
           (nccc private convert) (nccc private registry) (nccc private callbacks)
@@ -123,9 +123,10 @@
                          targets))
               (do ([k 0 (+ k 1)]) ((= k n))
                 (vector-set! (module-procedures m) k
-                             (with-sets m k (make-procedure m rt (vector-ref fns k)
-                                                            (vector-ref (module-makers m) k)
-                                                            (owned-results m k))))))))))
+                             (with-sets m k (vector-ref fns k)
+                                        (make-procedure m rt (vector-ref fns k)
+                                                        (vector-ref (module-makers m) k)
+                                                        (owned-results m k))))))))))
 
   (define (owned-results m k)
     (let ([hit (assoc (vector-ref (vector-ref (module-functions m) k) 0) (module-owned m))])
@@ -259,7 +260,15 @@
     (fold-left (lambda (acc s) (string-append acc (if (string=? acc "") "'" " '") s "'"))
                "" l))
 
-  (define (%nccc-arity who n args) (count-error who n #f (length args)))
+  (define (%nccc-arity who n args)
+    (release-refused args)
+    (count-error who n #f (length args)))
+
+  ;; A maker's checks refused the call (condition e) before C ran: the
+  ;; call-scope callbacks among args end with it (release-refused).
+  (define (%nccc-refused e . args)
+    (release-refused args)
+    (raise e))
 
   ;; A call of f that binds a thunk of a pool (a callback parameter with
   ;; no context): the wrapper refuses the call with a zeroed out[] when
@@ -358,14 +367,15 @@
   ;; ---- closure sets --------------------------------------------------------------
 
   ;; The owner's group of closure set name, claimed on first use (scope
-  ;; forever): member k calls the procedure registered for it.
+  ;; forever): member k calls the procedure registered for it. -> (values
+  ;; group claimed-now?)
   (define (owner-group m name who owner position)
     (let* ([rt (module-runtime m)]
            [key (%nccc-pointer who position owner #f)]
            [table (cdr (assoc name (module-groups m)))]
            [g (hashtable-ref table key #f)])
       (if (and g (nccc-callback-live? (vector-ref g 0)))
-          g
+          (values g #f)
           (let* ([members (cdr (vector->list (row-of (module-sets m) name)))]
                  [procs (make-vector (length members) #f)]
                  [member-proc
@@ -385,17 +395,17 @@
                                             (cons (module-callback-signature m type) acc))))))]
                  [g (vector (apply nccc-callback-group rt 'forever 0 pairs) procs)])
             (hashtable-set! table key g)
-            g))))
+            (values g #t)))))
 
   ;; proc of function k, with the owner's group in the slots of its closure
   ;; set (the context slot is no argument) and the groups of an owner it
   ;; frees released after it returns.
-  (define (with-sets m k proc)
+  (define (with-sets m k f proc)
     (let* ([name (vector-ref (vector-ref (module-functions m) k) 0)]
            [who (string->symbol name)]
            [spec (assoc name (module-closures m))]
            [frees (assoc name (module-frees m))]
-           [proc (if spec (with-group m who proc (cdr spec)) proc)])
+           [proc (if spec (with-group m who (in-count who f) proc (cdr spec)) proc)])
       (if frees
           (lambda (owner . rest)
             (call-with-values (lambda () (apply proc owner rest))
@@ -404,10 +414,35 @@
                 (apply values results))))
           proc)))
 
-  (define (with-group m who proc spec)
+  ;; The number of in items (arguments) of f.
+  (define (in-count who f)
+    (let-values ([(ins outs) (parse-signature who (nccc-function-signature f))])
+      (length (remq 'rest ins))))
+
+  ;; A procedure argument of a set: a procedure or #f (NULL).
+  (define (set-procedure who position p)
+    (unless (or (not p) (procedure? p))
+      (misuse/kind who 'type (string-append "bad argument #" (number->string position)
+                                             ": expected a procedure")
+                   p))
+    p)
+
+  ;; A refusal raised before C ran (not a callback's error, nor the
+  ;; wrapper's own full thunk pool).
+  (define (refusal? e)
+    (and (nccc-error? e) (not (memq (nccc-error-kind e) '(callback pool)))))
+
+  ;; Every argument of the set is checked before the owner's group is
+  ;; claimed; a group claimed by this call is released when the call is
+  ;; refused before C runs (nothing in C has it yet).
+  (define (with-group m who n-in proc spec)
     (let ([set (car spec)] [owner (cadr spec)] [members (caddr spec)]
           [context (cadddr spec)])
       (lambda given
+        (let ([want (if context (- n-in 1) n-in)])
+          (unless (= (length given) want)
+            (release-refused given)
+            (count-error who want #f (length given))))
         (let* ([args (list->vector
                       (if context
                           (let loop ([i 1] [g given])
@@ -416,21 +451,17 @@
                                   [else (cons (car g) (loop (+ i 1) (cdr g)))]))
                           given))]
                [at (lambda (slot) (vector-ref args (- slot 1)))]
-               [g (begin
-                    (when (< (vector-length args) owner) (apply proc given))
-                    (owner-group m set who (at owner) owner))])
-          (for-each (lambda (sm)
-                      (let ([p (at (car sm))])
-                        (unless (or (not p) (procedure? p))
-                          (misuse/kind who 'type (string-append "bad argument #"
-                                                                 (number->string (car sm))
-                                                                 ": expected a procedure")
-                                        p))
+               [procs (map (lambda (sm) (set-procedure who (car sm) (at (car sm)))) members)])
+          (let-values ([(g fresh) (owner-group m set who (at owner) owner)])
+            (for-each (lambda (sm p)
                         (vector-set! (vector-ref g 1) (cdr sm) p)
-                        (vector-set! args (- (car sm) 1) (and p (vector-ref g 0)))))
-                    members)
-          (when context (vector-set! args (- context 1) (vector-ref g 0)))
-          (apply proc (vector->list args))))))
+                        (vector-set! args (- (car sm) 1) (and p (vector-ref g 0))))
+                      members procs)
+            (when context (vector-set! args (- context 1) (vector-ref g 0)))
+            (if fresh
+                (guard (e [(refusal? e) (nccc-release (vector-ref g 0)) (raise e)])
+                  (apply proc (vector->list args)))
+                (apply proc (vector->list args))))))))
 
   (define (release-groups m who owner sets)
     (let ([key (%nccc-pointer who 1 owner #t)])
