@@ -271,24 +271,29 @@ static void send_notices(const notice *notes, unsigned n, void *ctx) {
   }
 }
 
-nccc_status nccc_closure_release(void *ctx) {
+/* Frees the group of ctx and sends its notices; 0 when ctx is not live.
+** A spent group is left alone: its running final call releases it. */
+static int release_live(void *ctx) {
   notice notes[NCCC_CLOSURE_GROUP_MAX];
-  unsigned n;
+  unsigned n = 0;
   int head;
   nccc_platform_lock();
   head = head_of(ctx, 1);
   if (head < 0) {
     nccc_platform_unlock();
+    return 0;
+  }
+  if (P.r[head].state != REC_SPENT) n = free_group(head, notes);
+  nccc_platform_unlock();
+  send_notices(notes, n, ctx);
+  return 1;
+}
+
+nccc_status nccc_closure_release(void *ctx) {
+  if (!release_live(ctx)) {
     return nccc_fail(NCCC_ERR_STALE_CLOSURE, "closure release",
                      "not a live closure");
   }
-  if (P.r[head].state == REC_SPENT) {
-    nccc_platform_unlock(); /* its running final call releases it */
-    return NCCC_OK;
-  }
-  n = free_group(head, notes);
-  nccc_platform_unlock();
-  send_notices(notes, n, ctx);
   return NCCC_OK;
 }
 
@@ -314,23 +319,7 @@ static void report_stale(const char *what) {
 }
 
 void nccc_closure_destroy_notify(void *ctx) {
-  notice notes[NCCC_CLOSURE_GROUP_MAX];
-  unsigned n;
-  int head;
-  nccc_platform_lock();
-  head = head_of(ctx, 1);
-  if (head < 0) {
-    nccc_platform_unlock();
-    report_stale("destroy notify");
-    return;
-  }
-  if (P.r[head].state == REC_SPENT) {
-    nccc_platform_unlock();
-    return;
-  }
-  n = free_group(head, notes);
-  nccc_platform_unlock();
-  send_notices(notes, n, ctx);
+  if (!release_live(ctx)) report_stale("destroy notify");
 }
 
 /* ---- calls ------------------------------------------------------------------ */

@@ -87,11 +87,15 @@ def emit(abi):
              "condition) ---- */")
     src.blank()
     _enum(src, "nccc_status",
-          [("NCCC_" + s.name, "0x%04x" % s.value, s.tvm or s.doc)
+          [("NCCC_" + s.name, "0x%04x" % s.value, s.doc or s.tvm)
            for s in abi.status])
     _xmacro(src, "NCCC_ABI_STATUSES", ["NAME", "VALUE", "TEXT"],
             [("NCCC_" + s.name, "0x%04x" % s.value, '"%s"' % s.text)
              for s in abi.status])
+    src.line("/* The statuses tvm/runtime/crt/error_codes.h names too, with "
+             "the same value. */")
+    _xmacro(src, "NCCC_ABI_TVM_STATUSES", ["NAME", "TVM_NAME"],
+            [("NCCC_" + s.name, s.tvm) for s in abi.status if s.tvm])
     src.line("/* ---- built-ins: in[] -> out[] (status first) ---- */")
     src.blank()
     _enum(src, "nccc_builtin_index",

@@ -84,12 +84,12 @@ def emit(abi):
         with src.block("builtin = {", "},"):
             for b in abi.builtins:
                 src.line("%s = %d," % (_key(b.name), b.index))
-        src.line("closure_target_signature = %s,"
-                 % _str(abi.closure_target_signature))
         src.line("scopes = {%s}," % ", ".join(
             "%s = %d" % (s.name, s.value) for s in abi.scopes))
         for f in abi.closure_flags:
             src.line("closure_%s = %d," % (f.name, f.value))
+        src.line("closure_target_signature = %s,"
+                 % _str(abi.closure_target_signature))
         src.line("type_kinds = {%s}," % ", ".join(
             "[%d] = %s" % (t.value, _str(t.name)) for t in abi.type_kinds))
     return str(src)

@@ -156,9 +156,9 @@ return {
     closure_claim_typed = 35,
     closure_claim_group_typed = 36,
   },
-  closure_target_signature = "L*:*",
   scopes = {call = 1, async = 2, notified = 3, forever = 4},
   closure_notify = 256,
   closure_thread = 512,
+  closure_target_signature = "L*:*",
   type_kinds = {[1] = "struct", [2] = "union", [3] = "opaque"},
 }

@@ -103,6 +103,24 @@ typedef enum nccc_status {
   X(NCCC_ERR_FAULT_INJECTED, 0x4008, "fault injected") \
   X(NCCC_ERR_WRONG_THREAD, 0x4009, "wrong thread")
 
+/* The statuses tvm/runtime/crt/error_codes.h names too, with the same value. */
+/* NCCC_ABI_TVM_STATUSES(X): X(NAME, TVM_NAME) */
+#define NCCC_ABI_TVM_STATUSES(X) \
+  X(NCCC_ERR_NAME_NOT_FOUND, kTvmErrorFunctionNameNotFound) \
+  X(NCCC_ERR_INDEX_INVALID, kTvmErrorFunctionIndexInvalid) \
+  X(NCCC_ERR_REGISTRY_FULL, kTvmErrorFunctionRegistryFull) \
+  X(NCCC_ERR_ALREADY_DEFINED, kTvmErrorFunctionAlreadyDefined) \
+  X(NCCC_ERR_BUFFER_TOO_SMALL, kTvmErrorBufferTooSmall) \
+  X(NCCC_ERR_PLATFORM_CHECK, kTvmErrorPlatformCheckFailure) \
+  X(NCCC_ERR_NO_MEMORY, kTvmErrorPlatformNoMemory) \
+  X(NCCC_ERR_NUM_ARGUMENTS, kTvmErrorFunctionCallNumArguments) \
+  X(NCCC_ERR_WRONG_ARG_TYPE, kTvmErrorFunctionCallWrongArgType) \
+  X(NCCC_ERR_NOT_IMPLEMENTED, kTvmErrorFunctionCallNotImplemented) \
+  X(NCCC_ERR_INVALID_ARG, kTvmErrorFunctionCallInvalidArg) \
+  X(NCCC_ERR_BAD_NAME, kTvmErrorNcccBadName) \
+  X(NCCC_ERR_NULL_POINTER, kTvmErrorNcccNullPointer) \
+  X(NCCC_ERR_NOT_INITIALIZED, kTvmErrorNcccNotInitialized)
+
 /* ---- built-ins: in[] -> out[] (status first) ---- */
 
 typedef enum nccc_builtin_index {

@@ -22,33 +22,9 @@
 #include "tvm_internal.h"
 
 /* TVM's codes and nccc's agree wherever both name a condition. */
-_Static_assert((int)kTvmErrorFunctionNameNotFound == (int)NCCC_ERR_NAME_NOT_FOUND,
-               "name not found");
-_Static_assert((int)kTvmErrorFunctionIndexInvalid == (int)NCCC_ERR_INDEX_INVALID,
-               "index invalid");
-_Static_assert((int)kTvmErrorFunctionRegistryFull == (int)NCCC_ERR_REGISTRY_FULL,
-               "registry full");
-_Static_assert((int)kTvmErrorFunctionAlreadyDefined ==
-                   (int)NCCC_ERR_ALREADY_DEFINED, "already defined");
-_Static_assert((int)kTvmErrorBufferTooSmall == (int)NCCC_ERR_BUFFER_TOO_SMALL,
-               "buffer too small");
-_Static_assert((int)kTvmErrorPlatformCheckFailure == (int)NCCC_ERR_PLATFORM_CHECK,
-               "platform check");
-_Static_assert((int)kTvmErrorPlatformNoMemory == (int)NCCC_ERR_NO_MEMORY,
-               "no memory");
-_Static_assert((int)kTvmErrorFunctionCallNumArguments ==
-                   (int)NCCC_ERR_NUM_ARGUMENTS, "num arguments");
-_Static_assert((int)kTvmErrorFunctionCallWrongArgType ==
-                   (int)NCCC_ERR_WRONG_ARG_TYPE, "wrong arg type");
-_Static_assert((int)kTvmErrorFunctionCallNotImplemented ==
-                   (int)NCCC_ERR_NOT_IMPLEMENTED, "not implemented");
-_Static_assert((int)kTvmErrorFunctionCallInvalidArg == (int)NCCC_ERR_INVALID_ARG,
-               "invalid arg");
-_Static_assert((int)kTvmErrorNcccBadName == (int)NCCC_ERR_BAD_NAME, "bad name");
-_Static_assert((int)kTvmErrorNcccNullPointer == (int)NCCC_ERR_NULL_POINTER,
-               "null pointer");
-_Static_assert((int)kTvmErrorNcccNotInitialized ==
-                   (int)NCCC_ERR_NOT_INITIALIZED, "not initialized");
+#define SAME_STATUS(name, tvm_name) \
+  _Static_assert((int)tvm_name == (int)name, #tvm_name " is " #name);
+NCCC_ABI_TVM_STATUSES(SAME_STATUS)
 
 _Static_assert(TVM_CRT_MAX_STRLEN_FUNCTION_NAME >= 2,
                "TVM_CRT_MAX_STRLEN_FUNCTION_NAME leaves no room for a name");
