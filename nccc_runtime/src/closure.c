@@ -450,6 +450,21 @@ void nccci_closure_call_frame(int ok, nccc_cb_frame *f, uint64_t *in,
 static COLD void call_slow(uint64_t *in, uint64_t *out, void *ctx, unsigned member,
                            const nccc_callback_type *type) {
   nccc_cb_frame f;
+  /* A thread-bound claim (every host's) called on its own thread: still
+  ** without the lock, its thread read under the same sequence check. */
+  const rec *h = fast_head((uintptr_t)ctx, member);
+  if (h != NULL && member == 0) {
+    nccc_fn target = h->target;
+    uint64_t env = h->env, check = h->check;
+    uintptr_t thread = h->thread;
+    FENCE_ACQ();
+    if (LOAD_RLX(&h->key) == (uintptr_t)ctx &&
+        check == ((uint64_t)type->hash | BOUND) && thread == nccci_thread_id()) {
+      in[0] = env;
+      target(in, out);
+      return;
+    }
+  }
   nccci_closure_call_frame(nccc_closure_enter(ctx, member, type, &f), &f, in, out);
 }
 
