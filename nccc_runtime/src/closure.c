@@ -450,22 +450,30 @@ void nccci_closure_call_frame(int ok, nccc_cb_frame *f, uint64_t *in,
 static COLD void call_slow(uint64_t *in, uint64_t *out, void *ctx, unsigned member,
                            const nccc_callback_type *type) {
   nccc_cb_frame f;
-  /* A thread-bound claim (every host's) called on its own thread: still
-  ** without the lock, its thread read under the same sequence check. */
+  nccci_closure_call_frame(nccc_closure_enter(ctx, member, type, &f), &f, in, out);
+}
+
+/* nccc_closure_call's path for a thread-bound claim (every host's), on
+** its own thread: still without the lock, the thread read under the
+** same sequence check; the same parameters, so that reaching it is a
+** jump. */
+static APART void call_bound(uint64_t *in, uint64_t *out, void *ctx,
+                             unsigned member, const nccc_callback_type *type) {
   const rec *h = fast_head((uintptr_t)ctx, member);
-  if (h != NULL && member == 0) {
+  if (LIKELY(h != NULL)) {
     nccc_fn target = h->target;
     uint64_t env = h->env, check = h->check;
     uintptr_t thread = h->thread;
     FENCE_ACQ();
-    if (LOAD_RLX(&h->key) == (uintptr_t)ctx &&
-        check == ((uint64_t)type->hash | BOUND) && thread == nccci_thread_id()) {
+    if (LIKELY(LOAD_RLX(&h->key) == (uintptr_t)ctx &&
+               check == ((uint64_t)type->hash | BOUND) &&
+               thread == nccci_thread_id())) {
       in[0] = env;
       target(in, out);
       return;
     }
   }
-  nccci_closure_call_frame(nccc_closure_enter(ctx, member, type, &f), &f, in, out);
+  call_slow(in, out, ctx, member, type);
 }
 
 void nccc_closure_call(uint64_t *in, uint64_t *out, void *ctx, unsigned member,
@@ -479,6 +487,10 @@ void nccc_closure_call(uint64_t *in, uint64_t *out, void *ctx, unsigned member,
     if (LIKELY(LOAD_RLX(&h->key) == t && check == type->hash)) {
       in[0] = env;
       target(in, out); /* the last thing: a jump */
+      return;
+    }
+    if (check == ((uint64_t)type->hash | BOUND)) {
+      call_bound(in, out, ctx, member, type);
       return;
     }
   }

@@ -20,9 +20,11 @@
 #if NCCC_LOCK_FREE_CALLS
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define COLD __attribute__((noinline, cold))
+#define APART __attribute__((noinline))
 #else
 #define LIKELY(x) (x)
 #define COLD
+#define APART
 #endif
 
 /* Bits for a record index in a token: with 8, a decoded index is in
