@@ -456,18 +456,19 @@ static COLD void call_slow(uint64_t *in, uint64_t *out, void *ctx, unsigned memb
 /* nccc_closure_call's path for a thread-bound claim (every host's), on
 ** its own thread: still without the lock, the thread read under the
 ** same sequence check; the same parameters, so that reaching it is a
-** jump. */
+** jump. With the default thread word it calls nothing but the target
+** (a platform's thread_id hook takes the locked path). */
 static APART void call_bound(uint64_t *in, uint64_t *out, void *ctx,
                              unsigned member, const nccc_callback_type *type) {
   const rec *h = fast_head((uintptr_t)ctx, member);
-  if (LIKELY(h != NULL)) {
+  if (LIKELY(h != NULL && nccci_thread_hook == NULL)) {
     nccc_fn target = h->target;
     uint64_t env = h->env, check = h->check;
     uintptr_t thread = h->thread;
     FENCE_ACQ();
     if (LIKELY(LOAD_RLX(&h->key) == (uintptr_t)ctx &&
                check == ((uint64_t)type->hash | BOUND) &&
-               thread == nccci_thread_id())) {
+               thread == (uintptr_t)&nccci_thread_tag)) {
       in[0] = env;
       target(in, out);
       return;

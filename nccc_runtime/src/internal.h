@@ -117,7 +117,23 @@ NCCC_INTERNAL void nccci_trace_reset(void);
 /* The platform clock, 0 without a now_ns hook (platform.c). */
 NCCC_INTERNAL uint64_t nccci_now_ns(void);
 
-/* The calling thread's word from the thread_id hook (platform.c). */
-NCCC_INTERNAL uintptr_t nccci_thread_id(void);
+/* The calling thread's word: the thread_id hook's, or without one the
+** address of a thread-local byte (platform.c), read inline because every
+** host callback asks for it. Initial-exec keeps that one read of the
+** thread pointer in a shared library too, where the default model calls
+** __tls_get_addr (it takes one byte of the static TLS surplus that glibc
+** keeps for libraries opened later). */
+#if defined(__GNUC__) && defined(__ELF__) && NCCC_CONFIG_HOSTED
+#define NCCCI_THREAD_TAG_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define NCCCI_THREAD_TAG_MODEL
+#endif
+NCCC_INTERNAL extern NCCC_THREAD_LOCAL char nccci_thread_tag NCCCI_THREAD_TAG_MODEL;
+NCCC_INTERNAL extern uintptr_t (*nccci_thread_hook)(void);
+
+static inline uintptr_t nccci_thread_id(void) {
+  return nccci_thread_hook != NULL ? nccci_thread_hook()
+                                   : (uintptr_t)&nccci_thread_tag;
+}
 
 #endif

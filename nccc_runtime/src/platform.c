@@ -33,10 +33,10 @@ static void *default_alloc(size_t size) {
 static void default_free(void *ptr) { (void)ptr; }
 #endif
 
-/* One address per thread where threads have their own storage; one
-** for the program where NCCC_THREAD_LOCAL is empty (bare metal). */
-static NCCC_THREAD_LOCAL char thread_tag;
-static uintptr_t default_thread_id(void) { return (uintptr_t)&thread_tag; }
+NCCC_THREAD_LOCAL char nccci_thread_tag NCCCI_THREAD_TAG_MODEL;
+uintptr_t (*nccci_thread_hook)(void);
+
+static uintptr_t default_thread_id(void) { return (uintptr_t)&nccci_thread_tag; }
 
 static nccc_platform hooks = {default_abort, default_alloc, default_free,
                               NULL, NULL, NULL, default_thread_id};
@@ -50,6 +50,7 @@ void nccc_platform_set(const nccc_platform *platform) {
   hooks.now_ns = platform ? platform->now_ns : NULL;
   hooks.thread_id = platform && platform->thread_id ? platform->thread_id
                                                     : default_thread_id;
+  nccci_thread_hook = platform ? platform->thread_id : NULL;
 }
 
 const nccc_platform *nccc_platform_get(void) { return &hooks; }
@@ -63,8 +64,6 @@ void nccc_platform_abort(nccc_status status) {
 uint64_t nccci_now_ns(void) {
   return hooks.now_ns != NULL ? hooks.now_ns() : 0;
 }
-
-uintptr_t nccci_thread_id(void) { return hooks.thread_id(); }
 
 void nccc_platform_lock(void) {
   if (hooks.lock != NULL) hooks.lock();
