@@ -6,7 +6,7 @@ packages=(
   build-essential cmake pkg-config check libffi-dev
   python3 python3-lark python3-pytest
   zlib1g-dev libsqlite3-dev libexpat1-dev valgrind
-  gcc-arm-none-eabi libnewlib-arm-none-eabi
+  gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
   lua5.4 liblua5.4-dev luajit libluajit-5.1-dev
   guile-3.0 guile-3.0-dev chezscheme racket
 )
