@@ -9,6 +9,8 @@ packages=(
   gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
   lua5.4 liblua5.4-dev luajit libluajit-5.1-dev
   guile-3.0 guile-3.0-dev chezscheme racket
+  gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+  gcc-mips-linux-gnu libc6-dev-mips-cross qemu-user clang libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do
