@@ -394,7 +394,21 @@ static void b_closure_stats(const uint64_t *in, uint64_t *out) {
   out[5] = s.wrong_thread;
 }
 
+/* ---- features left out (nccc/config.h) ------------------------------------ */
+
+#if !NCCC_WITH_TRACE || !NCCC_WITH_FAULTS
+/* Keeps its index and signature, so that hosts and their tables stay the
+** same whatever the build holds, and answers that it is not there. */
+static void b_left_out(const uint64_t *in, uint64_t *out) {
+  (void)in;
+  out[0] = status_slot(nccc_fail(NCCC_ERR_NOT_IMPLEMENTED, "built-in",
+                                 "left out of this build (nccc/config.h)"));
+}
+#endif
+
 /* ---- tracing ------------------------------------------------------------ */
+
+#if NCCC_WITH_TRACE
 
 static void b_trace_enable(const uint64_t *in, uint64_t *out) {
   if (in[0] == 0 && in[1] == 0) {
@@ -451,7 +465,18 @@ static void b_trace_clear(const uint64_t *in, uint64_t *out) {
   out[0] = NCCC_OK;
 }
 
+#else
+#define b_trace_enable b_left_out
+#define b_trace_enable_module b_left_out
+#define b_trace_buffer b_left_out
+#define b_trace_stats b_left_out
+#define b_trace_read b_left_out
+#define b_trace_clear b_left_out
+#endif
+
 /* ---- fault injection ------------------------------------------------------- */
+
+#if NCCC_WITH_FAULTS
 
 static void b_fault_arm(const uint64_t *in, uint64_t *out) {
   if (!u32_arg(in[0], out, "fault arm") || !u32_arg(in[1], out, "fault arm")) {
@@ -488,6 +513,12 @@ static void b_fault_query(const uint64_t *in, uint64_t *out) {
   out[1] = remaining;
   out[2] = fired;
 }
+
+#else
+#define b_fault_arm b_left_out
+#define b_fault_disarm b_left_out
+#define b_fault_query b_left_out
+#endif
 
 /* Clears the thread's last error, so that a host can tell whether the
 ** next call recorded one: a forward wrapper that cannot bind a thunk

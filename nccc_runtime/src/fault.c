@@ -7,6 +7,8 @@
 */
 #include "internal.h"
 
+#if NCCC_WITH_FAULTS
+
 typedef struct fault {
   const nccc_module *module; /* NULL: entry empty */
   uint32_t index;
@@ -137,3 +139,5 @@ int nccci_fault_fire_locked(const nccc_module *module, uint32_t index,
   for (k = 0; k < n_values; k++) out[k] = k < f->n_slots ? f->slots[k] : 0;
   return 1;
 }
+
+#endif /* NCCC_WITH_FAULTS */

@@ -104,15 +104,38 @@ NCCC_INTERNAL nccc_status nccci_site_lock(nccc_handle handle, const char *what,
 /* Sets (on) or clears one bit of nccc_site_active. */
 NCCC_INTERNAL void nccci_site_flag_locked(uint32_t bit, int on);
 
+/* A feature left out (nccc/config.h) is a table that is always empty:
+** the inline stand-ins below let site.c and runtime.c stay as they are. */
+#if NCCC_WITH_FAULTS
 /* 1 when a fault for (module, index) fired and wrote out[]. */
 NCCC_INTERNAL int nccci_fault_fire_locked(const nccc_module *module, uint32_t index,
                                           unsigned shims, uint64_t *out, size_t n_out);
 NCCC_INTERNAL void nccci_fault_reset(void);
+#else
+static inline int nccci_fault_fire_locked(const nccc_module *module, uint32_t index,
+                                          unsigned shims, uint64_t *out, size_t n_out) {
+  (void)module, (void)index, (void)shims, (void)out, (void)n_out;
+  return 0;
+}
+static inline void nccci_fault_reset(void) {}
+#endif
 
+#if NCCC_WITH_TRACE
 NCCC_INTERNAL int nccci_trace_wanted_locked(const nccc_module *module, uint32_t index);
 NCCC_INTERNAL void nccci_trace_put_locked(uint32_t handle, uint32_t status, uint64_t start_ns,
                                           uint64_t end_ns);
 NCCC_INTERNAL void nccci_trace_reset(void);
+#else
+static inline int nccci_trace_wanted_locked(const nccc_module *module, uint32_t index) {
+  (void)module, (void)index;
+  return 0;
+}
+static inline void nccci_trace_put_locked(uint32_t handle, uint32_t status, uint64_t start_ns,
+                                          uint64_t end_ns) {
+  (void)handle, (void)status, (void)start_ns, (void)end_ns;
+}
+static inline void nccci_trace_reset(void) {}
+#endif
 
 /* The platform clock, 0 without a now_ns hook (platform.c). */
 NCCC_INTERNAL uint64_t nccci_now_ns(void);

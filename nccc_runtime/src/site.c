@@ -4,6 +4,8 @@
 */
 #include "internal.h"
 
+#if NCCC_WITH_SITES
+
 /* The handle of function index of module, or 0 when it is not added. */
 static uint32_t handle_of(const nccc_module *module, uint32_t index) {
   uint16_t i;
@@ -62,3 +64,5 @@ void nccc_site_call(const nccc_module *module, uint32_t index, unsigned shims,
   body(in, out);
   if (state == NCCC_SITE_TRACING) nccc_site_leave(module, index, start);
 }
+
+#endif /* NCCC_WITH_SITES */

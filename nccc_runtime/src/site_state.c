@@ -6,6 +6,8 @@
 */
 #include "internal.h"
 
+#if NCCC_WITH_SITES
+
 uint32_t nccc_site_active;
 
 void nccci_site_flag_locked(uint32_t bit, int on) {
@@ -56,3 +58,5 @@ nccc_status nccci_site_lock(nccc_handle handle, const char *what,
   if (st != NCCC_OK) nccc_platform_unlock();
   return st;
 }
+
+#endif /* NCCC_WITH_SITES */

@@ -6,6 +6,8 @@
 */
 #include "closure_pool.h"
 
+#if NCCC_WITH_THUNKS
+
 /* Bind order, for reusing the slot bound longest ago. Lock held. */
 static uint32_t bind_clock;
 
@@ -153,3 +155,5 @@ void nccc_thunk_call(uint64_t *in, uint64_t *out, const nccc_thunk_pool *pool,
   }
   thunk_call_slow(in, out, pool, i);
 }
+
+#endif /* NCCC_WITH_THUNKS */

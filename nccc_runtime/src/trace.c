@@ -3,6 +3,8 @@
 */
 #include "internal.h"
 
+#if NCCC_WITH_TRACE
+
 #define STATIC_RECORDS (NCCC_TRACE_RECORDS > 0 ? NCCC_TRACE_RECORDS : 1)
 
 typedef struct traced_fn {
@@ -212,3 +214,5 @@ void nccci_trace_reset(void) {
   nccc_trace_disable_all();
   use_ring(NULL, 0);
 }
+
+#endif /* NCCC_WITH_TRACE */

@@ -210,6 +210,7 @@ static inline void nccc_cb_run_thunk(const nccc_thunk_pool *pool, unsigned i,
 ** type), to fn_var; on failure zeroes n_out slots of out and returns
 ** from the wrapper.
 */
+#if NCCC_WITH_THUNKS
 #define NCCC_CB_THUNK(pool, ctx, member, fn_type, fn_var, out, n_out)     \
   do {                                                                  \
     nccc_thunk_fn nccc_t_;                                              \
@@ -219,6 +220,14 @@ static inline void nccc_cb_run_thunk(const nccc_thunk_pool *pool, unsigned i,
     }                                                                   \
     (fn_var) = (fn_type)nccc_t_;                                        \
   } while (0)
+#else
+/* Thunks left out (nccc/config.h): a wrapper that needs one says so when
+** it is compiled rather than when it is linked. */
+#define NCCC_CB_THUNK(pool, ctx, member, fn_type, fn_var, out, n_out)          \
+  _Static_assert(NCCC_WITH_THUNKS, "this wrapper takes a callback without a " \
+                                   "context parameter: build with "           \
+                                   "NCCC_WITH_THUNKS 1 (nccc/config.h)")
+#endif
 
 /* After the C call: releases a CALL-scoped closure (nothing otherwise). */
 #define NCCC_CB_END_CALL(ctx) nccc_closure_end_call(ctx)

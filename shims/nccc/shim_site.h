@@ -37,6 +37,7 @@
 ** last of the n_out out slots is the errno slot. A statement: what
 ** follows it runs after the body, or after a fault skipped the body (a
 ** forward wrapper releases its CALL-scoped closures there). */
+#if NCCC_WITH_SITES
 #define NCCC_SITE_WRAP(module, index, shims, body, in, out, n_out)            \
   do {                                                                        \
     if (NCCC_SITE_UNLIKELY((NCCC_SITE_FLAGS() & (shims)) != 0)) {             \
@@ -46,5 +47,13 @@
       body((in), (out));                                                      \
     }                                                                         \
   } while (0)
+#else
+/* Trace and faults left out (nccc/config.h): only the body is left. */
+#define NCCC_SITE_WRAP(module, index, shims, body, in, out, n_out) \
+  do {                                                            \
+    (void)(module);                                               \
+    body((in), (out));                                            \
+  } while (0)
+#endif
 
 #endif

@@ -8,6 +8,40 @@
 #ifndef NCCC_CONFIG_H
 #define NCCC_CONFIG_H
 
+/*
+** Features a build can leave out (1: built, 0: left out). A small device
+** that serves a generated module over RPC needs none of them. Build the
+** runtime and every generated wrapper with the same settings: a wrapper
+** that uses a left-out feature fails to compile or to link, and the
+** built-ins of a left-out feature answer NCCC_ERR_NOT_IMPLEMENTED.
+**
+**   NCCC_WITH_TRACE   call tracing (trace.c, nccc/trace.h, the trace_*
+**                     built-ins); without it [trace] wrappers run their
+**                     body directly
+**   NCCC_WITH_FAULTS  fault injection (fault.c, nccc/fault.h, the fault_*
+**                     built-ins); without it [fault] wrappers run their
+**                     body directly
+**   NCCC_WITH_THUNKS  thunk pools (thunk.c): callbacks whose type has no
+**                     context parameter
+**   NCCC_WITH_TVM     the TVM-compatible layer (src/tvm/, nccc/packed.h,
+**                     the tvm-compat headers)
+*/
+#ifndef NCCC_WITH_TRACE
+#define NCCC_WITH_TRACE 1
+#endif
+#ifndef NCCC_WITH_FAULTS
+#define NCCC_WITH_FAULTS 1
+#endif
+#ifndef NCCC_WITH_THUNKS
+#define NCCC_WITH_THUNKS 1
+#endif
+#ifndef NCCC_WITH_TVM
+#define NCCC_WITH_TVM 1
+#endif
+
+/* The trace and fault shims share the call-site machinery (site.c). */
+#define NCCC_WITH_SITES (NCCC_WITH_TRACE || NCCC_WITH_FAULTS)
+
 /* Modules that can be added at once (generated modules, the built-in one). */
 #ifndef NCCC_MAX_MODULES
 #define NCCC_MAX_MODULES 16

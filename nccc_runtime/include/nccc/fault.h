@@ -9,6 +9,9 @@
 **
 ** The errno value goes to the errno slot of wrappers that have the errno
 ** shim (nccc_slot_from_i32 of it); the C errno variable is not touched.
+**
+** A build with NCCC_WITH_FAULTS 0 (nccc/config.h) defines none of these
+** functions.
 */
 #ifndef NCCC_FAULT_H
 #define NCCC_FAULT_H

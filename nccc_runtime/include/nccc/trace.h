@@ -17,6 +17,9 @@
 ** Switches are kept per module object, so they survive a module being
 ** removed and added again. nccc_init switches all tracing off, clears the
 ** ring and goes back to the static ring.
+**
+** A build with NCCC_WITH_TRACE 0 (nccc/config.h) defines none of these
+** functions.
 */
 #ifndef NCCC_TRACE_H
 #define NCCC_TRACE_H

@@ -26,6 +26,8 @@
 #include "tvm_internal.h"
 #include "tvm_packed_internal.h"
 
+#if NCCC_WITH_TVM
+
 #if NCCC_PACKED_MAX_ADAPTERS < 1 || NCCC_PACKED_MAX_ADAPTERS > 4095
 #error "NCCC_PACKED_MAX_ADAPTERS must be 1..4095"
 #endif
@@ -403,3 +405,5 @@ nccc_status nccc_packed_register_handle(const char *name, nccc_handle handle,
   }
   return nccc_packed_register(name, fn, psig, flags);
 }
+
+#endif /* NCCC_WITH_TVM */

@@ -13,6 +13,8 @@
 
 #include "tvm_internal.h"
 
+#if NCCC_WITH_TVM
+
 void *TVMBackendAllocWorkspace(int device_type, int device_id,
                                uint64_t nbytes, int dtype_code_hint,
                                int dtype_bits_hint) {
@@ -69,3 +71,5 @@ int TVMBackendParallelBarrier(int task_id, TVMParallelGroupEnv *penv) {
 int TVMBackendRegisterSystemLibSymbol(const char *name, void *ptr) {
   return TVMFuncRegisterGlobal(name, ptr, 0);
 }
+
+#endif /* NCCC_WITH_TVM */

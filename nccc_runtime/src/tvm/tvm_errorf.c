@@ -9,6 +9,8 @@
 #include <nccc/status.h>
 #include <tvm/runtime/c_runtime_api.h>
 
+#if NCCC_WITH_TVM
+
 int TVMAPIErrorf(const char *fmt, ...) {
   char text[NCCC_ERROR_MESSAGE_BYTES];
   va_list args;
@@ -28,3 +30,5 @@ int TVMAPIErrorf(const char *fmt, ...) {
   }
   return n;
 }
+
+#endif /* NCCC_WITH_TVM */

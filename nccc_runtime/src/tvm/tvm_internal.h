@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include <nccc/config.h>
 #include <nccc/visibility.h>
 #include <tvm/runtime/crt/func_registry.h>
 

@@ -21,6 +21,8 @@
 #include "tvm_internal.h"
 #include "tvm_packed_internal.h"
 
+#if NCCC_WITH_TVM
+
 /* ---- messages ------------------------------------------------------------ */
 
 typedef struct msg {
@@ -542,3 +544,5 @@ int nccc_packed_call_dynamic(TVMFunctionHandle f, int num_args,
   *ret_value = r;
   return 0;
 }
+
+#endif /* NCCC_WITH_TVM */

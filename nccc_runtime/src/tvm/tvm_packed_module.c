@@ -14,6 +14,8 @@
 #include "tvm_internal.h"
 #include "tvm_packed_internal.h"
 
+#if NCCC_WITH_TVM
+
 #define ARG_PTR(i) nccc_slot_to_ptr(in[i])
 
 static uint64_t status_slot(int err) { return nccc_slot_from_i32(err); }
@@ -171,3 +173,5 @@ static const nccc_module tvm_module = {"tvm", &tvm_registry, NULL, 0, 0,
 nccc_status nccc_tvm_module_add(uint16_t *out_index) {
   return nccc_module_add(&tvm_module, out_index);
 }
+
+#endif /* NCCC_WITH_TVM */

@@ -21,6 +21,8 @@
 #include "crt_config.h"
 #include "tvm_internal.h"
 
+#if NCCC_WITH_TVM
+
 /* TVM's codes and nccc's agree wherever both name a condition. */
 #define SAME_STATUS(name, tvm_name) \
   _Static_assert((int)tvm_name == (int)name, #tvm_name " is " #name);
@@ -213,3 +215,5 @@ tvm_crt_error_t TVMMutableFuncRegistry_Set(TVMMutableFuncRegistry *reg,
   memcpy(names, &count, sizeof count);
   return kTvmErrorNoError;
 }
+
+#endif /* NCCC_WITH_TVM */

@@ -27,6 +27,8 @@
 #include "crt_config.h"
 #include "tvm_internal.h"
 
+#if NCCC_WITH_TVM
+
 #if TVM_CRT_MAX_REGISTERED_MODULES < 1 || \
     TVM_CRT_MAX_REGISTERED_MODULES >= NCCC_ABI_HANDLE_INDEX_MASK
 #error "TVM_CRT_MAX_REGISTERED_MODULES must be 1 .. 0x7ffe (15-bit index)"
@@ -365,3 +367,5 @@ __attribute__((weak)) void TVMPlatformAbort(tvm_crt_error_t code) {
   }
 }
 #endif
+
+#endif /* NCCC_WITH_TVM */
