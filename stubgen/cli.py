@@ -9,7 +9,7 @@ import argparse
 import os
 import sys
 
-from stubgen import __version__, emit_c, emit_lua, emit_scheme
+from stubgen import __version__, emit_c, emit_lua, emit_rust, emit_scheme
 from stubgen.errors import IdlError
 
 PROG = "nccc-stubgen"
@@ -19,6 +19,7 @@ EMITTERS = {
     "c": emit_c.emit,
     "lua": emit_lua.emit,
     "scheme": emit_scheme.emit,
+    "rust": emit_rust.emit,
 }
 
 

@@ -11,6 +11,7 @@ packages=(
   guile-3.0 guile-3.0-dev chezscheme racket
   gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
   gcc-mips-linux-gnu libc6-dev-mips-cross qemu-user clang libclang-rt-14-dev
+  rustc cargo
 )
 missing=()
 for p in "${packages[@]}"; do

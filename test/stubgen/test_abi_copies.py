@@ -17,8 +17,8 @@ from conftest import ROOT
 from stubgen.abi import load
 
 GENERATED = {"nccc_runtime/include/nccc/abi.h", "bindings/lua/nccc/abi.lua",
-             "bindings/scheme/nccc/abi.sls"}
-SUFFIXES = {".c", ".h", ".lua", ".sls", ".scm", ".rkt", ".py"}
+             "bindings/scheme/nccc/abi.sls", "bindings/rust/nccc/src/abi.rs"}
+SUFFIXES = {".c", ".h", ".lua", ".sls", ".scm", ".rkt", ".py", ".rs"}
 PRODUCT = ["nccc_runtime", "shims", "bindings", "stubgen"]
 
 

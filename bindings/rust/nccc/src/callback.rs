@@ -1,0 +1,327 @@
+//! Callbacks: Rust closures called from C through the one dispatcher
+//! (docs/CALLBACKS.md, "The dispatcher protocol").
+//!
+//! Every closure is an `Entry`: a slot-level `FnMut(&[u64], &mut [u64])`
+//! (the generated module converts the typed closure's arguments and
+//! results around it) with the slot counts of its callback type. The
+//! address of the entry is the closure's environment word, and the
+//! dispatcher `dispatch` is the target of every claim. Claims are typed
+//! (the callback's signature) and bound to the claiming thread, with
+//! release notices:
+//!
+//! - call scope: the entry lives on the caller's stack; `CallClaim` keeps
+//!   it borrowed until the claim is released (by the forward wrapper at
+//!   the end of the C call, or by `CallClaim`'s drop when it was not);
+//! - async, notified, forever (feature `alloc`): the entry and its boxed
+//!   closure are on the heap, dropped by the release notice.
+//!
+//! A closure running when C calls it again (re-entered) is not run a
+//! second time: its results are 0. A panic in a closure is caught (feature
+//! `std`) and reported by the forward call that led to it; without `std`
+//! it aborts the process, as unwinding into C would be undefined.
+
+use core::cell::Cell;
+use core::marker::PhantomData;
+
+use crate::abi;
+use crate::error::{Error, ErrorKind};
+use crate::runtime::Runtime;
+
+type SlotFn<'a> = dyn FnMut(&[u64], &mut [u64]) + 'a;
+
+/// One closure's state, at the address C's context resolves to.
+pub struct Entry<'a> {
+    run: *mut SlotFn<'a>,
+    n_in: usize,
+    n_out: usize,
+    busy: Cell<bool>,
+    claimed: Cell<bool>,
+    heap: bool,
+    _borrow: PhantomData<&'a mut SlotFn<'a>>,
+}
+
+impl<'a> Entry<'a> {
+    /// A call-scoped entry over `run`, for a callback type taking `n_in`
+    /// slots (after the environment word) and giving `n_out`.
+    pub fn new(run: &'a mut SlotFn<'a>, n_in: usize, n_out: usize) -> Entry<'a> {
+        Entry { run, n_in, n_out, busy: Cell::new(false), claimed: Cell::new(false),
+                heap: false, _borrow: PhantomData }
+    }
+
+    fn env(&self) -> u64 {
+        self as *const Entry<'a> as usize as u64
+    }
+}
+
+/// A member of a claim: an entry and its callback type's signature, a
+/// string ending in NUL (`"ii:i\0"`).
+pub type Member<'e, 'a> = (&'e Entry<'a>, &'static str);
+
+/// The claim of call-scoped closures for one forward call: `context` goes
+/// in the closure slot. Dropping it releases the claim unless C did.
+pub struct CallClaim<'r, 'e, 'a> {
+    rt: &'r Runtime<'r>,
+    pub context: u64,
+    members: &'e [Member<'e, 'a>],
+}
+
+impl Drop for CallClaim<'_, '_, '_> {
+    fn drop(&mut self) {
+        if self.members.iter().any(|(e, _)| e.claimed.get()) {
+            // a release of a claim C released already is refused: either
+            // way no notice can reach the entries afterwards
+            let _ = self.rt.run(abi::CLOSURE_RELEASE, &[self.context], &mut [0]);
+        }
+        for (e, _) in self.members {
+            e.claimed.set(false);
+        }
+    }
+}
+
+/// Claims call-scoped closures (one, or a group sharing one context whose
+/// member `k` is `members[k]`).
+pub fn claim_call<'r, 'e, 'a>(rt: &'r Runtime<'r>, members: &'e [Member<'e, 'a>])
+                              -> Result<CallClaim<'r, 'e, 'a>, Error> {
+    let context = claim(rt, abi::SCOPE_CALL, 0, members.iter().map(|(e, s)| (e.env(), *s)),
+                        members.len())?;
+    for (e, _) in members {
+        e.claimed.set(true);
+    }
+    Ok(CallClaim { rt, context, members })
+}
+
+fn claim(rt: &Runtime<'_>, scope: u64, final_member: usize,
+         members: impl Iterator<Item = (u64, &'static str)>, n: usize) -> Result<u64, Error> {
+    let flags = scope | abi::CLOSURE_NOTIFY | abi::CLOSURE_THREAD;
+    let target = dispatch as crate::RawFn as usize as u64;
+    let mut slots = [0u64; 3 + 3 * MAX_MEMBERS];
+    if n == 0 || n > MAX_MEMBERS {
+        return Err(Error::new(ErrorKind::Count, "closure_claim_group_typed",
+                              "a claim has 1 to 8 members"));
+    }
+    slots[..3].copy_from_slice(&[flags, final_member as u64, n as u64]);
+    for (k, (env, signature)) in members.enumerate() {
+        if !signature.ends_with('\0') {
+            return Err(Error::new(ErrorKind::Text, "closure_claim_group_typed",
+                                  "a callback signature must end in NUL"));
+        }
+        let at = 3 + 3 * k;
+        slots[at..at + 3].copy_from_slice(&[target, env, signature.as_ptr() as usize as u64]);
+    }
+    let mut out = [0u64; 2];
+    rt.run(abi::CLOSURE_CLAIM_GROUP_TYPED, &slots[..3 + 3 * n], &mut out)?;
+    Ok(out[1])
+}
+
+const MAX_MEMBERS: usize = 8;
+
+/// A closure of a heap scope (async, notified, forever): its context. It
+/// stays valid until the closure is released, by C or by `release`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use = "a forever closure lives until it is released"]
+pub struct Closure {
+    pub context: u64,
+}
+
+impl Closure {
+    /// Releases the closure now (its boxed closures are dropped): `true`
+    /// when it was live, `false` when it was released already.
+    pub fn release(self, rt: &Runtime<'_>) -> Result<bool, Error> {
+        match rt.run(abi::CLOSURE_RELEASE, &[self.context], &mut [0]) {
+            Ok(()) => Ok(true),
+            Err(e) if e.status == abi::ERR_STALE_CLOSURE => {
+                rt.clear_error()?;
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A boxed slot-level closure of a heap scope: the closure, its slot
+/// counts and its callback type's signature (ending in NUL).
+#[cfg(feature = "alloc")]
+pub type Callback = (alloc::boxed::Box<dyn FnMut(&[u64], &mut [u64]) + Send>, usize, usize,
+                     &'static str);
+
+/// Without `alloc` there are no heap-scoped callbacks.
+#[cfg(not(feature = "alloc"))]
+pub type Callback = core::convert::Infallible;
+
+/// Claims boxed closures with a heap scope (`abi::SCOPE_ASYNC`,
+/// `SCOPE_NOTIFIED`, `SCOPE_FOREVER`); for an async group, `final_member`
+/// ends it. Each box is dropped by its release notice.
+#[cfg(feature = "alloc")]
+pub fn claim_boxed<const N: usize>(rt: &Runtime<'_>, scope: u64, final_member: usize,
+                                   members: [Callback; N]) -> Result<Closure, Error> {
+    use alloc::boxed::Box;
+    let mut envs = [(0u64, ""); N];
+    for (k, (run, n_in, n_out, signature)) in members.into_iter().enumerate() {
+        let run: *mut SlotFn<'static> = Box::into_raw(run);
+        let entry = Box::new(Entry { run, n_in, n_out, busy: Cell::new(false),
+                                     claimed: Cell::new(true), heap: true,
+                                     _borrow: PhantomData });
+        envs[k] = (Box::into_raw(entry) as usize as u64, signature);
+    }
+    claim(rt, scope, final_member, envs.iter().copied(), N).map(|context| Closure { context })
+        .map_err(|e| {
+            for (env, _) in envs {
+                // SAFETY: the claim failed, so no closure refers to the
+                // entries made above: they are freed here, once.
+                unsafe { free_heap(env as usize as *mut Entry<'static>) };
+            }
+            e
+        })
+}
+
+#[cfg(feature = "alloc")]
+unsafe fn free_heap(entry: *mut Entry<'static>) {
+    // SAFETY: (the caller's) entry and its closure came from Box::into_raw
+    // in claim_boxed and nothing refers to them any more.
+    unsafe {
+        let entry = alloc::boxed::Box::from_raw(entry);
+        drop(alloc::boxed::Box::from_raw(entry.run));
+    }
+}
+
+#[cfg(not(feature = "alloc"))]
+unsafe fn free_heap(_: *mut Entry<'static>) {}
+
+/// The one dispatcher: the target of every closure this crate claims.
+/// `in[0]` is the entry's address; `out == NULL` is a release notice.
+unsafe extern "C" fn dispatch(input: *const u64, output: *mut u64) {
+    // SAFETY: the runtime calls the target with in[0] = the environment
+    // word this crate claimed the closure with: the address of an Entry
+    // that lives until the release notice (call scope: CallClaim keeps
+    // it borrowed; heap: freed only by that notice).
+    let entry = unsafe { &*(*input as usize as *const Entry<'static>) };
+    if output.is_null() {
+        entry.claimed.set(false);
+        if entry.heap {
+            // SAFETY: the notice is the last the runtime sends for it.
+            unsafe { free_heap(entry as *const Entry<'static> as *mut Entry<'static>) };
+        }
+        return;
+    }
+    // SAFETY: in[1..] holds the callback type's n_in slots and out its
+    // n_out (the backward wrapper sized them by the same signature, which
+    // the claim recorded and the runtime checked).
+    let (args, results) = unsafe {
+        (core::slice::from_raw_parts(input.add(1), entry.n_in),
+         core::slice::from_raw_parts_mut(output, entry.n_out))
+    };
+    if entry.busy.replace(true) {
+        for r in results.iter_mut() {
+            *r = 0;
+        }
+        return;
+    }
+    // SAFETY: not busy, so no other call holds the closure: this is its
+    // only use until busy is cleared below.
+    let run = unsafe { &mut *entry.run };
+    run_caught(run, args, results);
+    entry.busy.set(false);
+}
+
+#[cfg(feature = "std")]
+fn run_caught(run: &mut SlotFn<'_>, args: &[u64], results: &mut [u64]) {
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(args, results)));
+    if let Err(payload) = caught {
+        for r in results.iter_mut() {
+            *r = 0;
+        }
+        let text = payload.downcast_ref::<&str>().copied()
+            .or_else(|| payload.downcast_ref::<std::string::String>().map(|s| s.as_str()))
+            .unwrap_or("a callback panicked");
+        PANICS.with(|p| {
+            let (count, first) = p.get();
+            p.set((count + 1, first.or_else(|| {
+                Some(Error::new(ErrorKind::Panic, "", text))
+            })));
+        });
+    }
+}
+
+#[cfg(not(feature = "std"))]
+fn run_caught(run: &mut SlotFn<'_>, args: &[u64], results: &mut [u64]) {
+    struct AbortOnUnwind;
+    impl Drop for AbortOnUnwind {
+        fn drop(&mut self) {
+            // only reached while unwinding: a second panic aborts
+            panic!("nccc: a callback panicked without the std feature; aborting");
+        }
+    }
+    let guard = AbortOnUnwind;
+    run(args, results);
+    core::mem::forget(guard);
+}
+
+#[cfg(feature = "std")]
+std::thread_local! {
+    static PANICS: Cell<(usize, Option<Error>)> = Cell::new((0, None));
+}
+
+/// After a forward call: the first panic of a callback since the last
+/// check on this thread, as the call's error ("boom (and 2 more)").
+#[inline(always)]
+pub fn take_panic(function: &'static str) -> Result<(), Error> {
+    #[cfg(feature = "std")]
+    {
+        let (count, first) = PANICS.with(|p| p.replace((0, None)));
+        if let Some(mut e) = first {
+            e.function = function;
+            if count > 1 {
+                let mut digits = [0u8; 20];
+                e.append(b" (and ");
+                e.append(decimal(count - 1, &mut digits));
+                e.append(b" more)");
+            }
+            return Err(e);
+        }
+    }
+    let _ = function;
+    Ok(())
+}
+
+#[cfg(feature = "std")]
+fn decimal(mut n: usize, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[at..];
+        }
+    }
+}
+
+/// A string argument of a callback (what C passed in its slot), for the
+/// duration of the callback; NULL and text that is not UTF-8 read as "".
+pub fn str_arg<'a>(slot: u64) -> &'a str {
+    // SAFETY: a callback's string argument is NULL or a NUL-terminated
+    // string its C caller keeps for the call, which outlives this borrow
+    // in the generated closure (it is only passed to the user's closure).
+    let bytes = unsafe { crate::text::c_bytes(slot as usize) };
+    core::str::from_utf8(bytes).unwrap_or("")
+}
+
+/// The runtime's closure counters (`closure_stats`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub capacity: u64,
+    pub in_use: u64,
+    pub stale_calls: u64,
+    pub type_mismatches: u64,
+    pub wrong_thread: u64,
+}
+
+impl Runtime<'_> {
+    /// The closure counters.
+    pub fn closure_stats(&self) -> Result<Stats, Error> {
+        let mut out = [0u64; 6];
+        self.run(abi::CLOSURE_STATS, &[], &mut out)?;
+        Ok(Stats { capacity: out[1], in_use: out[2], stale_calls: out[3],
+                   type_mismatches: out[4], wrong_thread: out[5] })
+    }
+}

@@ -1,0 +1,523 @@
+"""The Rust emitter: M.rs, a module over the crate bindings/rust/nccc
+(docs/RUST.md, "Generated modules").
+
+    #[path = "gen/tour.rs"] mod tour;
+    let m = tour::Module::bind(&rt)?;
+    m.add(40, 2)?   // 42
+
+One safe method per IDL function, printed from the lowered facts
+(stubgen/model/lower.py): scalars as their Rust types, a [length=n]
+pointer with its count as one slice, strings as &str, [out]/[inout]
+values in a tuple, errno and status as Result<T, nccc::Error>, records
+as #[repr(C)] types whose layout `bind` checks against the library's
+table, [owned(F)] results as nccc::Owned<T> (strings copied, then freed
+at once), callbacks as closures (call scope: &mut dyn FnMut; the other
+scopes: Box<dyn FnMut + Send>). A function this target cannot type (a
+closure set's member, a packed declaration taking its module, a '*'
+result side) gets a method over raw slots instead.
+"""
+
+from stubgen.ctype import ERRNO_CODE, STRING_CODE
+from stubgen.host import HostModule
+from stubgen.rust_types import code_rust, ident, pointee_rust, record_name, value_rust
+from stubgen.source import Source
+
+
+def rust_str(text):
+    return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _sigs(signatures, nul=False):
+    end = "\\0" if nul else ""
+    return "&[%s]" % ", ".join(rust_str(s)[:-1] + end + '"' for s in signatures)
+
+
+def _slot_at(index):
+    """A SlotIndex as a Rust expression: fixed + the records' slots."""
+    parts = [str(index.fixed)] if index.fixed or not index.records else []
+    parts += ["<%s as nccc::Record>::SLOTS" % record_name(r)
+              for r in index.records]
+    return " + ".join(parts)
+
+
+def _typed(lf):
+    """Whether the Rust target types this function."""
+    f = lf.function
+    if lf.extra_out or lf.set_closures:
+        return False
+    if f.packed is not None and any(s.role == "module" for s in f.in_slots):
+        return False
+    return True
+
+
+def _length_params(f):
+    """The names of parameters that are another's [length] (the slice
+    gives them)."""
+    return {p.info.length for p in f.params if p.info.length}
+
+
+class _Call:
+    """One method being printed: its parameters, the statements before
+    the call (slots in), the wrappers around it (strings, claims), and
+    its results."""
+
+    def __init__(self, host, lf):
+        self.host, self.lf, self.f = host, lf, lf.function
+        self.qname = host.qualified(lf.name)
+        self.params = []        # "name: Type"
+        self.pre = []           # statements before the call
+        self.wrap = []          # (open line, close line) around the call
+        self.checks = []        # statements after the call
+        self.results = []       # (Rust type, expression)
+        self.claims = []        # statements claiming closures
+        self.forever = []       # heap closures returned to the caller
+
+    def slot_in(self, slot, expr):
+        self.pre.append("input[%s] = %s;" % (_slot_at(slot.index), expr))
+
+
+def _param(call, slot, lengths):
+    """The Rust parameter of an in slot of role arg/inout/target."""
+    p = slot.param
+    name = ident(p.name if p is not None and p.name else "arg%d" % slot.index.fixed)
+    pos = call.lf.position(slot)
+    if slot.role == "target":
+        call.params.append("%s: nccc::FnPtr" % name)
+        call.slot_in(slot, "nccc::Value::to_slot(%s)" % name)
+        _nonnull(call, slot, name, pos)
+        return
+    if p is not None and p.name in lengths:
+        return
+    info = slot.info
+    t = slot.type
+    if slot.record is not None:
+        call.params.append("%s: %s" % (name, record_name(slot.record)))
+        call.pre.append("nccc::Record::to_slots(%s, &mut input[%s..]);"
+                        % (name, _slot_at(slot.index)))
+        return
+    if slot.code == STRING_CODE:
+        _string_param(call, slot, name, pos)
+        return
+    if info is not None and info.length and slot.role == "arg":
+        _slice_param(call, slot, name)
+        return
+    call.params.append("%s: %s" % (name, value_rust(t)))
+    call.slot_in(slot, "nccc::Value::to_slot(%s)" % name)
+    _nonnull(call, slot, name, pos)
+
+
+def _nonnull(call, slot, name, pos):
+    if slot in call.lf.nonnull_values:
+        call.pre.insert(0, "if %s.is_null() { return Err(nccc::Error::new("
+                        "nccc::ErrorKind::Null, %s, \"NULL for a [nonnull] "
+                        "parameter\").at(%d)); }" % (name, rust_str(call.qname), pos))
+
+
+def _string_param(call, slot, name, pos):
+    nullable = slot.info is not None and slot.info.nullable is True
+    c = "%s_c" % name.replace("r#", "")
+    if nullable:
+        call.params.append("%s: Option<&str>" % name)
+        call.wrap.append(("nccc::with_c_str(%s.unwrap_or(\"\"), |%s| {" % (name, c),
+                          "}).map_err(|e| e.about(%s, %d))?"
+                          % (rust_str(call.qname), pos)))
+        call.slot_in(slot, "if %s.is_some() { %s as u64 } else { 0 }" % (name, c))
+    else:
+        call.params.append("%s: &str" % name)
+        call.wrap.append(("nccc::with_c_str(%s, |%s| {" % (name, c),
+                          "}).map_err(|e| e.about(%s, %d))?"
+                          % (rust_str(call.qname), pos)))
+        call.slot_in(slot, "%s as u64" % c)
+
+
+def _slice_param(call, slot, name):
+    """A [length=n] pointer and its count n: one slice."""
+    t = slot.type.resolved()
+    mutable = not t.target.is_const
+    elem = pointee_rust(slot.type)
+    call.params.append("%s: &%s[%s]" % (name, "mut " if mutable else "", elem))
+    call.slot_in(slot, "%s.as%s_ptr() as usize as u64" % (name, "_mut" if mutable else ""))
+    count = next(p for p in call.f.params if p.name == slot.info.length)
+    call.slot_in(count.in_slot, "nccc::Value::to_slot(%s.len() as %s)"
+                 % (name, value_rust(count.type)))
+
+
+def _closure(call, closure):
+    """The callbacks of one closure slot: one closure parameter each,
+    claimed together (a group when several share the context)."""
+    lf = call.lf
+    heap = closure.scope != "call"
+    members = []
+    for k, p in enumerate(closure.params):
+        cb = p.callback
+        name = ident(p.name or "callback%d" % k)
+        args = [_cb_arg_type(s) for s in cb.in_slots]
+        outs = [_cb_arg_type(s) for s in cb.out_slots if s.code != ERRNO_CODE]
+        ret = "()" if not outs else outs[0] if len(outs) == 1 else \
+            "(%s)" % ", ".join(outs)
+        fn = "FnMut(%s) -> %s" % (", ".join(args), ret)
+        ty = "nccc::Box<dyn %s + Send + 'static>" % fn if heap else "&mut dyn %s" % fn
+        if closure.nullable:
+            ty = "Option<%s>" % ty
+        call.params.append("%s%s: %s" % ("mut " if heap and not closure.nullable else "",
+                                          name, ty))
+        members.append((name, cb, len(outs)))
+    scope = closure.scope.upper()
+    raw = []
+    for name, cb, n_outs in members:
+        lc = call.host.lowered_callback(cb)
+        body = _cb_body(name, cb, n_outs, heap)
+        n_in, n_out = _slot_at(cb.n_in), _slot_at(cb.n_out)
+        sig = "self.pick(%s)" % _sigs(lc.signatures, nul=True)
+        unwrap = "%s.map(|mut %s| " % (name, name) if closure.nullable else ""
+        close = ")" if closure.nullable else ""
+        if heap:
+            raw.append("let %s_raw: Option<nccc::callback::Callback> = %s%s(nccc::Box::new(move |%s: &[u64], %s: &mut [u64]| { %s }) as nccc::Box<dyn FnMut(&[u64], &mut [u64]) + Send>, %s, %s, %s)%s;"
+                       % (name, unwrap, "" if closure.nullable else "Some(", _in_name(cb),
+                          _out_name(n_outs), body, n_in, n_out, sig,
+                          close if closure.nullable else ")"))
+        else:
+            raw.append("let mut %s_fn = %s|%s: &[u64], %s: &mut [u64]| { %s }%s;"
+                       % (name, unwrap, _in_name(cb), _out_name(n_outs), body, close))
+            if closure.nullable:
+                raw.append("let %s_entry = %s_fn.as_mut().map(|f| nccc::callback::Entry::new(f, %s, %s));"
+                           % (name, name, n_in, n_out))
+            else:
+                raw.append("let %s_entry = nccc::callback::Entry::new(&mut %s_fn, %s, %s);"
+                           % (name, name, n_in, n_out))
+            raw.append("let %s_sig = %s;" % (name, sig))
+    call.claims.extend(raw)
+    first = members[0][0]
+    ctx = "%s_ctx" % first
+    if heap:
+        boxes = ", ".join("%s_raw" % m[0] for m in members)
+        cond = "%s_raw.is_some()" % first
+        call.claims.append(
+            "let %s = if %s { Some(nccc::callback::claim_boxed(self.rt, nccc::abi::SCOPE_%s, %d, [%s].map(|m| m.unwrap()))?) } else { None };"
+            % (ctx, cond, scope, len(members) - 1, boxes)
+            if closure.nullable else
+            "let %s = Some(nccc::callback::claim_boxed(self.rt, nccc::abi::SCOPE_%s, %d, [%s].map(|m| m.unwrap()))?);"
+            % (ctx, scope, len(members) - 1, boxes))
+        call.slot_in(closure.slot, "%s.map_or(0, |c| c.context)" % ctx)
+        if closure.scope == "forever":
+            call.forever.append((ctx, closure.nullable))
+    else:
+        if closure.nullable:
+            call.claims.append(
+                "let %s_members; let %s = match %s_entry.as_ref() { Some(e) => { %s_members = [(e, %s_sig)]; Some(nccc::callback::claim_call(self.rt, &%s_members)?) } None => None };"
+                % (first, ctx, first, first, first, first))
+            call.slot_in(closure.slot, "%s.as_ref().map_or(0, |c| c.context)" % ctx)
+        else:
+            call.claims.append("let %s_members = [%s];" % (first, ", ".join(
+                "(&%s_entry, %s_sig)" % (m[0], m[0]) for m in members)))
+            call.claims.append("let %s = nccc::callback::claim_call(self.rt, &%s_members)?;"
+                               % (ctx, first))
+            call.slot_in(closure.slot, "%s.context" % ctx)
+
+
+def _in_name(cb):
+    return "i" if cb.in_slots else "_i"
+
+
+def _out_name(n_outs):
+    return "o" if n_outs else "_o"
+
+
+def _cb_arg_type(slot):
+    if slot.record is not None:
+        return record_name(slot.record)
+    if slot.code == STRING_CODE:
+        return "&str"
+    return value_rust(slot.type)
+
+
+def _cb_body(name, cb, n_outs, heap):
+    """The slot-level closure around a typed one: arguments from i[k-1]
+    (the dispatcher drops env), results into o."""
+    args = []
+    for s in cb.in_slots:
+        at = "i[%s - 1..]" % _slot_at(s.index)
+        if s.record is not None:
+            args.append("<%s as nccc::Record>::from_slots(&%s)" % (record_name(s.record), at))
+        elif s.code == STRING_CODE:
+            args.append("nccc::callback::str_arg(%s[0])" % at)
+        else:
+            args.append("nccc::Value::from_slot(%s[0])" % at)
+    call = "%s(%s)" % (name, ", ".join(args))
+    outs = [s for s in cb.out_slots if s.code != ERRNO_CODE]
+    if not outs:
+        return "%s;" % call
+    stores = []
+    for k, s in enumerate(outs):
+        value = "r" if len(outs) == 1 else "r.%d" % k
+        if s.record is not None:
+            stores.append("nccc::Record::to_slots(%s, &mut o[%s..]);" % (value, _slot_at(s.index)))
+        else:
+            stores.append("o[%s] = nccc::Value::to_slot(%s);" % (_slot_at(s.index), value))
+    return "let r = %s; %s" % (call, " ".join(stores))
+
+
+def _results(call):
+    lf, f = call.lf, call.f
+    owned = {o.index: o for o in lf.owned}
+    for j, slot in enumerate(lf.out_slots):
+        at = _slot_at(slot.index)
+        if slot.role == "errno":
+            call.checks.append("let errno = output[%s] as i32; if errno != 0 { return Err(nccc::Error::errno(%s, errno)); }"
+                               % (at, rust_str(call.qname)))
+            continue
+        if slot.role == "status":
+            call.checks.append("let status = output[%s] as i32; if status != 0 { return Err(nccc::Error::new(nccc::ErrorKind::Status, %s, \"the packed function failed\")); }"
+                               % (at, rust_str(call.qname)))
+            continue
+        if slot.record is not None:
+            call.results.append((record_name(slot.record),
+                                 "<%s as nccc::Record>::from_slots(&output[%s..])"
+                                 % (record_name(slot.record), at)))
+        elif j in owned and owned[j].string:
+            free = "self.f_%s" % owned[j].destructor
+            call.results.append(("nccc::String", "self.owned_string(output[%s], %s)?" % (at, free)))
+        elif slot.code == STRING_CODE:
+            call.results.append(("Option<nccc::String>",
+                                 "self.string(output[%s])?" % at))
+        elif j in owned and j == 0:
+            marker = pointee_rust(slot.type)
+            call.results.append(("nccc::Owned<%s>" % marker,
+                                 "nccc::Owned::new(nccc::Value::from_slot(output[%s]), self.f_%s)"
+                                 % (at, owned[j].destructor)))
+        else:
+            call.results.append((value_rust(slot.type),
+                                 "nccc::Value::from_slot(output[%s])" % at))
+    del f
+
+
+def _method(host, lf):
+    call = _Call(host, lf)
+    lengths = _length_params(call.f)
+    for slot in lf.in_slots:
+        if slot.role == "closure":
+            _closure(call, next(c for c in lf.closures if c.slot is slot))
+        elif slot.role != "module":
+            _param(call, slot, lengths)
+    _results(call)
+    call.types = [t for t, _ in call.results] + [
+        "Option<nccc::Closure>" if nullable else "nccc::Closure"
+        for _, nullable in call.forever]
+    return call
+
+
+def rust_signature(module, idl_name, name):
+    """(parameters as "name: Type", result types) of a function's method;
+    None when there is no such function or it is not typed (a method
+    over raw slots)."""
+    host = _host(module, idl_name)
+    lf = next((f for f in host.functions if f.name == name), None)
+    if lf is None or not _typed(lf):
+        return None
+    call = _method(host, lf)
+    return call.params, call.types
+
+
+def _host(module, idl_name):
+    host = HostModule(module, idl_name)
+    lowered = {lc.callback: lc for lc in host.callbacks}
+    host.lowered_callback = lowered.get
+    return host
+
+
+def _typed_method(src, host, lf):
+    call = _method(host, lf)
+    types = [t for t, _ in call.results] + [
+        "Option<nccc::Closure>" if nullable else "nccc::Closure"
+        for _, nullable in call.forever]
+    values = [v for _, v in call.results] + [
+        c if nullable else "%s.unwrap()" % c for c, nullable in call.forever]
+    ret = "()" if not types else types[0] if len(types) == 1 else \
+        "(%s)" % ", ".join(types)
+    value = "()" if not values else values[0] if len(values) == 1 else \
+        "(%s)" % ", ".join(values)
+    checks = [line for line in call.pre if line.startswith("if ")]
+    slots = [line for line in call.pre if not line.startswith("if ")]
+    heap = any(c.scope != "call" for c in lf.closures)
+    if heap:
+        src.line("nccc::with_alloc! {")
+        src.indent()
+    src.line("/// `%s`: %s" % (call.qname, " | ".join(lf.signatures)))
+    with src.block("pub fn %s(&self%s) -> Result<%s, nccc::Error> {" % (
+            ident(lf.name), "".join(", " + p for p in call.params), ret), "}"):
+        for line in checks:
+            src.line(line)
+        src.line("let mut input = [0u64; %s];" % (_slot_at(lf.function.n_in) or "0"))
+        src.line("let mut output = [0u64; %s];" % (_slot_at(lf.function.n_out) or "0"))
+        # strings lent to C wrap the rest: each a closure giving the result
+        for opening, _ in call.wrap:
+            src.line(opening.replace("| {", ": usize| -> Result<%s, nccc::Error> {" % ret))
+            src.indent()
+        for line in call.claims + slots:
+            src.line(line)
+        src.line("self.f_%s.call(&input, &mut output);" % lf.name)
+        src.line("nccc::callback::take_panic(%s)?;" % rust_str(call.qname))
+        for line in call.checks:
+            src.line(line)
+        src.line("Ok(%s)" % value)
+        for _, closing in reversed(call.wrap):
+            src.dedent()
+            src.line(closing)
+    if heap:
+        src.dedent()
+        src.line("}")
+
+
+def _raw_method(src, host, lf):
+    src.line("/// `%s`: %s (raw slots: this function's values are not typed in Rust)"
+             % (host.qualified(lf.name), " | ".join(lf.signatures)))
+    with src.block("pub fn %s(&self, input: &[u64], output: &mut [u64]) -> Result<(), nccc::Error> {"
+                   % ident(lf.name), "}"):
+        src.line("let f = &self.f_%s;" % lf.name)
+        src.line("if input.len() < f.n_in() || output.len() < f.n_out() { return Err(nccc::Error::new(nccc::ErrorKind::Count, %s, \"fewer slots than the signature\")); }"
+                 % rust_str(host.qualified(lf.name)))
+        src.line("f.call(input, output);")
+        src.line("nccc::callback::take_panic(%s)" % rust_str(host.qualified(lf.name)))
+
+
+def _record(src, host, layout):
+    decl = layout.decl
+    name = ident(layout.name)
+    if layout.kind == "opaque":
+        src.line("/// `%s`: opaque (only pointers cross)." % layout.name)
+        src.line("pub enum %s {}" % name)
+        return
+    fields = [(ident(fld.name), value_rust(fld.type), fld.name) for fld in layout.fields]
+    union = layout.kind == "union"
+    src.line("/// `%s %s` (layout checked when the module binds)." % (layout.kind, layout.name))
+    src.line("#[repr(C)]")
+    src.line("#[derive(Clone, Copy%s)]" % ("" if union else ", Debug, PartialEq"))
+    with src.block("pub %s %s {" % ("union" if union else "struct", name), "}"):
+        for f, t, _ in fields:
+            src.line("%s%s: %s," % ("" if union else "pub ", f, t))
+    if union:
+        # members private: a value starts all zero, so every byte a
+        # member reads is initialised
+        with src.block("impl %s {" % name, "}"):
+            for f, t, cname in fields:
+                src.line("/// A value holding `%s` (every other byte 0)." % cname)
+                with src.block("pub fn from_%s(value: %s) -> %s {" % (cname, t, name), "}"):
+                    src.line("let mut v = <%s as nccc::Field>::get(&[0u8; core::mem::size_of::<%s>()], 0);" % (name, name))
+                    src.line("v.%s = value;" % f)
+                    src.line("v")
+                src.line("/// The bytes read as `%s`." % cname)
+                with src.block("pub fn %s(&self) -> %s {" % (ident(cname), t), "}"):
+                    src.line("let mut bytes = [0u8; core::mem::size_of::<%s>()];" % name)
+                    src.line("nccc::Field::put(*self, &mut bytes, 0);")
+                    src.line("<%s as nccc::Field>::get(&bytes, nccc::offset_of!(%s, %s))" % (t, name, f))
+    with src.block("impl nccc::Field for %s {" % name, "}"):
+        with src.block("fn put(self, bytes: &mut [u8], at: usize) {", "}"):
+            if union:
+                src.line("// SAFETY: a union value is made only from zeroed bytes (from_*, get),")
+                src.line("// so all its bytes are initialised; they are copied whole.")
+                src.line("let raw: [u8; core::mem::size_of::<%s>()] = unsafe { core::mem::transmute(self) };" % name)
+                src.line("bytes[at..at + raw.len()].copy_from_slice(&raw);")
+            else:
+                for f, _, _ in fields:
+                    src.line("nccc::Field::put(self.%s, bytes, at + nccc::offset_of!(%s, %s));" % (f, name, f))
+        with src.block("fn get(bytes: &[u8], at: usize) -> Self {", "}"):
+            if union:
+                src.line("let mut raw = [0u8; core::mem::size_of::<%s>()];" % name)
+                src.line("raw.copy_from_slice(&bytes[at..at + core::mem::size_of::<%s>()]);" % name)
+                src.line("// SAFETY: every member is plain data, valid for any initialised bytes.")
+                src.line("unsafe { core::mem::transmute(raw) }")
+            else:
+                with src.block("%s {" % name, "}"):
+                    for f, t, _ in fields:
+                        src.line("%s: <%s as nccc::Field>::get(bytes, at + nccc::offset_of!(%s, %s))," % (f, t, name, f))
+    with src.block("impl nccc::Record for %s {" % name, "}"):
+        src.line("const MODULE: &'static str = %s;" % rust_str(host.name))
+        src.line("const NAME: &'static str = %s;" % rust_str(layout.name))
+        with src.block("fn fields(each: &mut dyn FnMut(&'static str, usize, usize)) {", "}"):
+            for f, t, cname in fields:
+                src.line("each(%s, nccc::offset_of!(%s, %s), core::mem::size_of::<%s>());" % (rust_str(cname), name, f, t))
+
+
+def _constant_type(c):
+    if c.type is None:
+        return "i32"
+    return value_rust(c.type) if c.type.kind != "pointer" else code_rust(c.code)
+
+
+def emit(module, idl_name):
+    host = _host(module, idl_name)
+    src = Source(indent="    ")
+    src.line("//! %s.rs: the nccc module %s for Rust, %s." % (
+        host.name, rust_str(host.name), host.generated_by()))
+    src.line("//! Over the crate nccc (docs/RUST.md, \"Generated modules\"):")
+    src.line("//! `let m = %s::Module::bind(&runtime)?;`" % host.name)
+    src.line("#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]")
+    src.line("#![allow(dead_code, unused_mut, unused_imports, clippy::all)]")
+    src.line("pub const MODULE: &str = %s;" % rust_str(host.name))
+    src.blank()
+    for layout in module.layouts:
+        _record(src, host, layout)
+        src.blank()
+    src.line("/// The module's constants and enumerators, read from the library when it binds.")
+    src.line("#[derive(Clone, Copy, Debug)]")
+    with src.block("pub struct Constants {", "}"):
+        for c in module.constants:
+            src.line("pub %s: %s," % (ident(c.name), _constant_type(c)))
+    src.blank()
+    with src.block('extern "C" {', "}"):
+        src.line("fn nccc_%s_open(input: *const u64, output: *mut u64);" % host.name)
+    src.blank()
+    src.line("/// The module bound to a runtime: one method per function.")
+    with src.block("pub struct Module<'r> {", "}"):
+        src.line("rt: &'r nccc::Runtime<'r>,")
+        src.line("target: usize,")
+        src.line("pub constants: Constants,")
+        for lf in host.functions:
+            src.line("f_%s: nccc::Function," % lf.name)
+    src.blank()
+    with src.block("impl<'r> Module<'r> {", "}"):
+        _bind(src, host, module)
+        for lf in host.functions:
+            src.blank()
+            if _typed(lf):
+                _typed_method(src, host, lf)
+            else:
+                _raw_method(src, host, lf)
+    src.blank()
+    return {host.name + ".rs": str(src)}
+
+
+def _bind(src, host, module):
+    src.line("/// Adds the module to the runtime unless it is there (`nccc_%s_open`), checks" % host.name)
+    src.line("/// every function's signature and every record's layout against the library's,")
+    src.line("/// and reads the constants. Errors: kind Signature, Layout or Unknown.")
+    with src.block("pub fn bind(rt: &'r nccc::Runtime<'r>) -> Result<Module<'r>, nccc::Error> {", "}"):
+        src.line("rt.open(nccc_%s_open, MODULE)?;" % host.name)
+        for layout in module.layouts:
+            if layout.kind != "opaque":
+                src.line("nccc::check_layout::<%s>(rt)?;" % ident(layout.name))
+        src.line("let mut targets = u32::MAX;")
+        for lf in host.functions:
+            src.line("let (f_%s, t) = rt.bind_targets(%s, %s)?; targets &= t;"
+                     % (lf.name, rust_str(host.qualified(lf.name)), _sigs(lf.signatures)))
+        src.line("if targets == 0 { return Err(nccc::Error::new(nccc::ErrorKind::Signature, MODULE, \"no target agrees with every signature\")); }")
+        with src.block("let constants = Constants {", "};"):
+            for c in module.constants:
+                src.line("%s: rt.constant(MODULE, %s)?," % (ident(c.name), rust_str(c.name)))
+        src.line("Ok(Module { rt, target: targets.trailing_zeros() as usize, constants, %s })"
+                 % ", ".join("f_%s" % lf.name for lf in host.functions))
+    src.blank()
+    src.line("fn pick(&self, signatures: &'static [&'static str]) -> &'static str {")
+    src.line("    signatures[if signatures.len() > 1 { self.target } else { 0 }]")
+    src.line("}")
+    src.blank()
+    src.line("fn string(&self, slot: u64) -> Result<Option<nccc::String>, nccc::Error> {")
+    src.line("    // SAFETY: a string result is NULL or a NUL-terminated C string (the IDL says so).")
+    src.line("    unsafe { nccc::string_from_c(slot as usize, MODULE) }")
+    src.line("}")
+    src.blank()
+    src.line("fn owned_string(&self, slot: u64, free: nccc::Function) -> Result<nccc::String, nccc::Error> {")
+    src.line("    let text = self.string(slot);")
+    src.line("    free.call(&[slot], &mut [0u64; 1]);")
+    src.line("    Ok(text?.unwrap_or_default())")
+    src.line("}")

@@ -1,0 +1,31 @@
+//! Links the shared host fixture (test/hosts/fixture) and finds the
+//! modules generated at build time: NCCC_FIXTURE is the library's path,
+//! NCCC_RUST_GENERATED the directory holding tour.rs, hcb.rs and cases.rs
+//! (test/rust/CMakeLists.txt sets both). It writes the module
+//! declarations of tour and hcb into OUT_DIR/modules.rs.
+use std::env;
+use std::fs;
+use std::path::Path;
+
+fn main() {
+    let fixture = env::var("NCCC_FIXTURE").expect("NCCC_FIXTURE: the host fixture library");
+    let generated = env::var("NCCC_RUST_GENERATED").expect("NCCC_RUST_GENERATED: a directory");
+    let path = Path::new(&fixture);
+    let dir = path.parent().expect("a directory").display().to_string();
+    let name = path.file_stem().expect("a file name").to_string_lossy();
+    println!("cargo:rustc-link-search=native={}", dir);
+    println!("cargo:rustc-link-lib=dylib={}", name.trim_start_matches("lib"));
+    println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dir);
+    println!("cargo:rustc-env=NCCC_RUST_GENERATED={}", generated);
+    let mut modules = String::new();
+    for m in ["tour", "hcb"] {
+        modules += &format!("#[path = {:?}]\npub mod {};\n", format!("{}/{}.rs", generated, m), m);
+    }
+    let out = env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    fs::write(Path::new(&out).join("modules.rs"), modules).expect("OUT_DIR is writable");
+    println!("cargo:rerun-if-env-changed=NCCC_FIXTURE");
+    println!("cargo:rerun-if-env-changed=NCCC_RUST_GENERATED");
+    for m in ["tour.rs", "hcb.rs", "cases.rs"] {
+        println!("cargo:rerun-if-changed={}/{}", generated, m);
+    }
+}

@@ -1,0 +1,428 @@
+"""cases_to_rust.py CASES.json OUT.rs: the shared case table as Rust tests.
+
+Each case whose every step Rust can state becomes one #[test] calling the
+generated modules tour.rs and hcb.rs (the method's parameter and result
+types come from the generator, stubgen.emit_rust.rust_signature). A case
+Rust cannot state is listed at the end of OUT.rs with the reason, and
+not run: arguments of the wrong type, count or range are refused by
+the compiler (no value of a wrong type can be written), a callback whose
+scope differs from the IDL's (the IDL fixes it for a Rust closure), and
+the steps of the dynamic support libraries (registry calls by name,
+packed calls, closures as values).
+"""
+
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+
+from stubgen.emit_rust import rust_signature  # noqa: E402
+from stubgen.model import build  # noqa: E402
+
+IDLS = {"tour": "idl/examples/tour.idl", "hcb": "test/hosts/fixture/hcb.idl"}
+MODULES = {m: build(open(os.path.join(ROOT, p)).read()) for m, p in IDLS.items()}
+KINDS = {"null": "Null", "closed": "Closed", "callback": "Panic", "unknown": "Unknown",
+         "nul": "Text", "released": "Released"}
+
+
+class Unsupported(Exception):
+    pass
+
+
+def _int(v):
+    if isinstance(v, bool):
+        raise Unsupported("a boolean for an integer")
+    if isinstance(v, dict) and ("i64" in v or "u64" in v):
+        text = v.get("i64", v.get("u64"))
+        return int(text, 0)
+    if isinstance(v, int):
+        return v
+    raise Unsupported("not an integer: %r" % (v,))
+
+
+RANGES = {"i%d" % b: (-2 ** (b - 1), 2 ** (b - 1) - 1) for b in (8, 16, 32, 64)}
+RANGES.update({"u%d" % b: (0, 2 ** b - 1) for b in (8, 16, 32, 64)})
+RANGES.update({"isize": RANGES["i64"], "usize": RANGES["u64"],
+               "nccc::c_long": RANGES["i64"], "nccc::c_ulong": RANGES["u64"],
+               "nccc::c_char": RANGES["i8"]})
+
+
+class Case:
+    def __init__(self, name):
+        self.name = name
+        self.lines = []
+        self.saved = {}        # name -> kind (owned, value, string)
+        self.callbacks = {}    # id -> step
+        self.closures = {}     # id -> variable of a returned nccc::Closure
+        self.n = 0
+
+    def var(self, stem):
+        self.n += 1
+        return "%s%d" % (stem, self.n)
+
+    # ---- values ------------------------------------------------------------
+    def arg(self, v, ty, mod):
+        if isinstance(v, dict) and "saved" in v:
+            kind = self.saved.get(v["saved"])
+            if kind is None:
+                raise Unsupported("a value never saved")
+            if kind == "owned" and ty == "nccc::Ptr":
+                return "%s.ptr()?" % v["saved"]
+            return v["saved"]
+        if isinstance(v, dict) and "constant" in v:
+            m, c = v["constant"].split(".")
+            return "%s_m.constants.%s" % (m, c)
+        if isinstance(v, dict) and "closure" in v:
+            return self.closure_arg(v["closure"], ty, mod)
+        if ty in RANGES:
+            n = _int(v)
+            lo, hi = RANGES[ty]
+            if not lo <= n <= hi:
+                raise Unsupported("out of the range of %s" % ty)
+            return "(%d as %s)" % (n, ty) if n < 0 else "%d as %s" % (n, ty)
+        if ty in ("f64", "f32"):
+            if isinstance(v, dict) and "f64" in v:
+                return "%s::from_bits(%s)" % (ty, v["f64"]) if ty == "f64" else \
+                    "(f64::from_bits(%s) as f32)" % v["f64"]
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise Unsupported("not a number")
+            if ty == "f32" and abs(v) > 3.4028234663852886e38:
+                raise Unsupported("out of float's range")
+            return "(%r as %s)" % (float(v), ty)
+        if ty == "bool":
+            if not isinstance(v, bool):
+                raise Unsupported("not a boolean")
+            return "true" if v else "false"
+        if ty in ("&str", "Option<&str>"):
+            if isinstance(v, dict) and v.get("null"):
+                if ty == "&str":
+                    raise Unsupported("NULL for a string Rust requires")
+                return "None"
+            if not isinstance(v, str):
+                raise Unsupported("not a string")
+            lit = _lit(v)
+            return "Some(%s)" % lit if ty.startswith("Option") else lit
+        if ty in ("nccc::Ptr", "nccc::FnPtr"):
+            if isinstance(v, dict) and v.get("null"):
+                return "%s::NULL" % ty
+            raise Unsupported("an address")
+        if ty.startswith("&[") or ty.startswith("&mut ["):
+            if not isinstance(v, list):
+                raise Unsupported("not a list")
+            elem = ty[ty.index("[") + 1:-1]
+            return "&%s[%s]" % ("mut " if "mut" in ty else "",
+                                ", ".join(self.arg(x, elem, mod) for x in v))
+        if isinstance(v, dict) and "struct" in v:
+            return self.record(v["struct"], ty, mod)
+        raise Unsupported("a %s argument" % ty)
+
+    def record(self, fields, ty, mod):
+        layout = next((l for l in MODULES[mod].layouts if l.name == ty), None)
+        if layout is None or layout.kind != "struct":
+            raise Unsupported("a record of type %s" % ty)
+        from stubgen.rust_types import value_rust
+        parts = []
+        for f in layout.fields:
+            t = value_rust(f.type)
+            if f.name in fields:
+                parts.append("%s: %s" % (f.name, self.arg(fields[f.name], t, mod)))
+            else:
+                parts.append("%s: <%s as nccc::Field>::get(&[0u8; 64], 0)" % (f.name, t))
+        return "%s::%s { %s }" % (mod, ty, ", ".join(parts))
+
+    def closure_arg(self, cid, ty, mod):
+        step = self.callbacks.get(cid)
+        if step is None:
+            raise Unsupported("a closure made elsewhere")
+        if step.get("used"):
+            raise Unsupported("one closure passed twice (each Rust call makes its own)")
+        step["used"] = True
+        heap = "Box<" in ty
+        scope = step.get("scope", "call")
+        if (scope == "call") == heap:
+            raise Unsupported("a %s closure where the IDL has another scope" % scope)
+        m = re.search(r"FnMut\((.*?)\) -> (.*?)( \+ Send|>*$)", ty)
+        args = [a.strip() for a in m.group(1).split(",") if a.strip()]
+        ret = m.group(2).strip()
+        if ret.endswith(">") and ret.count("<") < ret.count(">"):
+            ret = ret[:ret.rindex(">")]
+        names = ["a%d" % k for k in range(len(args))]
+        body = self.behaviour(cid, step["do"], names, args, ret)
+        params = ", ".join("%s: %s" % (n, self.qualify(t, mod)) for n, t in zip(names, args))
+        closure = "{ let %s_calls = %s_calls.clone(); let %s_seen = %s_seen.clone(); " \
+            "move |%s| -> %s { %s_calls.fetch_add(1, SeqCst); let _ = &%s_seen; %s } }" % (
+                cid, cid, cid, cid, params, self.qualify(ret, mod), cid, cid, body)
+        if heap:
+            value = "Box::new(%s)" % closure
+            return "Some(%s)" % value if ty.startswith("Option") else value
+        var = self.var("f")
+        self.lines.append("let mut %s = %s;" % (var, closure))
+        return "Some(&mut %s)" % var if ty.startswith("Option") else "&mut %s" % var
+
+    def qualify(self, t, mod):
+        if t in ("hcb_obj", "point", "counter"):
+            return "%s::%s" % (mod, t)
+        return t
+
+    def behaviour(self, cid, do, names, args, ret):
+        ints = all(a in RANGES for a in args)
+        if do == "sum":
+            if ints and ret in RANGES:
+                return "(%s) as %s" % (" + ".join("%s as i64" % n for n in names) or "0", ret)
+            if ret in ("f64", "f32"):
+                return "(%s) as %s" % (" + ".join("%s as f64" % n for n in names) or "0.0", ret)
+        elif do == "double" and len(names) == 1:
+            if ret in RANGES:
+                return "(%s as i64 * 2) as %s" % (names[0], ret)
+            if ret in ("f64", "f32"):
+                return "%s * 2.0" % names[0]
+        elif do == "error":
+            return "panic!(\"boom\")"
+        elif do == "divmod" and len(names) == 2:
+            return "(%s / %s, %s %% %s)" % (names[0], names[1], names[0], names[1])
+        elif do == "collect":
+            rec = ", ".join('format!("{:?}", %s)' % n for n in names)
+            tail = "" if ret == "()" else " Default::default()"
+            return "%s_seen.lock().unwrap().push(vec![%s]);%s" % (cid, rec, tail)
+        elif isinstance(do, dict) and "arg" in do and do["arg"] <= len(names):
+            return names[do["arg"] - 1]
+        elif isinstance(do, dict) and "error_at" in do and ints and ret in RANGES:
+            return "if %s_calls.load(SeqCst) == %d { panic!(\"boom\") } (%s) as %s" % (
+                cid, do["error_at"], " + ".join("%s as i64" % n for n in names), ret)
+        raise Unsupported("behaviour %r" % (do,))
+
+    # ---- steps ---------------------------------------------------------------
+    def step(self, st):
+        for key in ("call", "callback", "check", "counters", "close", "forget",
+                    "collect", "constant", "layout", "release"):
+            if key in st:
+                return getattr(self, "do_" + key)(st)
+        raise Unsupported("a step of kind %s" % next(k for k in st if k != "name"))
+
+    def do_call(self, st):
+        mod, fn = st["call"].split(".", 1)
+        if mod not in MODULES or st.get("registry") or st.get("handle"):
+            raise Unsupported("a call through the registry")
+        sig = rust_signature(MODULES[mod], IDLS[mod], fn)
+        if sig is None:
+            raise Unsupported("a function over raw slots")
+        params, types = sig
+        args = st.get("args", [])
+        if len(args) != len(params):
+            raise Unsupported("a wrong argument count")
+        values = [self.arg(a, p.split(": ", 1)[1], mod) for a, p in zip(args, params)]
+        r = self.var("r")
+        self.lines.append("let %s = (|| Ok::<_, nccc::Error>(%s_m.%s(%s)?))();"
+                          % (r, mod, fn, ", ".join(values)))
+        if "error" in st:
+            kind = KINDS.get(st["error"])
+            if kind is None:
+                raise Unsupported("an error of kind %s" % st["error"])
+            self.lines.append("let e = %s.expect_err(\"an error\");" % r)
+            self.lines.append("assert_eq!(e.kind, nccc::ErrorKind::%s, \"{}\", e);" % kind)
+            if "message" in st:
+                self.lines.append("assert!(e.to_string().contains(%s), \"{}\", e);"
+                                  % _lit(st["message"]))
+            return
+        expect = list(st.get("expect", []))
+        f = next(x for x in MODULES[mod].functions if x.name == fn)
+        if f.errno:
+            errno = expect.pop()
+            if isinstance(errno, dict) and "constant" in errno:
+                m, c = errno["constant"].split(".")
+                errno = "%s_m.constants.%s" % (m, c)
+            if errno != 0:
+                self.lines.append("let e = %s.expect_err(\"errno\");" % r)
+                self.lines.append("assert_eq!((e.kind, e.errno), (nccc::ErrorKind::Errno, %s));"
+                                  % errno)
+                return
+        if f.packed is not None:
+            status = expect.pop(0)
+            if status != 0:
+                raise Unsupported("a packed status")
+        if len(expect) != len(types):
+            raise Unsupported("results Rust gives otherwise")
+        names = [self.var("v") for _ in types]
+        pattern = names[0] if len(names) == 1 else "(%s)" % ", ".join(names)
+        self.lines.append("let %s = %s.expect(\"a result\");" % (pattern, r))
+        for name, ty, want in zip(names, types, expect):
+            self.expect(name, ty, want, mod)
+
+    def expect(self, name, ty, want, mod):
+        if isinstance(want, dict) and "save" in want:
+            self.lines.append("let %s = %s;" % (want["save"], name))
+            self.saved[want["save"]] = "owned" if ty.startswith("nccc::Owned") else "value"
+            return
+        if isinstance(want, dict) and "any" in want:
+            self.lines.append("let _ = %s;" % name)
+            return
+        if isinstance(want, dict) and "nonnull" in want:
+            self.lines.append("assert!(!%s.is_null());" % name)
+            return
+        if ty == "Option<nccc::String>":
+            if isinstance(want, dict) and want.get("null"):
+                self.lines.append("assert_eq!(%s, None);" % name)
+            else:
+                self.lines.append("assert_eq!(%s.as_deref(), Some(%s));" % (name, _lit(want)))
+            return
+        if ty == "nccc::String":
+            self.lines.append("assert_eq!(%s, %s);" % (name, _lit(want)))
+            return
+        if isinstance(want, dict) and "struct" in want:
+            union = any(l.name == ty and l.kind == "union" for l in MODULES[mod].layouts)
+            from stubgen.rust_types import value_rust
+            layout = next(l for l in MODULES[mod].layouts if l.name == ty)
+            types = {f.name: value_rust(f.type) for f in layout.fields}
+            for field, v in want["struct"].items():
+                got = "%s.%s%s" % (name, field, "()" if union else "")
+                self.check_value(got, types[field], v, mod)
+            return
+        self.check_value(name, ty, want, mod)
+
+    def check_value(self, got, ty, want, mod):
+        if ty in ("f64", "f32"):
+            self.lines.append("assert_eq!((%s as f64).to_bits(), (%s as f64).to_bits());"
+                              % (got, self.arg(want, ty, mod)))
+        elif ty in ("nccc::Ptr", "nccc::FnPtr") and isinstance(want, dict) and want.get("null"):
+            self.lines.append("assert!(%s.is_null());" % got)
+        else:
+            self.lines.append("assert_eq!(%s, %s);" % (got, self.arg(want, ty, mod)))
+
+    def do_callback(self, st):
+        cid = st["callback"]
+        if "type" in st:
+            m, t = st["type"].split(".")
+            if m not in MODULES or not any(c.name == t for c in MODULES[m].callbacks):
+                raise Unsupported("an unknown callback type (a compile error)")
+        if "error" in st:
+            raise Unsupported("an error making a closure")
+        self.callbacks[cid] = dict(st)
+        self.lines.append("let %s_calls = Arc::new(AtomicUsize::new(0));" % cid)
+        self.lines.append("let %s_seen = Arc::new(Mutex::new(Vec::<Vec<String>>::new()));" % cid)
+
+    def do_check(self, st):
+        cid = st["check"]
+        if cid not in self.callbacks or "member" in st:
+            raise Unsupported("a check of a closure made elsewhere")
+        if "calls" in st:
+            self.lines.append("assert_eq!(%s_calls.load(SeqCst), %d);" % (cid, st["calls"]))
+        if "collected" in st:
+            want = [[_debug(v) for v in args] for args in st["collected"]]
+            self.lines.append("assert_eq!(*%s_seen.lock().unwrap(), vec![%s] as Vec<Vec<String>>);"
+                              % (cid, ", ".join("vec![%s]" % ", ".join(
+                                  "%s.to_string()" % _lit(x) for x in args)
+                                  for args in want)))
+
+    def do_counters(self, st):
+        for key, field in (("in_use", "in_use"), ("stale", "stale_calls"),
+                           ("mismatched", "type_mismatches"), ("wrong_thread", "wrong_thread")):
+            if key in st["counters"]:
+                self.lines.append("assert_eq!(rt.closure_stats().unwrap().%s - base.%s, %d);"
+                                  % (field, field, st["counters"][key]))
+
+    def do_close(self, st):
+        name = st["close"].get("saved")
+        if self.saved.get(name) != "owned":
+            raise Unsupported("closing what is not an owned object")
+        self.lines.append("assert_eq!(%s.close(), %s);" % (name, "true" if st["expect"] else "false"))
+
+    def do_forget(self, st):
+        if st["forget"] in self.saved:
+            self.lines.append("drop(%s);" % st["forget"])
+            del self.saved[st["forget"]]
+
+    def do_collect(self, st):
+        self.lines.append("// collect: Rust frees at drop; nothing is left to collect")
+
+    def do_constant(self, st):
+        mod, name = st["constant"].split(".")
+        if "error" in st:
+            self.lines.append("assert_eq!(rt.constant::<i64>(%s, %s).unwrap_err().kind, "
+                              "nccc::ErrorKind::Unknown);" % (_lit(mod), _lit(name)))
+            return
+        self.lines.append("assert_eq!(%s_m.constants.%s as i128, %d);"
+                          % (mod, name, _int(st["expect"])))
+
+    def do_layout(self, st):
+        mod, name = st["layout"].split(".")
+        if "error" in st:
+            self.lines.append("assert_eq!(rt.layout(%s, %s).unwrap_err().kind, "
+                              "nccc::ErrorKind::Unknown);" % (_lit(mod), _lit(name)))
+            return
+        want = st["expect"]
+        self.lines.append("let l = rt.layout(%s, %s).unwrap();" % (_lit(mod), _lit(name)))
+        kinds = {"struct": "TYPE_STRUCT", "union": "TYPE_UNION", "opaque": "TYPE_OPAQUE"}
+        for key, expr in (("size", "l.size"), ("align", "l.align"), ("nfields", "l.n_fields")):
+            if key in want:
+                self.lines.append("assert_eq!(%s, %d);" % (expr, want[key]))
+        if "kind" in want:
+            self.lines.append("assert_eq!(l.kind, nccc::abi::%s);" % kinds[want["kind"]])
+        for fw in want.get("fields", []):
+            self.lines.append("let f = (0..l.n_fields).map(|k| rt.field(&l, k).unwrap())"
+                              ".find(|f| f.name == %s.as_bytes()).unwrap();" % _lit(fw["name"]))
+            for key, expr in (("offset", "f.offset"), ("size", "f.size"), ("count", "f.count")):
+                if key in fw:
+                    self.lines.append("assert_eq!(%s, %d);" % (expr, fw[key]))
+            if "type" in fw:
+                self.lines.append("assert_eq!(f.code, %s.as_bytes());" % _lit(fw["type"]))
+
+    def do_release(self, st):
+        raise Unsupported("a closure released as a value")
+
+
+def _lit(text):
+    """A Rust string literal."""
+    return re.sub(r"\\u([0-9a-fA-F]{4})", r"\\u{\1}", json.dumps(text))
+
+
+def _debug(v):
+    """A value as Rust's {:?} prints the argument a callback received."""
+    if isinstance(v, str):
+        return _lit(v)
+    return str(_int(v))
+
+
+def convert(case, k):
+    c = Case(case.get("name", "case %d" % k))
+    for st in case.get("steps", [case]):
+        c.step(st)
+    fn = "case_%03d_%s" % (k, re.sub(r"[^a-z0-9]+", "_", c.name.lower()).strip("_")[:40])
+    body = ["let base = rt.closure_stats().unwrap();", "let _ = &base;"] + c.lines
+    return fn, body
+
+
+def main(src, out):
+    table = json.load(open(src))
+    tests, skipped = [], []
+    for k, case in enumerate(table["cases"]):
+        try:
+            tests.append((case.get("name", ""),) + convert(case, k))
+        except Unsupported as e:
+            skipped.append((case.get("name", "case %d" % k), str(e)))
+    lines = ["// Generated by test/rust/cases_to_rust.py from test/hosts/cases.json; do not edit.",
+             "// %d of %d cases as Rust tests; the others are listed at the end." % (
+                 len(tests), len(table["cases"])), ""]
+    for name, fn, body in tests:
+        lines.append("/// %s" % name)
+        lines.append("#[test]")
+        lines.append("fn %s() {" % fn)
+        lines.append("    with_fixture(|rt, tour_m, hcb_m| {")
+        lines.append("        let _ = (tour_m, hcb_m);")
+        lines += ["        " + b for b in body]
+        lines.append("    });")
+        lines.append("}")
+        lines.append("")
+    lines.append("// Not stated in Rust:")
+    for name, why in skipped:
+        lines.append("//   %s: %s" % (name, why))
+    with open(out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("cases_to_rust: %d cases as Rust tests, %d not stated in Rust"
+          % (len(tests), len(skipped)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

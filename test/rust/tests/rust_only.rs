@@ -1,0 +1,179 @@
+//! What only Rust has to show: closures borrowed for one call, panics in
+//! callbacks, Drop of owned objects and boxed closures, layout checks, a
+//! released closure, errors with their parts.
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use nccc::{ErrorKind, Ptr};
+use nccc_rust_tests::{tour, with_fixture};
+
+#[test]
+fn scalars_structs_and_results() {
+    with_fixture(|_, t, _| {
+        assert_eq!(t.add(40, 2).unwrap(), 42);
+        assert_eq!(t.echo_u8(255).unwrap(), 255);
+        assert_eq!(t.echo_i64(i64::MIN).unwrap(), i64::MIN);
+        let mid = t.midpoint(tour::point { x: 2, y: 4 }, tour::point { x: 4, y: 8 }).unwrap();
+        assert_eq!(mid, tour::point { x: 3, y: 6 });
+        assert_eq!(t.divmod(17, 5).unwrap(), (3, 2));
+        assert_eq!(t.bump(5, 3).unwrap(), 8);
+        let (moved, old) = t.move_point(tour::point { x: 1, y: 2 }, 10).unwrap();
+        assert_eq!((moved, old), (tour::point { x: 11, y: 2 }, tour::point { x: 1, y: 2 }));
+        assert_eq!(t.as_number(1.0).unwrap().i(), 1.0f64.to_bits() as i64);
+        assert_eq!(t.sum_ints(&[1, 2, 3, 4]).unwrap(), 10);
+        assert_eq!(t.name_of_color(t.constants.GREEN).unwrap().as_deref(), Some("green"));
+    });
+}
+
+#[test]
+fn errno_and_strings_come_back_as_errors() {
+    with_fixture(|_, t, _| {
+        assert_eq!(t.checked_div(7, 2).unwrap(), 3);
+        let e = t.checked_div(1, 0).unwrap_err();
+        assert_eq!((e.kind, e.function, e.errno), (ErrorKind::Errno, "tour.checked_div", 33));
+        let e = t.text_length("a\0b").unwrap_err();
+        assert_eq!((e.kind, e.parameter), (ErrorKind::Text, 1));
+        assert_eq!(t.text_length(&"x".repeat(1000)).unwrap(), 1000);
+    });
+}
+
+#[test]
+fn a_call_scope_closure_borrows_its_environment() {
+    with_fixture(|rt, _, h| {
+        let mut seen = Vec::new();
+        let total = h.fold(5, &mut |acc, i| {
+            seen.push(i);
+            acc + i
+        }).unwrap();
+        assert_eq!((total, seen), (10, vec![0, 1, 2, 3, 4]));
+        let mut words = Vec::new();
+        assert_eq!(h.words("a bc def", &mut |w, k| {
+            words.push((w.to_string(), k));
+            w.len() as i32
+        }).unwrap(), 6);
+        assert_eq!(words[2], ("def".to_string(), 2));
+        assert_eq!(h.divmod_with(17, 5, &mut |a, b| (a / b, a % b)).unwrap(), 3002);
+        assert_eq!(rt.closure_stats().unwrap().in_use, 0);
+    });
+}
+
+#[test]
+fn a_panic_in_a_callback_is_the_calls_error() {
+    with_fixture(|rt, _, h| {
+        let calls = Cell::new(0);
+        let e = h.fold(5, &mut |_, _| {
+            calls.set(calls.get() + 1);
+            panic!("boom")
+        }).unwrap_err();
+        assert_eq!((e.kind, e.function), (ErrorKind::Panic, "hcb.fold"));
+        assert_eq!(e.message(), "boom (and 4 more)");
+        assert_eq!(calls.get(), 5);
+        // the next call is clean, and no closure is left behind
+        assert_eq!(h.fold(3, &mut |acc, i| acc + i).unwrap(), 3);
+        assert_eq!(rt.closure_stats().unwrap().in_use, 0);
+    });
+}
+
+#[test]
+fn owned_objects_are_freed_once_by_close_or_drop() {
+    with_fixture(|_, _, h| {
+        let a = h.obj_new(10).unwrap();
+        {
+            let _b = h.obj_new(20).unwrap();
+            assert_eq!(h.obj_live().unwrap(), 2);
+        }
+        assert_eq!(h.obj_live().unwrap(), 1);
+        assert_eq!(h.obj_value(a.ptr().unwrap()).unwrap(), 10);
+        assert!(a.close());
+        assert!(!a.close());
+        assert_eq!(a.ptr().unwrap_err().kind, ErrorKind::Closed);
+        assert_eq!(h.obj_live().unwrap(), 0);
+        assert_eq!(h.repeat("ab", 3).unwrap(), "ababab");
+        assert_eq!(h.strings_live().unwrap(), 0);
+    });
+}
+
+#[test]
+fn null_for_a_nonnull_parameter_is_refused_before_c() {
+    with_fixture(|_, _, h| {
+        let e = h.obj_value(Ptr::NULL).unwrap_err();
+        assert_eq!((e.kind, e.function, e.parameter), (ErrorKind::Null, "hcb.obj_value", 1));
+        assert_eq!(h.obj_value_or(Ptr::NULL, 7).unwrap(), 7);
+    });
+}
+
+#[test]
+fn boxed_closures_drop_when_released() {
+    struct Tracked(Arc<AtomicUsize>);
+    impl Drop for Tracked {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    with_fixture(|rt, _, h| {
+        let drops = Arc::new(AtomicUsize::new(0));
+        let tracked = Tracked(drops.clone());
+        h.later(7, Box::new(move |v| assert_eq!((v, tracked.0.load(Ordering::SeqCst)), (7, 0))))
+            .unwrap();
+        assert_eq!(drops.load(Ordering::SeqCst), 0);
+        assert_eq!(h.run_pending().unwrap(), 1);
+        assert_eq!(drops.load(Ordering::SeqCst), 1, "async: dropped after its call");
+
+        let tracked = Tracked(drops.clone());
+        let fire = h.on_fire(Box::new(move |x| { let _ = &tracked; x * 2 })).unwrap();
+        assert_eq!(h.fire(21).unwrap(), 42);
+        assert!(fire.release(rt).unwrap());
+        assert_eq!(drops.load(Ordering::SeqCst), 2, "forever: dropped when released");
+        assert!(!fire.release(rt).unwrap(), "a released closure is not released again");
+        // C calling the released closure: refused, counted, not run
+        let stale = rt.closure_stats().unwrap().stale_calls;
+        assert_eq!(h.fire(1).unwrap(), 0);
+        assert_eq!(rt.closure_stats().unwrap().stale_calls, stale + 1);
+        h.clear_fire().unwrap();
+        assert_eq!(rt.closure_stats().unwrap().in_use, 0);
+    });
+}
+
+#[test]
+fn a_layout_that_differs_from_the_library_is_an_error() {
+    // a Rust point with fields of the wrong width, checked against tour's table
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct point {
+        x: i64,
+        y: i64,
+    }
+    impl nccc::Field for point {
+        fn put(self, bytes: &mut [u8], at: usize) {
+            nccc::Field::put(self.x, bytes, at);
+            nccc::Field::put(self.y, bytes, at + 8);
+        }
+        fn get(bytes: &[u8], at: usize) -> Self {
+            point { x: nccc::Field::get(bytes, at), y: nccc::Field::get(bytes, at + 8) }
+        }
+    }
+    impl nccc::Record for point {
+        const MODULE: &'static str = "tour";
+        const NAME: &'static str = "point";
+        fn fields(each: &mut dyn FnMut(&'static str, usize, usize)) {
+            each("x", nccc::offset_of!(point, x), 8);
+            each("y", nccc::offset_of!(point, y), 8);
+        }
+    }
+    with_fixture(|rt, _, _| {
+        assert!(nccc::check_layout::<tour::point>(rt).is_ok());
+        let e = nccc::check_layout::<point>(rt).unwrap_err();
+        assert_eq!((e.kind, e.function), (ErrorKind::Layout, "point"));
+    });
+}
+
+#[test]
+fn a_second_runtime_is_refused() {
+    with_fixture(|_, _, _| {
+        let mut pool = [0u8; 4096];
+        let e = nccc::Runtime::new(&mut pool).err().expect("one runtime at a time");
+        assert_eq!(e.status, nccc::abi::ERR_ALREADY_DEFINED);
+    });
+}
