@@ -136,6 +136,7 @@ class Abi:
         self.builtins = [Builtin(k, e, self)
                          for k, e in enumerate(data["builtins"])]
         self.closure_target_signature = data["closure_target"]["signature"]
+        self.rpc = Rpc(data["rpc"])
         _check(self)
 
     def closure_type(self, signature):
@@ -193,6 +194,51 @@ class Abi:
         return n
 
 
+class Rpc:
+    """The remote-call protocol's numbers (docs/RPC.md): version, the
+    framing bytes and CRC, the header size, message types, byte orders
+    and log levels (lists of Named)."""
+
+    def __init__(self, data):
+        self.version = data["version"]
+        self.escape = data["escape"]
+        self.start = data["start"]
+        self.nop = data["nop"]
+        self.crc = dict(data["crc"])
+        self.length_bytes = data["length_bytes"]
+        self.crc_bytes = data["crc_bytes"]
+        self.header_bytes = data["header_bytes"]
+        self.messages = [Named(e) for e in data["messages"]]
+        self.byte_orders = [Named(e) for e in data["byte_orders"]]
+        self.log_levels = [Named(e) for e in data["log_levels"]]
+
+    def crc16(self, data):
+        """The frame CRC of data (bytes): MSB first, no final xor."""
+        c = self.crc["init"]
+        for byte in data:
+            c ^= byte << 8
+            for _ in range(8):
+                c = ((c << 1) ^ self.crc["poly"]) if c & 0x8000 else c << 1
+                c &= 0xFFFF
+        return c
+
+
+def _check_rpc(rpc):
+    framing = [rpc.escape, rpc.start, rpc.nop]
+    if len(set(framing)) != 3 or any(not 0 <= b <= 255 for b in framing):
+        raise AbiError("rpc: escape, start and nop are three distinct bytes")
+    if rpc.crc16(b"123456789") != rpc.crc["check"]:
+        raise AbiError("rpc: the CRC of '123456789' is not crc.check")
+    for group in ("messages", "byte_orders", "log_levels"):
+        entries = getattr(rpc, group)
+        for attr in ("name", "value"):
+            seen = [getattr(e, attr) for e in entries]
+            if len(set(seen)) != len(seen):
+                raise AbiError("rpc %s: duplicate %s" % (group, attr))
+        if any(not 0 <= e.value <= 255 for e in entries):
+            raise AbiError("rpc %s: values are bytes" % group)
+
+
 def _check(abi):
     letters = [c.code for c in abi.codes]
     if len(set(letters)) != len(letters) or \
@@ -230,6 +276,7 @@ def _check(abi):
     for b in abi.builtins:
         _check_rest(abi, b)
     abi.counts(abi.closure_target_signature)
+    _check_rpc(abi.rpc)
     h = abi.handle
     if h["index_mask"] + 1 != h["function_marker"] or \
             h["function_marker"] << h["module_shift"] != h["module_marker"]:

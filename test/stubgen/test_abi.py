@@ -16,6 +16,7 @@ import pytest
 from conftest import ROOT, cc
 from stubgen.abi import AbiError, load
 from stubgen.abi.__main__ import generate, main
+from stubgen.abi import emit_rpc
 
 
 def test_tree_tables_are_current():
@@ -117,7 +118,17 @@ def test_generated_outputs_differ_for_every_language(tmp_path, change):
     before = generate(load())
     after = generate(load(_mutated(tmp_path, change)))
     assert set(before) == set(after)
-    assert all(before[k] != after[k] for k in before)
+    # the remote-call protocol's header carries only the protocol's numbers
+    assert all(before[k] != after[k] for k in before if k != emit_rpc.HEADER)
+
+
+def test_the_protocol_header_follows_the_source(tmp_path):
+    def _another_log_level(data):
+        data["rpc"]["log_levels"].append({"name": "debug", "value": 4})
+    before = generate(load())[emit_rpc.HEADER]
+    after = generate(load(_mutated(tmp_path, _another_log_level)))
+    assert "NCCC_RPC_LOG_DEBUG = 0x04" in after[emit_rpc.HEADER]
+    assert "NCCC_RPC_LOG_DEBUG" not in before
 
 
 def _builtin(data, name):

@@ -72,7 +72,18 @@
                        (err-stale-closure . #x4006)
                        (err-pool-exhausted . #x4007)
                        (err-fault-injected . #x4008)
-                       (err-wrong-thread . #x4009)))
+                       (err-wrong-thread . #x4009)
+                       (err-rpc-transport . #x4100)
+                       (err-rpc-timeout . #x4101)
+                       (err-rpc-reset . #x4102)
+                       (err-rpc-session . #x4103)
+                       (err-rpc-replayed . #x4104)
+                       (err-rpc-frame . #x4105)
+                       (err-rpc-protocol . #x4106)
+                       (err-rpc-too-big . #x4107)
+                       (err-rpc-word-size . #x4108)
+                       (err-rpc-freed . #x4109)
+                       (err-rpc-depth . #x410a)))
   (define (abi-status-text value)
     (case value
       [(#x0) "ok"]
@@ -97,6 +108,17 @@
       [(#x4007) "pool exhausted"]
       [(#x4008) "fault injected"]
       [(#x4009) "wrong thread"]
+      [(#x4100) "transport failed"]
+      [(#x4101) "no answer in time"]
+      [(#x4102) "peer restarted"]
+      [(#x4103) "stale session"]
+      [(#x4104) "replayed request id"]
+      [(#x4105) "bad frame"]
+      [(#x4106) "protocol error"]
+      [(#x4107) "message too big"]
+      [(#x4108) "value too wide for the device"]
+      [(#x4109) "remote pointer freed"]
+      [(#x410a) "nesting too deep"]
       [else "unknown status"]))
   ;; #(index name signature n-in n-out rest), in index order; rest, the size
   ;; of a '*' side: #(arg per mul div out?), argument arg (0-based) holds n

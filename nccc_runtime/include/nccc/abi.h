@@ -75,7 +75,18 @@ typedef enum nccc_status {
   NCCC_ERR_STALE_CLOSURE = 0x4006, /* a closure context that is released, spent or was never claimed */
   NCCC_ERR_POOL_EXHAUSTED = 0x4007, /* a fixed pool or table is full: closures, thunks, trace, faults */
   NCCC_ERR_FAULT_INJECTED = 0x4008, /* a call answered by fault injection (trace records) */
-  NCCC_ERR_WRONG_THREAD = 0x4009 /* a closure claimed with the thread flag called from a thread other than the one that claimed it */
+  NCCC_ERR_WRONG_THREAD = 0x4009, /* a closure claimed with the thread flag called from a thread other than the one that claimed it */
+  NCCC_ERR_RPC_TRANSPORT = 0x4100, /* remote: the link could not be opened, read or written, or the peer closed it */
+  NCCC_ERR_RPC_TIMEOUT = 0x4101, /* remote: no answer within the timeout (retries included); a call's outcome is unknown */
+  NCCC_ERR_RPC_RESET = 0x4102, /* remote: the device restarted or a new session began during the request; a call's outcome is unknown */
+  NCCC_ERR_RPC_SESSION = 0x4103, /* remote: the request named a session the device does not have; nothing ran */
+  NCCC_ERR_RPC_REPLAYED = 0x4104, /* remote: a request id older than the last one served; nothing ran */
+  NCCC_ERR_RPC_FRAME = 0x4105, /* remote: a frame was dropped (CRC, truncation, length over the limit, garbage) */
+  NCCC_ERR_RPC_PROTOCOL = 0x4106, /* remote: a well-framed message that breaks the protocol (unknown type, bad length, other version) */
+  NCCC_ERR_RPC_TOO_BIG = 0x4107, /* remote: the request or its answer exceeds the peer's message or slot limit */
+  NCCC_ERR_RPC_WORD_SIZE = 0x4108, /* remote: a slot value that does not fit the device's word size; refused before sending */
+  NCCC_ERR_RPC_FREED = 0x4109, /* remote: a remote pointer that was freed (or never allocated) passed to free, read, write or strlen */
+  NCCC_ERR_RPC_DEPTH = 0x410a /* remote: a nested request past the configured depth */
 } nccc_status;
 
 /* NCCC_ABI_STATUSES(X): X(NAME, VALUE, TEXT) */
@@ -101,7 +112,18 @@ typedef enum nccc_status {
   X(NCCC_ERR_STALE_CLOSURE, 0x4006, "stale closure") \
   X(NCCC_ERR_POOL_EXHAUSTED, 0x4007, "pool exhausted") \
   X(NCCC_ERR_FAULT_INJECTED, 0x4008, "fault injected") \
-  X(NCCC_ERR_WRONG_THREAD, 0x4009, "wrong thread")
+  X(NCCC_ERR_WRONG_THREAD, 0x4009, "wrong thread") \
+  X(NCCC_ERR_RPC_TRANSPORT, 0x4100, "transport failed") \
+  X(NCCC_ERR_RPC_TIMEOUT, 0x4101, "no answer in time") \
+  X(NCCC_ERR_RPC_RESET, 0x4102, "peer restarted") \
+  X(NCCC_ERR_RPC_SESSION, 0x4103, "stale session") \
+  X(NCCC_ERR_RPC_REPLAYED, 0x4104, "replayed request id") \
+  X(NCCC_ERR_RPC_FRAME, 0x4105, "bad frame") \
+  X(NCCC_ERR_RPC_PROTOCOL, 0x4106, "protocol error") \
+  X(NCCC_ERR_RPC_TOO_BIG, 0x4107, "message too big") \
+  X(NCCC_ERR_RPC_WORD_SIZE, 0x4108, "value too wide for the device") \
+  X(NCCC_ERR_RPC_FREED, 0x4109, "remote pointer freed") \
+  X(NCCC_ERR_RPC_DEPTH, 0x410a, "nesting too deep")
 
 /* The statuses tvm/runtime/crt/error_codes.h names too, with the same value. */
 /* NCCC_ABI_TVM_STATUSES(X): X(NAME, TVM_NAME) */

@@ -157,4 +157,50 @@
 #endif
 #endif
 
+/*
+** Remote calls (nccc/rpc_server.h, docs/RPC.md). The server's buffers are
+** static, in its nccc_rpc_server object: 2 * (NCCC_RPC_MAX_DEPTH + 1)
+** buffers of NCCC_RPC_MAX_MESSAGE bytes, one receive and one send buffer
+** per nesting level.
+*/
+/* The largest message payload the server receives or sends (bytes, a
+** multiple of 8; at least 256). A call needs 16 + 8 * slots bytes. */
+#ifndef NCCC_RPC_MAX_MESSAGE
+#if NCCC_CONFIG_HOSTED
+#define NCCC_RPC_MAX_MESSAGE 16384
+#else
+#define NCCC_RPC_MAX_MESSAGE 576
+#endif
+#endif
+
+/* The most slots one side of a remote call may have. */
+#ifndef NCCC_RPC_MAX_SLOTS
+#if NCCC_CONFIG_HOSTED
+#define NCCC_RPC_MAX_SLOTS 1024
+#else
+#define NCCC_RPC_MAX_SLOTS 64
+#endif
+#endif
+
+/* How deep requests may nest: the device calling the host during a call
+** (a callback across the wire), the host calling the device again from
+** it, and so on. 0 allows no nested request. */
+#ifndef NCCC_RPC_MAX_DEPTH
+#if NCCC_CONFIG_HOSTED
+#define NCCC_RPC_MAX_DEPTH 4
+#else
+#define NCCC_RPC_MAX_DEPTH 2
+#endif
+#endif
+
+/* Blocks the host may hold through the alloc message at once; the server
+** remembers them to refuse a freed pointer. */
+#ifndef NCCC_RPC_MAX_ALLOCS
+#if NCCC_CONFIG_HOSTED
+#define NCCC_RPC_MAX_ALLOCS 64
+#else
+#define NCCC_RPC_MAX_ALLOCS 8
+#endif
+#endif
+
 #endif

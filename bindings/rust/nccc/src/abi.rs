@@ -75,6 +75,17 @@ pub const ERR_STALE_CLOSURE: u32 = 16390;
 pub const ERR_POOL_EXHAUSTED: u32 = 16391;
 pub const ERR_FAULT_INJECTED: u32 = 16392;
 pub const ERR_WRONG_THREAD: u32 = 16393;
+pub const ERR_RPC_TRANSPORT: u32 = 16640;
+pub const ERR_RPC_TIMEOUT: u32 = 16641;
+pub const ERR_RPC_RESET: u32 = 16642;
+pub const ERR_RPC_SESSION: u32 = 16643;
+pub const ERR_RPC_REPLAYED: u32 = 16644;
+pub const ERR_RPC_FRAME: u32 = 16645;
+pub const ERR_RPC_PROTOCOL: u32 = 16646;
+pub const ERR_RPC_TOO_BIG: u32 = 16647;
+pub const ERR_RPC_WORD_SIZE: u32 = 16648;
+pub const ERR_RPC_FREED: u32 = 16649;
+pub const ERR_RPC_DEPTH: u32 = 16650;
 
 /// The text of a status (`nccc_status_name`).
 pub fn status_text(status: u32) -> &'static str {
@@ -101,6 +112,17 @@ pub fn status_text(status: u32) -> &'static str {
         16391 => "pool exhausted",
         16392 => "fault injected",
         16393 => "wrong thread",
+        16640 => "transport failed",
+        16641 => "no answer in time",
+        16642 => "peer restarted",
+        16643 => "stale session",
+        16644 => "replayed request id",
+        16645 => "bad frame",
+        16646 => "protocol error",
+        16647 => "message too big",
+        16648 => "value too wide for the device",
+        16649 => "remote pointer freed",
+        16650 => "nesting too deep",
         _ => "unknown status",
     }
 }

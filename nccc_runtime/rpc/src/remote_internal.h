@@ -1,0 +1,97 @@
+/*
+** remote_internal.h — what the client's files share (not installed).
+*/
+#ifndef NCCC_REMOTE_INTERNAL_H
+#define NCCC_REMOTE_INTERNAL_H
+
+#include <pthread.h>
+
+#include <nccc/nccc.h>
+#include <nccc/remote.h>
+
+#include "rpc_internal.h"
+
+/* Local copies of strings the device returned, kept per remote so that
+** passing a copy back (to free it, say) passes the device's address. */
+#define NCCCI_REMOTE_MIRRORS 64
+
+typedef struct nccci_mirror {
+  char *local;
+  uint64_t device;
+} nccci_mirror;
+
+/* How a bound function's slots are marshalled, one kind per slot. */
+enum { NCCCI_SLOT_RAW, NCCCI_SLOT_POINTER, NCCCI_SLOT_STRING };
+
+typedef struct nccci_remote_fn {
+  nccc_handle handle;  /* on the device */
+  uint16_t n_in, n_out;
+  int variable;        /* a side ending in '*': not callable through a stub */
+  uint8_t *in_kind, *out_kind;
+} nccci_remote_fn;
+
+struct nccci_bound; /* a module bound from the device (remote_bind.c) */
+
+struct nccc_remote {
+  nccc_remote_transport io;
+  nccc_remote_options options;
+  nccc_remote_device device;
+  nccc_remote_stats stats;
+  pthread_mutex_t lock;    /* recursive */
+  int open;                /* a session is up */
+  uint8_t nonce;
+  uint32_t next_id;
+  nccc_rpc_decoder decoder;
+  uint8_t *rx;
+  uint32_t rx_cap;
+  uint8_t chunk[4096];
+  size_t chunk_at, chunk_n;
+  /* nested requests from the device: the newest id run, the last answer */
+  uint32_t device_highest;
+  uint32_t device_cached_id;
+  uint8_t *device_cache;
+  uint32_t device_cache_n;
+  nccci_mirror mirrors[NCCCI_REMOTE_MIRRORS];
+  unsigned next_mirror;
+  struct nccci_bound *bound;
+};
+
+/* Sends request msg (n bytes; its type in msg[0], the rest of the header
+** filled in here) and waits for its result, resending after silence
+** (docs/RPC.md, "Faults"). On NCCC_OK *result (malloc'd; the caller
+** frees it) holds the result message, *result_n its length, and its
+** status is NCCC_OK; a refusal by the device is returned as its status
+** with its text as the last error. */
+NCCC_INTERNAL nccc_status nccci_remote_exchange(nccc_remote *r, uint8_t *msg, uint32_t n,
+                                                uint8_t **result, uint32_t *result_n);
+
+/* The NCCCI_SLOT_ kind of a signature code (-1: not a one-slot code). */
+NCCC_INTERNAL int nccci_remote_kind(char code);
+
+/* Parses a signature into per-slot kinds (malloc'd arrays in fn). */
+NCCC_INTERNAL nccc_status nccci_remote_fn_init(nccci_remote_fn *fn, nccc_handle handle,
+                                               const char *signature);
+NCCC_INTERNAL void nccci_remote_fn_free(nccci_remote_fn *fn);
+
+/* Calls fn with local slots: strings and mirrored pointers in, strings
+** out (docs/RPC.md, "Calling through a bound module"). */
+NCCC_INTERNAL nccc_status nccci_remote_invoke(nccc_remote *r, const nccci_remote_fn *fn,
+                                              const uint64_t *in, uint64_t *out);
+
+/* The device's string at device, read with strlen and read requests,
+** in a malloc'd copy (NULL on failure, the error recorded). */
+NCCC_INTERNAL char *nccci_remote_read_string(nccc_remote *r, uint64_t device);
+
+/* Records as this thread's last error the error a device call recorded
+** (the error block of result res of a call with n_out slots), if any. */
+NCCC_INTERNAL void nccci_remote_record_error(const uint8_t *res, size_t n_out);
+
+/* Unbinds every module of r (remote_bind.c). */
+NCCC_INTERNAL void nccci_remote_unbind_all(nccc_remote *r);
+
+/* The transports over file descriptors (remote_link.c): fd pairs, with
+** an optional child process to end on close. */
+NCCC_INTERNAL nccc_status nccci_remote_fd_transport(int read_fd, int write_fd, long child,
+                                                    nccc_remote_transport *out);
+
+#endif

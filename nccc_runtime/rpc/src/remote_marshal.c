@@ -1,0 +1,259 @@
+/*
+** remote_marshal.c — calls through a bound function: strings in go
+** inside the call, strings out come back inside the result and are kept
+** as local copies, pointers are checked against the device's word size
+** (docs/RPC.md, "Calling through a bound module").
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "remote_internal.h"
+
+/* ---- signatures ---- */
+
+#define KIND_OF_BOOL NCCCI_SLOT_RAW
+#define KIND_OF_INT NCCCI_SLOT_RAW
+#define KIND_OF_FLOAT NCCCI_SLOT_RAW
+#define KIND_OF_ERRNO NCCCI_SLOT_RAW
+#define KIND_OF_POINTER NCCCI_SLOT_POINTER
+#define KIND_OF_FUNCTION NCCCI_SLOT_POINTER
+#define KIND_OF_CLOSURE NCCCI_SLOT_POINTER
+#define KIND_OF_STRING NCCCI_SLOT_STRING
+
+int nccci_remote_kind(char code) {
+  switch (code) {
+#define KIND_CASE(c, name, kind, bytes, is_signed, in_ok, out_ok) \
+  case c:                                                         \
+    return KIND_OF_##kind;
+    NCCC_ABI_CODES(KIND_CASE)
+#undef KIND_CASE
+    default:
+      return -1;
+  }
+}
+
+/* One side of a signature (already checked by nccc_signature_counts):
+** a kind per slot into kinds; a record's slots are raw. Returns the
+** position after the side; *variable set for a side ending in '*'. */
+static const char *side_kinds(const char *p, uint8_t *kinds, int *variable) {
+  size_t k = 0;
+  for (; *p && *p != NCCC_ABI_SIG_SEPARATOR; p++) {
+    if (*p == NCCC_ABI_SIG_VARIADIC) {
+      *variable = 1;
+    } else if (*p == NCCC_ABI_SIG_RECORD_OPEN) {
+      unsigned long slots;
+      p = strchr(p, NCCC_ABI_SIG_RECORD_COUNT);
+      slots = strtoul(p + 1, (char **)&p, 10);
+      for (unsigned long j = 0; j < slots; j++) kinds[k++] = NCCCI_SLOT_RAW;
+    } else {
+      kinds[k++] = (uint8_t)nccci_remote_kind(*p);
+    }
+  }
+  return p;
+}
+
+nccc_status nccci_remote_fn_init(nccci_remote_fn *fn, nccc_handle handle,
+                                 const char *signature) {
+  uint16_t n_in, n_out;
+  const char *p;
+  nccc_status st = nccc_signature_counts(signature, &n_in, &n_out);
+  if (st != NCCC_OK) return st;
+  memset(fn, 0, sizeof *fn);
+  fn->handle = handle;
+  fn->n_in = n_in & (uint16_t)~NCCC_SLOTS_VARIABLE;
+  fn->n_out = n_out & (uint16_t)~NCCC_SLOTS_VARIABLE;
+  fn->in_kind = malloc((size_t)fn->n_in + 1);
+  fn->out_kind = malloc((size_t)fn->n_out + 1);
+  if (fn->in_kind == NULL || fn->out_kind == NULL) {
+    nccci_remote_fn_free(fn);
+    return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", NULL);
+  }
+  p = side_kinds(signature, fn->in_kind, &fn->variable);
+  side_kinds(p + 1, fn->out_kind, &fn->variable);
+  return NCCC_OK;
+}
+
+void nccci_remote_fn_free(nccci_remote_fn *fn) {
+  free(fn->in_kind);
+  free(fn->out_kind);
+  fn->in_kind = fn->out_kind = NULL;
+}
+
+/* ---- local copies of device strings ---- */
+
+static const nccci_mirror *mirror_of(const nccc_remote *r, uint64_t local) {
+  for (unsigned i = 0; local && i < NCCCI_REMOTE_MIRRORS; i++) {
+    if ((uint64_t)(uintptr_t)r->mirrors[i].local == local) return &r->mirrors[i];
+  }
+  return NULL;
+}
+
+/* A local copy of len bytes (and a NUL) of the device's string at device;
+** the oldest copy is freed to make room. */
+static char *mirror_add(nccc_remote *r, uint64_t device, const uint8_t *bytes, size_t len) {
+  nccci_mirror *m = &r->mirrors[r->next_mirror];
+  char *copy = malloc(len + 1);
+  if (copy == NULL) return NULL;
+  memcpy(copy, bytes, len);
+  copy[len] = 0;
+  free(m->local);
+  m->local = copy;
+  m->device = device;
+  r->next_mirror = (r->next_mirror + 1) % NCCCI_REMOTE_MIRRORS;
+  return copy;
+}
+
+char *nccci_remote_read_string(nccc_remote *r, uint64_t device) {
+  uint64_t len;
+  char *bytes;
+  if (nccc_remote_strlen(r, device, &len) != NCCC_OK) return NULL;
+  bytes = len < SIZE_MAX ? malloc((size_t)len + 1) : NULL;
+  if (bytes != NULL && nccc_remote_read(r, device, bytes, (size_t)len) == NCCC_OK) {
+    bytes[len] = 0;
+    return bytes;
+  }
+  free(bytes);
+  return NULL;
+}
+
+/* A local copy of the device string at device, read with strlen and
+** read requests. */
+static char *mirror_read(nccc_remote *r, uint64_t device) {
+  char *text = nccci_remote_read_string(r, device);
+  char *copy = text ? mirror_add(r, device, (const uint8_t *)text, strlen(text)) : NULL;
+  free(text);
+  return copy;
+}
+
+/* ---- the call ---- */
+
+/* The in slot's value as the device sees it: a local copy of a device
+** string is the device's address again; pointers must fit. */
+static nccc_status device_value(const nccc_remote *r, int kind, uint64_t *v) {
+  const nccci_mirror *m;
+  if (kind == NCCCI_SLOT_RAW) return NCCC_OK;
+  m = mirror_of(r, *v);
+  if (m != NULL) *v = m->device;
+  if (r->device.pointer_bytes == 4 && *v > 0xffffffffu) {
+    return nccc_fail(NCCC_ERR_RPC_WORD_SIZE, "rpc", "a pointer wider than the device's 32 bits");
+  }
+  return NCCC_OK;
+}
+
+/* Whether string slot v goes inside the call (not a copy of a device
+** string, not NULL). */
+static int attached(const nccc_remote *r, int kind, uint64_t v) {
+  return kind == NCCCI_SLOT_STRING && v != 0 && mirror_of(r, v) == NULL;
+}
+
+static nccc_status build(nccc_remote *r, const nccci_remote_fn *fn, const uint64_t *in,
+                         uint8_t **msg_out, uint32_t *n_out) {
+  size_t extra = 0, n_str = 0, n_fetch = 0, at;
+  uint8_t *msg;
+  for (uint16_t i = 0; i < fn->n_in; i++) {
+    if (attached(r, fn->in_kind[i], in[i])) {
+      extra += 7 + strlen((const char *)(uintptr_t)in[i]);
+      n_str++;
+    }
+  }
+  for (uint16_t i = 0; i < fn->n_out; i++) n_fetch += fn->out_kind[i] == NCCCI_SLOT_STRING;
+  if (n_str > 255 || n_fetch > 255) return nccc_fail(NCCC_ERR_RPC_TOO_BIG, "rpc", "over 255 strings");
+  if (n_str || n_fetch) extra += 2 + 2 * n_fetch;
+  at = NCCCI_RPC_CALL_FIXED + 8u * fn->n_in;
+  if (at + extra > r->device.max_message) {
+    return nccc_fail(NCCC_ERR_RPC_TOO_BIG, "rpc", "the call is larger than the device's messages");
+  }
+  msg = malloc(at + extra);
+  if (msg == NULL) return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", NULL);
+  msg[0] = NCCC_RPC_CALL;
+  nccc_rpc_put32(msg + 8, fn->handle);
+  nccc_rpc_put16(msg + 12, fn->n_in);
+  nccc_rpc_put16(msg + 14, fn->n_out);
+  for (uint16_t i = 0; i < fn->n_in; i++) {
+    uint64_t v = in[i];
+    int inside = attached(r, fn->in_kind[i], v);
+    nccc_status st = inside ? NCCC_OK : device_value(r, fn->in_kind[i], &v);
+    if (st != NCCC_OK) {
+      free(msg);
+      return st;
+    }
+    nccc_rpc_put64(msg + NCCCI_RPC_CALL_FIXED + 8 * i, inside ? 0 : v);
+  }
+  if (n_str || n_fetch) {
+    msg[at++] = (uint8_t)n_str;
+    msg[at++] = (uint8_t)n_fetch;
+  }
+  for (uint16_t i = 0; i < fn->n_in; i++) {
+    if (!attached(r, fn->in_kind[i], in[i])) continue;
+    const char *s = (const char *)(uintptr_t)in[i];
+    size_t len = strlen(s);
+    nccc_rpc_put16(msg + at, i);
+    nccc_rpc_put32(msg + at + 2, (uint32_t)len);
+    memcpy(msg + at + 6, s, len + 1);
+    at += 7 + len;
+  }
+  for (uint16_t i = 0; i < fn->n_out; i++) {
+    if (fn->out_kind[i] != NCCCI_SLOT_STRING) continue;
+    nccc_rpc_put16(msg + at, i);
+    at += 2;
+  }
+  *msg_out = msg;
+  *n_out = (uint32_t)at;
+  return NCCC_OK;
+}
+
+/* Replaces each string out slot's device address by a local copy: from
+** the result's strings section, else read from the device. */
+static nccc_status take_strings(nccc_remote *r, const nccci_remote_fn *fn, const uint8_t *res,
+                                uint64_t *out) {
+  size_t at = NCCCI_RPC_CALL_FIXED + 8u * fn->n_out;
+  const uint8_t *found[256] = {0};
+  if (res[15] & NCCCI_RPC_RESULT_RECORDED_ERROR) at += 6u + nccc_rpc_get16(res + at + 4);
+  for (uint8_t k = 0; k < res[14]; k++) {
+    uint16_t slot = nccc_rpc_get16(res + at);
+    if (fn->out_kind[slot] == NCCCI_SLOT_STRING && slot < 256) found[slot] = res + at;
+    at += 7u + nccc_rpc_get32(res + at + 2);
+  }
+  for (uint16_t i = 0; i < fn->n_out; i++) {
+    char *copy;
+    if (fn->out_kind[i] != NCCCI_SLOT_STRING || out[i] == 0) continue;
+    copy = i < 256 && found[i] ? mirror_add(r, out[i], found[i] + 6, nccc_rpc_get32(found[i] + 2))
+                               : mirror_read(r, out[i]);
+    if (copy == NULL) return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", "a string result");
+    out[i] = (uint64_t)(uintptr_t)copy;
+  }
+  return NCCC_OK;
+}
+
+static nccc_status invoke(nccc_remote *r, const nccci_remote_fn *fn, const uint64_t *in,
+                          uint64_t *out) {
+  uint8_t *msg = NULL, *res = NULL;
+  uint32_t n = 0, res_n = 0;
+  nccc_status st, device;
+  if (fn->variable) {
+    return nccc_fail(NCCC_ERR_NOT_IMPLEMENTED, "rpc",
+                     "a signature with '*' is called with nccc_remote_call");
+  }
+  st = build(r, fn, in, &msg, &n);
+  if (st != NCCC_OK) return st;
+  st = nccci_remote_exchange(r, msg, n, &res, &res_n);
+  free(msg);
+  if (st != NCCC_OK) return st;
+  st = nccc_remote_decode_result(res, res_n, fn->n_out, &device, out);
+  if (st == NCCC_OK) st = take_strings(r, fn, res, out);
+  if (st == NCCC_OK) {
+    nccc_clear_error();
+    nccci_remote_record_error(res, fn->n_out);
+  }
+  free(res);
+  return st;
+}
+
+nccc_status nccci_remote_invoke(nccc_remote *r, const nccci_remote_fn *fn, const uint64_t *in,
+                                uint64_t *out) {
+  nccc_status st;
+  pthread_mutex_lock(&r->lock);
+  st = invoke(r, fn, in, out);
+  pthread_mutex_unlock(&r->lock);
+  return st;
+}

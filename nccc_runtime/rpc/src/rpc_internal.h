@@ -1,0 +1,37 @@
+/*
+** rpc_internal.h — what the server's files share (not installed).
+*/
+#ifndef NCCC_RPC_INTERNAL_H
+#define NCCC_RPC_INTERNAL_H
+
+#include <nccc/nccc.h>
+#include <nccc/rpc_server.h>
+
+/* Bytes before the slots of a call and of its result: header, then
+** handle, n_in, n_out (call) or status, n_out, strings, flags (result). */
+#define NCCCI_RPC_CALL_FIXED 16u
+/* Bytes of a result before its body: header and status. */
+#define NCCCI_RPC_RESULT_FIXED 12u
+/* The result flag: an error block (status, text) follows the slots. */
+#define NCCCI_RPC_RESULT_RECORDED_ERROR 1u
+
+/* Writes the body of a failed result at r (after the header): status,
+** then the text of this thread's last error. Returns the message's
+** whole length. */
+NCCC_INTERNAL uint32_t nccci_rpc_refusal(uint8_t *r, nccc_status status);
+
+/* Writes all n bytes of data with write_some (which writes 1..n and
+** returns how many, or <= 0 on failure): 0, or 1 on failure. */
+NCCC_INTERNAL int nccci_rpc_write_all(long (*write_some)(void *, const uint8_t *, size_t),
+                                      void *ctx, const uint8_t *data, size_t n);
+
+/* The result of an alloc, free, read, write or strlen request (type) of
+** n payload bytes p, written at r (its header already there); returns
+** its length. */
+NCCC_INTERNAL uint32_t nccci_rpc_memory(nccc_rpc_server *s, uint8_t type,
+                                        const uint8_t *p, uint32_t n, uint8_t *r);
+
+/* Frees every live block of the alloc message (a new session). */
+NCCC_INTERNAL void nccci_rpc_free_all(nccc_rpc_server *s);
+
+#endif

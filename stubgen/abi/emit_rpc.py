@@ -1,0 +1,56 @@
+"""nccc/rpc_wire.h: the remote-call protocol's numbers for C (the
+device's server and the host's client both include it)."""
+
+from stubgen.source import Source
+
+HEADER = "nccc_runtime/rpc/include/nccc/rpc_wire.h"
+
+
+def _enum(src, ctype, prefix, entries):
+    with src.block("typedef enum %s {" % ctype, "} %s;" % ctype):
+        for k, e in enumerate(entries):
+            comma = "," if k + 1 < len(entries) else ""
+            note = " /* %s */" % e.doc if e.doc else ""
+            src.line("%s%s = 0x%02x%s%s" % (prefix, e.name.upper(), e.value,
+                                            comma, note))
+    src.blank()
+
+
+def emit(abi):
+    rpc = abi.rpc
+    src = Source(indent="  ")
+    src.lines("""
+        /*
+        ** nccc/rpc_wire.h — the numbers of the remote-call protocol
+        ** (docs/RPC.md): framing bytes, CRC, header size, message types,
+        ** byte orders, log levels.
+        **
+        ** Generated from idl/abi.json by stubgen/abi (python3 -m stubgen.abi
+        ** --write); do not edit.
+        */
+        #ifndef NCCC_RPC_WIRE_H
+        #define NCCC_RPC_WIRE_H
+        """)
+    src.blank()
+    src.line("#define NCCC_RPC_VERSION %du" % rpc.version)
+    src.line("/* Framing: ESCAPE START begins a frame, ESCAPE NOP is "
+             "ignored, ESCAPE ESCAPE")
+    src.line("** is one data byte 0x%02x. */" % rpc.escape)
+    src.line("#define NCCC_RPC_BYTE_ESCAPE 0x%02xu" % rpc.escape)
+    src.line("#define NCCC_RPC_BYTE_START 0x%02xu" % rpc.start)
+    src.line("#define NCCC_RPC_BYTE_NOP 0x%02xu" % rpc.nop)
+    src.line("#define NCCC_RPC_LENGTH_BYTES %du" % rpc.length_bytes)
+    src.line("#define NCCC_RPC_CRC_BYTES %du" % rpc.crc_bytes)
+    src.line("/* %s: polynomial, initial value, the CRC of \"123456789\" "
+             "*/" % rpc.crc["name"])
+    src.line("#define NCCC_RPC_CRC_POLY 0x%04xu" % rpc.crc["poly"])
+    src.line("#define NCCC_RPC_CRC_INIT 0x%04xu" % rpc.crc["init"])
+    src.line("#define NCCC_RPC_CRC_CHECK 0x%04xu" % rpc.crc["check"])
+    src.line("/* type, flags, session (2), id (4) */")
+    src.line("#define NCCC_RPC_HEADER_BYTES %du" % rpc.header_bytes)
+    src.blank()
+    _enum(src, "nccc_rpc_message", "NCCC_RPC_", rpc.messages)
+    _enum(src, "nccc_rpc_byte_order", "NCCC_RPC_ORDER_", rpc.byte_orders)
+    _enum(src, "nccc_rpc_log_level", "NCCC_RPC_LOG_", rpc.log_levels)
+    src.line("#endif")
+    return str(src)
