@@ -135,8 +135,9 @@ static nccc_status call_exchange(nccc_remote *r, uint8_t *msg, uint32_t n, size_
 void nccci_remote_record_error(const uint8_t *res, size_t n_out) {
   const uint8_t *b = res + NCCCI_RPC_CALL_FIXED + 8 * n_out;
   char text[NCCC_ERROR_MESSAGE_BYTES];
-  size_t len = nccc_rpc_get16(b + 4);
+  size_t len;
   if (!(res[15] & NCCCI_RPC_RESULT_RECORDED_ERROR)) return;
+  len = nccc_rpc_get16(b + 4);
   if (len > sizeof text - 1) len = sizeof text - 1;
   memcpy(text, b + 6, len);
   text[len] = 0;
