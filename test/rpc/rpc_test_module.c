@@ -71,6 +71,11 @@ static void f_server_stat(const uint64_t *in, uint64_t *out) {
   memcpy(words, &rpct_server.stats, sizeof words);
   out[0] = in[0] < sizeof words / 4 ? words[in[0]] : 0;
 }
+/* sends in[0] (a string) to the host as a log message of level in[1] */
+static void f_log(const uint64_t *in, uint64_t *out) {
+  (void)out;
+  nccc_rpc_server_log(&rpct_server, (uint8_t)in[1], (const char *)(uintptr_t)in[0]);
+}
 /* x + y of a point passed by value */
 static void f_point_sum(const uint64_t *in, uint64_t *out) {
   double xy[2];
@@ -85,18 +90,18 @@ static void f_seven_at(const uint64_t *in, uint64_t *out) {
 }
 
 #define S64 "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL"
-NCCC_NAMES_BLOB(rpct_names, 12,
+NCCC_NAMES_BLOB(rpct_names, 13,
                 "add\0count\0sleep_ms\0restart\0length\0greet\0sum64\0refuse\0"
-                "call_host\0seven_at\0point_sum\0server_stat\0");
+                "call_host\0seven_at\0point_sum\0server_stat\0log\0");
 static const nccc_fn rpct_funcs[] = {f_add,    f_count, f_sleep_ms, f_restart,
                                      f_length, f_greet, f_sum64,    f_refuse,
                                      f_call_host, f_seven_at, f_point_sum,
-                                     f_server_stat};
+                                     f_server_stat, f_log};
 static const nccc_fn_info rpct_info[] = {
     {"ll:l", 2, 1, 2},      {":L", 0, 1, 6},      {"I:", 1, 0, 12},
     {":", 0, 0, 21},        {"s:L", 1, 1, 29},    {"s:s", 1, 1, 36},
     {S64 ":L", 64, 1, 42},  {"p:i", 1, 1, 48},    {"IL:iL", 2, 2, 55},
-    {":p", 0, 1, 65},       {"{point:2}:d", 2, 1, 74}, {"I:L", 1, 1, 84}};
+    {":p", 0, 1, 65},       {"{point:2}:d", 2, 1, 74}, {"I:L", 1, 1, 84}, {"sI:", 2, 0, 96}};
 static const nccc_registry rpct_registry = {(const char *)&rpct_names, rpct_funcs,
                                             rpct_info, NULL};
 

@@ -22,6 +22,7 @@ typedef struct mangler {
   int next;               /* applies to the next frame written */
   int corrupt_next_read;  /* flips a bit of the next bytes read */
   int in_frame_cut;       /* the rest of a cut frame is swallowed */
+  int claim32;            /* the device's start says 4-byte pointers */
   uint8_t last[512];      /* the last frame written, for replays */
   size_t last_n;
 } mangler;
@@ -89,9 +90,46 @@ static long m_write(void *ctx, const uint8_t *buf, size_t n) {
   return inner_write_all(copy, n) > 0 ? (long)n : -1;
 }
 
-static long m_read(void *ctx, uint8_t *buf, size_t n, int timeout_ms) {
-  long got = link_.inner.read(link_.inner.ctx, buf, n, timeout_ms);
+/* The device as a 32-bit one: its start message says 4-byte pointers
+** (frames decoded and encoded again on the way in). */
+static nccc_rpc_decoder reframer;
+static uint8_t reframed_payload[256], queue[1024];
+static size_t queued, queue_at;
+
+static int enqueue(void *ctx, const uint8_t *data, size_t n) {
   (void)ctx;
+  ck_assert_uint_le(queued + n, sizeof queue);
+  memcpy(queue + queued, data, n);
+  queued += n;
+  return 0;
+}
+
+static long read_as_32_bit(uint8_t *buf, size_t n, int timeout_ms) {
+  uint8_t raw[512];
+  size_t used, at;
+  long got;
+  if (queue_at == queued) queue_at = queued = 0;
+  while (queued == 0) { /* until a whole frame came */
+    got = link_.inner.read(link_.inner.ctx, raw, sizeof raw, timeout_ms);
+    if (got <= 0) return got;
+    for (at = 0; at < (size_t)got; at += used) {
+      if (nccc_rpc_decode(&reframer, raw + at, (size_t)got - at, &used) == NCCC_RPC_FRAME_OK) {
+        if (reframed_payload[0] == NCCC_RPC_START) reframed_payload[NCCC_RPC_HEADER_BYTES + 1] = 4;
+        nccc_rpc_frame_send(reframed_payload, reframer.length, enqueue, NULL);
+      }
+    }
+  }
+  got = (long)(queued - queue_at < n ? queued - queue_at : n);
+  memcpy(buf, queue + queue_at, (size_t)got);
+  queue_at += (size_t)got;
+  return got;
+}
+
+static long m_read(void *ctx, uint8_t *buf, size_t n, int timeout_ms) {
+  long got;
+  (void)ctx;
+  if (link_.claim32) return read_as_32_bit(buf, n, timeout_ms);
+  got = link_.inner.read(link_.inner.ctx, buf, n, timeout_ms);
   if (got > 0 && link_.corrupt_next_read) {
     size_t i = flippable(buf, (size_t)got);
     buf[i] ^= 0x04;
@@ -105,7 +143,7 @@ static void m_close(void *ctx) {
   link_.inner.close(link_.inner.ctx);
 }
 
-static void setup(void) {
+static void open_link(int claim32) {
   int to[2], from[2];
   pid_t pid;
   nccc_remote_transport t;
@@ -117,21 +155,31 @@ static void setup(void) {
   if (pid == 0) {
     dup2(to[0], 0);
     dup2(from[1], 1);
+    close(to[0]);
+    close(to[1]);
+    close(from[0]);
+    close(from[1]);
     execl(RPC_TEST_SERVER, RPC_TEST_SERVER, (char *)NULL);
     _exit(127);
   }
   close(to[0]);
   close(from[1]);
   memset(&link_, 0, sizeof link_);
+  link_.claim32 = claim32;
+  queued = queue_at = 0;
+  nccc_rpc_decoder_init(&reframer, reframed_payload, sizeof reframed_payload);
   ck_assert_int_eq(nccci_remote_fd_transport(from[0], to[1], (long)pid, &link_.inner), NCCC_OK);
   t.ctx = &link_;
   t.read = m_read;
   t.write = m_write;
   t.close = m_close;
-  o.timeout_ms = 300;
+  o.timeout_ms = 1500; /* a cut frame is resent after this much silence */
   o.retries = 2;
   ck_assert_int_eq(nccc_remote_open(&t, &o, &r), NCCC_OK);
 }
+
+static void setup(void) { open_link(0); }
+static void setup_32_bit(void) { open_link(1); }
 
 static void teardown(void) {
   nccc_remote_close(r);
@@ -185,7 +233,7 @@ END_TEST
 START_TEST(test_corrupted_request_no_retries) {
   uint64_t before = count(), out[1];
   nccc_handle h = rpct_lookup(r, "rpct.count");
-  nccc_remote_set_timeout(r, 300, 0);
+  nccc_remote_set_timeout(r, 1500, 0);
   link_.next = CORRUPT;
   ck_assert_int_eq(nccc_remote_call(r, h, NULL, 0, out, 1), NCCC_ERR_RPC_FRAME);
   ck_assert(nccc_remote_outcome_unknown(NCCC_ERR_RPC_FRAME));
@@ -268,7 +316,7 @@ START_TEST(test_device_restarts_mid_call) {
 END_TEST
 
 START_TEST(test_device_silent) {
-  uint64_t in[1] = {1200}, out[1];
+  uint64_t in[1] = {3000}, out[1];
   uint64_t before = count();
   nccc_handle h = rpct_lookup(r, "rpct.sleep_ms");
   nccc_remote_set_timeout(r, 200, 1);
@@ -302,6 +350,30 @@ START_TEST(test_stale_session_refused) {
 }
 END_TEST
 
+START_TEST(test_values_wider_than_the_device) {
+  uint8_t byte;
+  uint64_t in[1] = {(uint64_t)1 << 33}, out[1] = {5};
+  nccci_remote_fn refuse;
+  uint32_t sent;
+  ck_assert_uint_eq(nccc_remote_device_info(r)->pointer_bytes, 4);
+  sent = nccc_remote_stats_get(r)->requests;
+  ck_assert_int_eq(nccc_remote_read(r, (uint64_t)1 << 32, &byte, 1), NCCC_ERR_RPC_WORD_SIZE);
+  ck_assert_int_eq(nccc_remote_free(r, (uint64_t)1 << 40), NCCC_ERR_RPC_WORD_SIZE);
+  ck_assert_uint_eq(nccc_remote_stats_get(r)->requests, sent);
+  /* through a bound function (what its stub calls): a pointer slot over
+  ** 32 bits never leaves */
+  ck_assert_int_eq(nccci_remote_fn_init(&refuse, rpct_lookup(r, "rpct.refuse"), "p:i"), NCCC_OK);
+  sent = nccc_remote_stats_get(r)->requests;
+  ck_assert_int_eq(nccci_remote_invoke(r, &refuse, in, out), NCCC_ERR_RPC_WORD_SIZE);
+  ck_assert_ptr_nonnull(strstr(nccc_last_error(), "32 bits"));
+  ck_assert_uint_eq(nccc_remote_stats_get(r)->requests, sent);
+  in[0] = 0x1000; /* one that fits goes */
+  ck_assert_int_eq(nccci_remote_invoke(r, &refuse, in, out), NCCC_OK);
+  ck_assert_int_eq(nccc_last_status(), NCCC_ERR_NULL_POINTER);
+  nccci_remote_fn_free(&refuse);
+}
+END_TEST
+
 Suite *nccc_check_suite(void) {
   Suite *s = suite_create("rpc_faults");
   TCase *tc = nccc_check_tcase(
@@ -313,5 +385,7 @@ Suite *nccc_check_suite(void) {
                        test_replayed_request_refused, test_device_restarts_mid_call,
                        test_device_silent, test_stale_session_refused));
   tcase_set_timeout(tc, 30);
+  nccc_check_tcase(s, "32-bit device", setup_32_bit, teardown,
+                   NCCC_CHECK_TESTS(test_values_wider_than_the_device));
   return s;
 }

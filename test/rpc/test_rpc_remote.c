@@ -274,13 +274,72 @@ START_TEST(test_device_calls_host) {
 }
 END_TEST
 
-/* ---- other links ---- */
-
 static void add_over(nccc_remote *other) {
   uint64_t in[2] = {5, 6}, out[1] = {0};
   ck_assert_int_eq(rpct_call(other, "rpct.add", in, 2, out, 1), NCCC_OK);
   ck_assert_uint_eq(out[0], 11);
 }
+
+/* A host function the device calls, which calls the device again with
+** rpct.call_host naming itself: each level one deeper, until the device
+** refuses. in[0] = the level reached; out[0] = the deepest level. */
+static nccc_handle self_handle;
+static nccc_status deepest_status;
+static void host_deeper(const uint64_t *in, uint64_t *out) {
+  uint64_t args[2] = {self_handle, in[0] + 1}, res[2] = {0, 0};
+  ck_assert_int_eq(rpct_call(r, "rpct.call_host", args, 2, res, 2), NCCC_OK);
+  if ((int32_t)res[0] != NCCC_OK) {
+    deepest_status = (nccc_status)(int32_t)res[0];
+    out[0] = in[0];
+  } else {
+    out[0] = res[1] - 1;
+  }
+}
+
+START_TEST(test_nesting_bounded) {
+  uint64_t in[2], out[2] = {0, 0};
+  ck_assert_int_eq(nccc_register("deeper", host_deeper, "L:L", 0, &self_handle), NCCC_OK);
+  in[0] = self_handle;
+  in[1] = 1;
+  deepest_status = NCCC_OK;
+  ck_assert_int_eq(rpct_call(r, "rpct.call_host", in, 2, out, 2), NCCC_OK);
+  ck_assert_int_eq((int32_t)out[0], NCCC_OK);
+  /* levels 1 .. NCCC_RPC_MAX_DEPTH ran on the host; the next was refused */
+  ck_assert_uint_eq(out[1], NCCC_RPC_MAX_DEPTH + 1);
+  ck_assert_int_eq(deepest_status, NCCC_ERR_RPC_DEPTH);
+  ck_assert_uint_eq(nccc_remote_stats_get(r)->served, NCCC_RPC_MAX_DEPTH);
+  /* the session goes on */
+  add_over(r);
+}
+END_TEST
+
+static char logged[64];
+static int logged_level = -1;
+static void keep_log(void *ctx, int level, const char *text) {
+  (void)ctx;
+  logged_level = level;
+  snprintf(logged, sizeof logged, "%s", text);
+}
+
+START_TEST(test_log_messages) {
+  nccc_remote_options o = nccc_remote_default_options();
+  nccc_remote *t = NULL;
+  char *argv[] = {RPC_TEST_SERVER, NULL};
+  uint64_t in[2], none[1];
+  o.log = keep_log;
+  ck_assert_int_eq(nccc_remote_open_exec(argv, &o, &t), NCCC_OK);
+  in[0] = nccc_slot_from_ptr("abort: out of cheese");
+  in[1] = NCCC_RPC_LOG_ABORT;
+  ck_assert_int_eq(nccc_remote_bind(t, "rpct", "logging", NULL), NCCC_OK);
+  nccc_check_call("logging.log", in, none);
+  ck_assert_str_eq(logged, "abort: out of cheese");
+  ck_assert_int_eq(logged_level, NCCC_RPC_LOG_ABORT);
+  ck_assert_uint_eq(nccc_remote_stats_get(t)->logs, 1);
+  nccc_remote_close(t);
+}
+END_TEST
+
+/* ---- other links ---- */
 
 START_TEST(test_tcp) {
   char line[128];
@@ -303,6 +362,19 @@ START_TEST(test_pty) {
   add_over(t);
   nccc_remote_close(t);
   rpct_reap(pid);
+}
+END_TEST
+
+START_TEST(test_open_spec) {
+  char spec[512];
+  nccc_remote *t = NULL;
+  snprintf(spec, sizeof spec, "exec:%s --stdio", RPC_TEST_SERVER);
+  ck_assert_int_eq(nccc_remote_open_spec(spec, NULL, &t), NCCC_OK);
+  add_over(t);
+  nccc_remote_close(t);
+  ck_assert_int_eq(nccc_remote_open_spec("serial:/dev/ttyS0", NULL, &t), NCCC_ERR_INVALID_ARG);
+  ck_assert_int_eq(nccc_remote_open_spec("tcp:http", NULL, &t), NCCC_ERR_INVALID_ARG);
+  ck_assert_int_eq(nccc_remote_open_spec("exec:", NULL, &t), NCCC_ERR_INVALID_ARG);
 }
 END_TEST
 
@@ -330,7 +402,8 @@ Suite *nccc_check_suite(void) {
                        test_bound_strings, test_bound_records_and_pointers,
                        test_bound_types_and_constants, test_bound_recorded_error,
                        test_bind_unknown_module, test_close_unbinds, test_device_calls_host,
-                       test_tcp, test_pty, test_open_failures));
+                       test_nesting_bounded, test_log_messages, test_tcp, test_pty,
+                       test_open_spec, test_open_failures));
   tcase_set_timeout(tc, 30);
   return s;
 }

@@ -131,7 +131,9 @@ static nccc_status hello(nccc_remote *r) {
     nccc_rpc_header_put(msg, NCCC_RPC_HELLO, 0, 0);
     msg[NCCC_RPC_HEADER_BYTES] = NCCC_RPC_VERSION;
     msg[NCCC_RPC_HEADER_BYTES + 1] = r->nonce;
-    if (send_frame(r, msg, sizeof msg) != NCCC_OK) break;
+    if (send_frame(r, msg, sizeof msg) != NCCC_OK) {
+      return nccc_fail(NCCC_ERR_RPC_TRANSPORT, "rpc", "could not send hello");
+    }
     for (;;) {
       uint32_t n;
       int got = receive(r, deadline, &n);

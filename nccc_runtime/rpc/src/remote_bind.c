@@ -25,7 +25,7 @@ static void stub_call(unsigned k, const uint64_t *in, uint64_t *out) {
   nccc_status st = e->remote
                        ? nccci_remote_invoke(e->remote, &e->fn, in, out)
                        : nccc_fail(NCCC_ERR_RPC_TRANSPORT, "rpc", "the remote was closed");
-  if (st != NCCC_OK) memset(out, 0, 8u * e->fn.n_out);
+  if (st != NCCC_OK && e->fn.n_out) memset(out, 0, 8u * e->fn.n_out);
 }
 
 /* The pool: stub_0NNNN for each octal NNNN below 2000 (1024 stubs); X
@@ -246,6 +246,7 @@ static nccc_status bind_types(nccc_remote *r, nccci_bound *b, const builtins *bi
       char *text = nccci_remote_read_string(r, out[3]);
       const char *kept = text ? keep(b, text) : NULL;
       free(text);
+      if (text == NULL) return nccc_last_status();
       if (kept == NULL) return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", "a string constant");
       b->constants[c].value = (uint64_t)(uintptr_t)kept;
     }

@@ -174,3 +174,42 @@ nccc_status nccc_remote_open_pty(const char *path, const nccc_remote_options *op
   }
   return open_fd_pair(fd, fd, 0, options, out);
 }
+
+/* "exec:PROGRAM ARG ...": the words of the command, in place. */
+static nccc_status open_exec_words(char *words, const nccc_remote_options *options,
+                                   nccc_remote **out) {
+  char *argv[64], *save = NULL;
+  int argc = 0;
+  for (char *w = strtok_r(words, " ", &save); w && argc < 63; w = strtok_r(NULL, " ", &save)) {
+    argv[argc++] = w;
+  }
+  argv[argc] = NULL;
+  if (argc == 0) return nccc_fail(NCCC_ERR_INVALID_ARG, "nccc_remote_open_spec", "exec: no program");
+  return nccc_remote_open_exec(argv, options, out);
+}
+
+nccc_status nccc_remote_open_spec(const char *spec, const nccc_remote_options *options,
+                                  nccc_remote **out) {
+  nccc_status st;
+  char *copy;
+  if (spec == NULL || out == NULL) return nccc_fail(NCCC_ERR_NULL_POINTER, "nccc_remote_open_spec", NULL);
+  if (strncmp(spec, "tcp:", 4) == 0) {
+    char *end;
+    long port = strtol(spec + 4, &end, 10);
+    if (*end != 0 || end == spec + 4 || port <= 0 || port > 65535) {
+      return nccc_fail(NCCC_ERR_INVALID_ARG, "nccc_remote_open_spec", spec);
+    }
+    return nccc_remote_open_tcp((uint16_t)port, options, out);
+  }
+  if (strncmp(spec, "pty:", 4) == 0) return nccc_remote_open_pty(spec + 4, options, out);
+  if (strncmp(spec, "exec:", 5) != 0) {
+    return nccc_fail(NCCC_ERR_INVALID_ARG, "nccc_remote_open_spec",
+                     "expected exec:COMMAND, tcp:PORT or pty:PATH");
+  }
+  copy = malloc(strlen(spec) + 1);
+  if (copy == NULL) return nccc_fail(NCCC_ERR_NO_MEMORY, "nccc_remote_open_spec", NULL);
+  strcpy(copy, spec + 5);
+  st = open_exec_words(copy, options, out);
+  free(copy);
+  return st;
+}

@@ -121,6 +121,7 @@ char *nccci_remote_read_string(nccc_remote *r, uint64_t device) {
 static char *mirror_read(nccc_remote *r, uint64_t device) {
   char *text = nccci_remote_read_string(r, device);
   char *copy = text ? mirror_add(r, device, (const uint8_t *)text, strlen(text)) : NULL;
+  if (text != NULL && copy == NULL) nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", "a string result");
   free(text);
   return copy;
 }
@@ -217,9 +218,13 @@ static nccc_status take_strings(nccc_remote *r, const nccci_remote_fn *fn, const
   for (uint16_t i = 0; i < fn->n_out; i++) {
     char *copy;
     if (fn->out_kind[i] != NCCCI_SLOT_STRING || out[i] == 0) continue;
-    copy = i < 256 && found[i] ? mirror_add(r, out[i], found[i] + 6, nccc_rpc_get32(found[i] + 2))
-                               : mirror_read(r, out[i]);
-    if (copy == NULL) return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", "a string result");
+    if (i < 256 && found[i]) {
+      copy = mirror_add(r, out[i], found[i] + 6, nccc_rpc_get32(found[i] + 2));
+      if (copy == NULL) return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", "a string result");
+    } else {
+      copy = mirror_read(r, out[i]);
+      if (copy == NULL) return nccc_last_status();
+    }
     out[i] = (uint64_t)(uintptr_t)copy;
   }
   return NCCC_OK;

@@ -105,6 +105,13 @@ NCCC_API nccc_status nccc_remote_open(const nccc_remote_transport *transport,
                                       const nccc_remote_options *options,
                                       nccc_remote **out);
 
+/* The link a text names (a setting, an environment variable):
+** "exec:PROGRAM ARG ..." (words split at spaces, no quoting),
+** "tcp:PORT" or "pty:PATH". Also NCCC_ERR_INVALID_ARG for any other. */
+NCCC_API nccc_status nccc_remote_open_spec(const char *spec,
+                                           const nccc_remote_options *options,
+                                           nccc_remote **out);
+
 /* Removes the modules bound from r, closes the link (a child process is
 ** ended) and frees r. Local functions of r's modules fail afterwards. */
 NCCC_API void nccc_remote_close(nccc_remote *r);
