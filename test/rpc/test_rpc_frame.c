@@ -118,6 +118,21 @@ START_TEST(test_garbage_before_and_between) {
 }
 END_TEST
 
+START_TEST(test_garbage_ending_in_escape) {
+  /* garbage ending in 0xff (one or two) must not swallow the next start */
+  const uint8_t a[2] = {4, 2};
+  for (int tail = 1; tail <= 3; tail++) {
+    wire w = {{0}, 0};
+    w.bytes[w.n++] = 0x10;
+    for (int k = 0; k < tail; k++) w.bytes[w.n++] = 0xff;
+    encode(&w, a, 2);
+    nccc_rpc_decoder_init(&dec, buf, sizeof buf);
+    ck_assert_str_eq(events(&w), "O");
+    ck_assert_uint_eq(dec.garbage, 1 + tail);
+  }
+}
+END_TEST
+
 START_TEST(test_nop_inside_frame_ignored) {
   const uint8_t a[4] = {1, 2, 3, 4};
   wire w = {{0}, 0}, x = {{0}, 0};
@@ -216,6 +231,7 @@ Suite *nccc_check_suite(void) {
                    NCCC_CHECK_TESTS(test_crc_check_value, test_frame_bytes,
                                     test_round_trip_every_byte, test_byte_by_byte,
                                     test_garbage_before_and_between,
+                                    test_garbage_ending_in_escape,
                                     test_nop_inside_frame_ignored, test_bad_crc_then_good,
                                     test_cut_frame_then_good, test_bad_escape_cuts,
                                     test_too_long_dropped_at_once, test_empty_payload,

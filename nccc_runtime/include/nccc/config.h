@@ -193,6 +193,16 @@
 #endif
 #endif
 
+/* Bytes the server reads, and a frame is written, at a time (a buffer
+** in the server object and one on the stack of the frame encoder). */
+#ifndef NCCC_RPC_IO_CHUNK
+#if NCCC_CONFIG_HOSTED
+#define NCCC_RPC_IO_CHUNK 4096
+#else
+#define NCCC_RPC_IO_CHUNK 64
+#endif
+#endif
+
 /* Blocks the host may hold through the alloc message at once; the server
 ** remembers them to refuse a freed pointer. */
 #ifndef NCCC_RPC_MAX_ALLOCS

@@ -2,15 +2,27 @@
 ** rpc_frame.c — CRC-16-CCITT, the frame decoder and the frame encoder
 ** (docs/RPC.md, "Framing").
 */
+#include <string.h>
+
+#include <nccc/config.h>
 #include <nccc/rpc_frame.h>
+
+/* The CRC of a 4-bit value n in the top of the register: four steps of
+** the bitwise algorithm, as constant expressions, so that the table
+** below is data in flash, computed by the compiler from the polynomial. */
+#define CRC_STEP(c) ((((c) >> 15) ? (((c) << 1) ^ NCCC_RPC_CRC_POLY) : ((c) << 1)) & 0xffffu)
+#define CRC_NIBBLE(n) CRC_STEP(CRC_STEP(CRC_STEP(CRC_STEP((unsigned)(n) << 12))))
+static const uint16_t crc_nibbles[16] = {
+    CRC_NIBBLE(0),  CRC_NIBBLE(1),  CRC_NIBBLE(2),  CRC_NIBBLE(3),
+    CRC_NIBBLE(4),  CRC_NIBBLE(5),  CRC_NIBBLE(6),  CRC_NIBBLE(7),
+    CRC_NIBBLE(8),  CRC_NIBBLE(9),  CRC_NIBBLE(10), CRC_NIBBLE(11),
+    CRC_NIBBLE(12), CRC_NIBBLE(13), CRC_NIBBLE(14), CRC_NIBBLE(15)};
 
 uint16_t nccc_rpc_crc16(uint16_t crc, const uint8_t *data, size_t n) {
   for (size_t i = 0; i < n; i++) {
     crc ^= (uint16_t)(data[i] << 8);
-    for (int bit = 0; bit < 8; bit++) {
-      crc = (crc >> 15) ? (uint16_t)((crc << 1) ^ NCCC_RPC_CRC_POLY)
-                            : (uint16_t)(crc << 1);
-    }
+    crc = (uint16_t)((crc << 4) ^ crc_nibbles[crc >> 12]);
+    crc = (uint16_t)((crc << 4) ^ crc_nibbles[crc >> 12]);
   }
   return crc;
 }
@@ -73,7 +85,29 @@ nccc_rpc_frame_event nccc_rpc_decode(nccc_rpc_decoder *d, const uint8_t *data,
   size_t i = 0;
   nccc_rpc_frame_event ev = NCCC_RPC_FRAME_MORE;
   while (i < n && ev == NCCC_RPC_FRAME_MORE) {
-    uint8_t b = data[i++];
+    uint8_t b;
+    if (!d->escaped && (d->state == HUNT || d->state == PAYLOAD)) {
+      /* a run without escapes: skipped as garbage, or payload in one go */
+      size_t k = n - i;
+      const uint8_t *esc;
+      if (d->state == PAYLOAD && k > d->length - d->got) k = d->length - d->got;
+      esc = memchr(data + i, NCCC_RPC_BYTE_ESCAPE, k);
+      if (esc != NULL) k = (size_t)(esc - (data + i));
+      if (d->state == HUNT) {
+        d->garbage += (uint32_t)k;
+      } else {
+        memcpy(d->buf + d->got, data + i, k);
+        d->crc = nccc_rpc_crc16(d->crc, data + i, k);
+        d->got += (uint32_t)k;
+        if (d->got == d->length) {
+          d->got = 0;
+          d->state = CRC;
+        }
+      }
+      i += k;
+      if (i == n) break;
+    }
+    b = data[i++];
     if (!d->escaped) {
       if (b == NCCC_RPC_BYTE_ESCAPE) {
         d->escaped = 1;
@@ -86,6 +120,12 @@ nccc_rpc_frame_event nccc_rpc_decode(nccc_rpc_decoder *d, const uint8_t *data,
     }
     d->escaped = 0;
     if (b == NCCC_RPC_BYTE_NOP) continue;
+    if (b == NCCC_RPC_BYTE_ESCAPE && d->state == HUNT) {
+      /* the first escape was garbage; this one may begin a frame */
+      d->garbage++;
+      d->escaped = 1;
+      continue;
+    }
     if (b == NCCC_RPC_BYTE_START) {
       /* A start inside a frame cuts it; the new frame begins either way. */
       if (d->state != HUNT) ev = NCCC_RPC_FRAME_CUT;
@@ -105,7 +145,7 @@ nccc_rpc_frame_event nccc_rpc_decode(nccc_rpc_decoder *d, const uint8_t *data,
 
 /* The encoder's staging buffer: escaped bytes go out in chunks. */
 typedef struct out_chunk {
-  uint8_t bytes[64];
+  uint8_t bytes[NCCC_RPC_IO_CHUNK];
   size_t n;
   nccc_rpc_sink sink;
   void *ctx;
@@ -123,12 +163,32 @@ static void put_raw(out_chunk *o, uint8_t b) {
   o->bytes[o->n++] = b;
 }
 
-/* Data bytes: escaped, and counted in the CRC unless crc is 0. */
+/* Data bytes: escaped, and counted in the CRC unless crc is 0. Runs
+** without an escape byte are copied whole. */
 static void put_data(out_chunk *o, const uint8_t *p, size_t n, int crc) {
   if (crc) o->crc = nccc_rpc_crc16(o->crc, p, n);
-  for (size_t i = 0; i < n; i++) {
-    if (p[i] == NCCC_RPC_BYTE_ESCAPE) put_raw(o, NCCC_RPC_BYTE_ESCAPE);
-    put_raw(o, p[i]);
+  while (n > 0) {
+    const uint8_t *esc = memchr(p, NCCC_RPC_BYTE_ESCAPE, n);
+    size_t run = esc ? (size_t)(esc - p) : n;
+    while (run > 0) {
+      size_t k = sizeof o->bytes - o->n;
+      if (k == 0) {
+        flush(o);
+        k = sizeof o->bytes;
+      }
+      if (k > run) k = run;
+      memcpy(o->bytes + o->n, p, k);
+      o->n += k;
+      p += k;
+      n -= k;
+      run -= k;
+    }
+    if (esc != NULL) {
+      put_raw(o, NCCC_RPC_BYTE_ESCAPE);
+      put_raw(o, NCCC_RPC_BYTE_ESCAPE);
+      p++;
+      n--;
+    }
   }
 }
 

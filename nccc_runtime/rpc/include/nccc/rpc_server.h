@@ -74,7 +74,7 @@ typedef struct nccc_rpc_server {
   int feeding;             /* nccc_rpc_server_feed: no reads */
   nccc_rpc_server_stats stats;
   nccc_rpc_block blocks[NCCC_RPC_MAX_ALLOCS];
-  uint8_t chunk[64];
+  uint8_t chunk[NCCC_RPC_IO_CHUNK];
   uint64_t rx[NCCC_RPC_MAX_DEPTH + 1][NCCC_RPC_MAX_MESSAGE / 8];
   uint64_t tx[NCCC_RPC_MAX_DEPTH + 1][NCCC_RPC_MAX_MESSAGE / 8];
 } nccc_rpc_server;
