@@ -3,6 +3,7 @@
 ** lookups, raw calls, remote memory, a bound module called through local
 ** handles, nested calls from the device, and the TCP and pty links.
 */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,6 +379,19 @@ START_TEST(test_open_spec) {
 }
 END_TEST
 
+START_TEST(test_bind_from_environment) {
+  uint64_t in[2] = {nccc_slot_from_i64(-3), nccc_slot_from_i64(10)}, out[1] = {0};
+  setenv("RPCT_DEVICE", "exec:" RPC_TEST_SERVER, 1);
+  ck_assert_int_eq(nccc_remote_bind_env("rpct", "RPCT_DEVICE"), NCCC_OK);
+  nccc_check_call("rpct.add", in, out);
+  ck_assert_int_eq(nccc_slot_to_i64(out[0]), 7);
+  ck_assert_int_eq(nccc_remote_bind_env("rpct", "RPCT_DEVICE"), NCCC_OK); /* present */
+  unsetenv("RPCT_DEVICE");
+  ck_assert_int_eq(nccc_remote_bind_env("other", "RPCT_DEVICE"), NCCC_ERR_INVALID_ARG);
+  ck_assert_ptr_nonnull(strstr(nccc_last_error(), "RPCT_DEVICE"));
+}
+END_TEST
+
 START_TEST(test_open_failures) {
   char *missing[] = {"/nonexistent/server", NULL};
   nccc_remote_options quick = nccc_remote_default_options();
@@ -403,7 +417,7 @@ Suite *nccc_check_suite(void) {
                        test_bound_types_and_constants, test_bound_recorded_error,
                        test_bind_unknown_module, test_close_unbinds, test_device_calls_host,
                        test_nesting_bounded, test_log_messages, test_tcp, test_pty,
-                       test_open_spec, test_open_failures));
+                       test_open_spec, test_bind_from_environment, test_open_failures));
   tcase_set_timeout(tc, 30);
   return s;
 }

@@ -171,6 +171,21 @@ NCCC_API nccc_status nccc_remote_bind(nccc_remote *r, const char *module,
                                       const char *local_name, uint16_t *out_index);
 
 /*
+** Binds `module` (unless a module of that name is present already) from
+** the device that environment variable `variable` names with a link text
+** (nccc_remote_open_spec); the link is opened once per text and kept for
+** the process. Initialises the runtime when needed. Made for the
+** nccc_M_open function of a library a host loads, which generated host
+** modules call when they bind:
+**   NCCC_API void nccc_libc_open(const uint64_t *in, uint64_t *out) {
+**     (void)in; out[0] = (uint64_t)(int64_t)nccc_remote_bind_env("libc", "LIBC_DEVICE");
+**   }
+** NCCC_OK, NCCC_ERR_INVALID_ARG (the variable is not set), and the
+** errors of nccc_remote_open_spec and nccc_remote_bind.
+*/
+NCCC_API nccc_status nccc_remote_bind_env(const char *module, const char *variable);
+
+/*
 ** Decodes one result message (payload p of n bytes) of a call with
 ** n_out slots, as the client does: *status the device's status, out the
 ** slots (on success). NCCC_OK when the message is a well-formed result,
