@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rpc_test_client.h"
@@ -315,6 +316,21 @@ START_TEST(test_device_restarts_mid_call) {
 }
 END_TEST
 
+START_TEST(test_device_restarts_between_calls) {
+  /* the host learns of the restart from the next request's answer: its
+  ** session refused, nothing ran, so it goes again under a new session */
+  uint64_t in[1] = {100}, out[1];
+  struct timespec pause = {0, 400 * 1000 * 1000};
+  ck_assert_uint_eq(count(), 1);
+  ck_assert_int_eq(rpct_call(r, "rpct.reboot_in", in, 1, out, 0), NCCC_OK);
+  nanosleep(&pause, NULL);
+  ck_assert_uint_eq(count(), 1); /* a fresh device */
+  ck_assert_uint_eq(nccc_remote_stats_get(r)->restarts, 1);
+  ck_assert_uint_eq(nccc_remote_stats_get(r)->sessions, 2);
+  ck_assert_uint_eq(count(), 2);
+}
+END_TEST
+
 START_TEST(test_device_silent) {
   uint64_t in[1] = {3000}, out[1];
   uint64_t before = count();
@@ -383,6 +399,7 @@ Suite *nccc_check_suite(void) {
                        test_corrupted_answer_served_from_cache, test_truncated_frame,
                        test_length_over_the_limit, test_duplicated_request,
                        test_replayed_request_refused, test_device_restarts_mid_call,
+                       test_device_restarts_between_calls,
                        test_device_silent, test_stale_session_refused));
   tcase_set_timeout(tc, 30);
   nccc_check_tcase(s, "32-bit device", setup_32_bit, teardown,

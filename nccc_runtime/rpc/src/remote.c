@@ -237,28 +237,43 @@ static nccc_status take_result(nccc_remote *r, uint32_t n, uint8_t **result,
 /* What one wait for the answer ended with. */
 enum { WAIT_DONE, WAIT_RESEND, WAIT_SILENT };
 
+/*
+** A start message of another session while a request waits: the device
+** restarted (or another host began a session). If the request reached the
+** new device, the device refuses its session at once and nothing ran, so
+** the wait goes on, without resends, for that refusal; silence means the
+** request reached the old device and may have run.
+*/
 static int wait_answer(nccc_remote *r, uint32_t id, int sends, nccc_status *st,
                        uint8_t **result, uint32_t *result_n) {
   int64_t deadline = now_ms() + r->options.timeout_ms;
+  int restarted = 0;
   for (;;) {
     uint32_t n;
     nccc_rpc_header h;
     int got = receive(r, deadline, &n);
+    if (got == GOT_NOTHING && restarted) {
+      *st = nccc_fail(NCCC_ERR_RPC_RESET, "rpc",
+                      "the device restarted during the request; its outcome is unknown");
+      return WAIT_DONE;
+    }
     if (got == GOT_NOTHING) return WAIT_SILENT;
     if (got == GOT_EOF) {
       *st = nccc_fail(NCCC_ERR_RPC_TRANSPORT, "rpc", "the link closed during the request");
       r->open = 0;
       return WAIT_DONE;
     }
-    if (got == GOT_BAD_FRAME) return WAIT_RESEND;
+    if (got == GOT_BAD_FRAME) {
+      if (!restarted) return WAIT_RESEND;
+      continue;
+    }
     h = nccc_rpc_header_get(r->rx);
     deadline = now_ms() + r->options.timeout_ms; /* the device is alive */
     if (h.type == NCCC_RPC_START) {
       r->stats.restarts++;
       r->open = 0;
-      *st = nccc_fail(NCCC_ERR_RPC_RESET, "rpc",
-                      "the device restarted during the request; its outcome is unknown");
-      return WAIT_DONE;
+      restarted = 1;
+      continue;
     }
     if (h.type == NCCC_RPC_RESULT && h.id == id && n >= NCCCI_RPC_RESULT_FIXED) {
       *st = (nccc_status)nccc_rpc_get32(r->rx + 8);
@@ -279,7 +294,7 @@ static int wait_answer(nccc_remote *r, uint32_t id, int sends, nccc_status *st,
       r->stats.stale++;
     } else if (h.type == NCCC_RPC_NOTICE) {
       r->stats.notices++;
-      if (nccc_rpc_get32(r->rx + 8) == NCCC_ERR_RPC_FRAME) return WAIT_RESEND;
+      if (nccc_rpc_get32(r->rx + 8) == NCCC_ERR_RPC_FRAME && !restarted) return WAIT_RESEND;
     } else if (h.type == NCCC_RPC_LOG) {
       on_log(r, r->rx, n);
     } else if (h.type == NCCC_RPC_CALL) {
