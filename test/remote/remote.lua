@@ -1,0 +1,158 @@
+-- remote.lua — the test module on a device, from Lua: the generated
+-- modules wire.lua and libc.lua bound to a library whose runtime has the
+-- device's modules "wire" and "libc" bound to it over the remote-call
+-- client (opened through the generated module remotes.lua), and every
+-- call compared with the same call of the same function in a library
+-- that holds the module itself.
+--   lua5.4 remote.lua BINDINGS_DIR CPATH_DIR GEN_DIR LOCAL.so CLIENT.so DEVICE COMMAND...
+-- LOCAL.so holds the modules wire and libc; CLIENT.so the runtime, the
+-- client and module remotes. Prints one line per failure and "N passed,
+-- M failed"; exits non-zero on any failure.
+local bindings, cpath, gen_dir, local_path, client_path = ...
+local command = {select(6, ...)}
+package.path = bindings .. "/?.lua;" .. gen_dir .. "/?.lua;" .. package.path
+if cpath ~= "" then package.cpath = cpath .. "/?.so;" .. package.cpath end
+
+local nccc = require("nccc")
+local fmt = string.format
+
+local here = nccc.open(local_path)
+local there = nccc.open(client_path)
+local remotes = require("remotes").bind(there)
+
+-- argv for open_exec: an array of C strings in the client's memory
+local function c_argv(lib, words)
+  local array = lib:alloc(8 * (#words + 1))
+  for k, w in ipairs(words) do
+    local s = lib:alloc(#w + 1)
+    lib:write(s, w .. "\0")
+    lib:poke(array + 8 * (k - 1), "p", s)
+  end
+  lib:poke(array + 8 * #words, "p", nccc.NULL)
+  return array
+end
+
+local status, device = remotes.open_exec(c_argv(there, command), nil)
+assert(status == 0, fmt("open_exec: status 0x%x", status))
+assert(remotes.bind(device, "wire", nccc.NULL) == 0, "bind wire")
+assert(remotes.bind(device, "libc", nccc.NULL) == 0, "bind libc")
+
+local mod = {
+  wire = {here = require("wire").bind(here), there = require("wire").bind(there)},
+  libc = {here = require("libc").bind(here), there = require("libc").bind(there)},
+}
+-- a 32-bit device: long is 32 bits in the device's signature
+local narrow = there:signature("wire.echo_long") == "i:i"
+
+-- Equal values: numbers by their bits (NaN, -0.0), tables field by field.
+local function same(a, b)
+  if type(a) == "number" and type(b) == "number" then
+    if math.type(a) == "float" or math.type(b) == "float" then
+      return nccc.double_bits(a) == nccc.double_bits(b)
+    end
+    return a == b
+  end
+  if type(a) == "table" and type(b) == "table" and getmetatable(a) == nil then
+    for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+    for k in pairs(b) do if a[k] == nil then return false end end
+    return true
+  end
+  return a == b
+end
+
+local function show(v)
+  if type(v) ~= "table" or getmetatable(v) ~= nil then return tostring(v) end
+  local parts = {}
+  for k, x in pairs(v) do parts[#parts + 1] = tostring(k) .. "=" .. show(x) end
+  table.sort(parts)
+  return "{" .. table.concat(parts, ",") .. "}"
+end
+
+local passed, failed = 0, 0
+local function fail(name, why)
+  failed = failed + 1
+  print(fmt("FAIL %s: %s", name, why))
+end
+
+-- {module, function, args..., wide = true when 32-bit devices refuse it,
+--  skip = k: result k is an address (compared as present)}
+local function check(c)
+  local m, f = c[1], c[2]
+  local args = {table.unpack(c, 3)}
+  local name = fmt("%s.%s(%s)", m, f, show(args))
+  local want = table.pack(pcall(mod[m].here[f], table.unpack(args)))
+  local got = table.pack(pcall(mod[m].there[f], table.unpack(args)))
+  if not want[1] then return fail(name, "local call failed: " .. tostring(want[2])) end
+  if c.wide and narrow then
+    if got[1] then return fail(name, "a 32-bit device took a 64-bit value") end
+    passed = passed + 1
+    return
+  end
+  if not got[1] then return fail(name, tostring(got[2])) end
+  if want.n ~= got.n then return fail(name, fmt("%d results, locally %d", got.n - 1, want.n - 1)) end
+  for k = 2, want.n do
+    local ok = (k - 1 == c.skip) and (got[k] ~= nil) == (want[k] ~= nil) or same(want[k], got[k])
+    if not ok then return fail(name, fmt("result %d: %s, locally %s", k - 1, show(got[k]), show(want[k]))) end
+  end
+  passed = passed + 1
+end
+
+local u64 = nccc.u64
+local bits = function(x) return nccc.bits_double(u64(x)) end
+local text = "a string that crosses the wire"
+local slab = {v = {}}
+for k = 1, 64 do slab.v[k] = k * 0x0101010101 end
+
+local cases = {
+  {"wire", "echo_bool", true}, {"wire", "echo_bool", false},
+  {"wire", "echo_i8", -128}, {"wire", "echo_i8", 127}, {"wire", "echo_u8", 255},
+  {"wire", "echo_i16", -32768}, {"wire", "echo_u16", 65535},
+  {"wire", "echo_i32", -2147483648}, {"wire", "echo_i32", 2147483647},
+  {"wire", "echo_u32", 4294967295},
+  {"wire", "echo_i64", math.mininteger}, {"wire", "echo_i64", math.maxinteger},
+  {"wire", "echo_u64", u64("0xffffffffffffffff")}, {"wire", "echo_u64", 0},
+  {"wire", "echo_float", -0.0}, {"wire", "echo_float", 3.4028234663852886e38},
+  {"wire", "echo_float", math.huge}, {"wire", "echo_float", bits("0x7ff8000020000000")},
+  {"wire", "echo_double", -0.0}, {"wire", "echo_double", 5e-324},
+  {"wire", "echo_double", bits("0x7ff0000000000001")}, {"wire", "echo_double", -math.huge},
+  {"wire", "echo_char", 65},
+  {"wire", "echo_long", -2147483648}, {"wire", "echo_long", 2147483647},
+  {"wire", "echo_long", math.mininteger, wide = true}, {"wire", "echo_long", 1 << 32, wide = true},
+  {"wire", "echo_ulong", 4294967295}, {"wire", "echo_ulong", u64("0xffffffffffffffff"), wide = true},
+  {"wire", "echo_size", 4294967295}, {"wire", "echo_size", 1 << 32, wide = true},
+  {"wire", "echo_intptr", -1}, {"wire", "echo_intptr", math.maxinteger, wide = true},
+  {"wire", "add", math.maxinteger, 1}, {"wire", "add", -40, 82},
+  {"wire", "mix", -128, 65535, -2147483648, u64("0xffffffffffffffff"), 0.5, -1e300},
+  {"wire", "mixed_step", {a = -128, b = 2147483647, c = -16384}},
+  {"wire", "mixed_step", {a = 5, b = -1, c = 7}},
+  {"wire", "wide_step", {tag = 255, d = 1.5, u = u64("0xffffffffffffffff"), f = -2.5}, 3.0},
+  {"wire", "bits_of", -1.0},
+  {"wire", "slab_turn", slab},
+  {"wire", "divmod", -17, 5}, {"wire", "divmod", 7, 0},
+  {"wire", "bump", math.maxinteger, 1},
+  {"wire", "split", {tag = 200, d = -0.25, u = 0x123456789abcdef0, f = 1e30}},
+  {"wire", "fail_with", 34}, {"wire", "fail_with", 0},
+  {"wire", "length", ""}, {"wire", "length", text},
+  {"wire", "compare", "abc", "abd"}, {"wire", "compare", text, text},
+  {"wire", "number_name", 0}, {"wire", "number_name", 2}, {"wire", "number_name", 3},
+  {"libc", "strtol", "  -2147483648xyz", 10, skip = 2},
+  {"libc", "strtol", "7fffffff", 16, skip = 2},
+  {"libc", "strtoull", "18446744073709551615", 10, skip = 2},
+  {"libc", "strtoull", "99999999999999999999", 10, skip = 2},
+  {"libc", "frexp", -1536.0}, {"libc", "modf", -2.75}, {"libc", "ldexp", 0.75, -1074},
+  {"libc", "hypotf", 3.0, 4.0}, {"libc", "nextafterf", 1.0, math.huge},
+  {"libc", "snprintf_int", nccc.NULL, 0, "<%d>", -2147483648},
+  {"libc", "snprintf_long_long", nccc.NULL, 0, "%lld", math.mininteger},
+  {"libc", "snprintf_double", nccc.NULL, 0, "%.3f", -1 / 3},
+  {"libc", "snprintf_string", nccc.NULL, 0, "[%s]", "wire"},
+  {"libc", "getenv", "NCCC_REMOTE_MARK"}, {"libc", "getenv", "NCCC_NO_SUCH_VARIABLE"},
+  {"libc", "strlen", text},
+}
+for _, c in ipairs(cases) do check(c) end
+for _, k in ipairs({"EDOM", "EINVAL", "ERANGE"}) do
+  if mod.libc.there[k] == mod.libc.here[k] then passed = passed + 1
+  else fail("libc." .. k, fmt("%s, locally %s", mod.libc.there[k], mod.libc.here[k])) end
+end
+remotes.close(device)
+print(fmt("%d passed, %d failed", passed, failed))
+os.exit(failed == 0 and 0 or 1)

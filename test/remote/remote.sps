@@ -1,0 +1,162 @@
+#!r6rs
+;;; remote.sps LOCAL.so CLIENT.so DEVICE COMMAND... — the test module on a
+;;; device, from Scheme (run by Guile 3): the generated libraries
+;;; (nccc wire) and (nccc libc) bound to a runtime whose modules "wire"
+;;; and "libc" are the device's, bound over the remote-call client
+;;; (opened through the generated library (nccc remotes)); every call is
+;;; compared with the same function called by name in LOCAL.so, which
+;;; holds the modules itself. Prints failures and "N passed, M failed";
+;;; exits 1 on a failure.
+(import (rnrs) (nccc core) (prefix (nccc wire) wire:) (prefix (nccc libc) libc:)
+        (prefix (nccc remotes) remotes:))
+
+(define args (cdr (command-line)))
+(define here (nccc-load (car args)))
+(define there (nccc-load (cadr args)))
+(define command (cddr args))
+
+;; argv for open_exec: an array of C strings in the client's memory
+(define (c-argv rt words)
+  (let ([array (nccc-alloc rt (* 8 (+ 1 (length words))))])
+    (let loop ([ws words] [k 0])
+      (if (null? ws)
+          (begin (nccc-poke rt (+ array (* 8 k)) "p" 0) array)
+          (begin (nccc-poke rt (+ array (* 8 k)) "p" (nccc-string->c rt (car ws)))
+                 (loop (cdr ws) (+ k 1)))))))
+
+(remotes:remotes-bind! there)
+(define device
+  (let-values ([(status device) (remotes:open_exec (c-argv there command) #f)])
+    (unless (= status 0) (error 'remote "open_exec failed" status))
+    device))
+(for-each (lambda (m)
+            (let-values ([(status index) (remotes:bind device m #f)])
+              (unless (= status 0) (error 'remote "bind failed" m status))))
+          '("wire" "libc"))
+(wire:wire-bind! there)
+(libc:libc-bind! there)
+;; a 32-bit device: long is 32 bits in the device's signature
+(define narrow
+  (string=? (nccc-function-signature (nccc-lookup there "wire.echo_long")) "i:i"))
+
+(define (bits->double u)
+  (let ([b (make-bytevector 8)])
+    (bytevector-u64-native-set! b 0 u)
+    (bytevector-ieee-double-native-ref b 0)))
+(define (double->bits d)
+  (let ([b (make-bytevector 8)])
+    (bytevector-ieee-double-native-set! b 0 d)
+    (bytevector-u64-native-ref b 0)))
+(define (same? a b)
+  (if (and (flonum? a) (flonum? b))
+      (= (double->bits a) (double->bits b))
+      (equal? a b)))
+
+;; a struct of the local module's layout, fields given as (name . value)
+(define (struct name . fields)
+  (let* ([layout (nccc-layout here (string-append "wire." name))]
+         [s (nccc-make-struct layout)])
+    (for-each (lambda (f)
+                (if (pair? (cdr f))
+                    (let loop ([vs (cdr f)] [k 0])
+                      (unless (null? vs)
+                        (nccc-struct-set! layout s (car f) (car vs) k)
+                        (loop (cdr vs) (+ k 1))))
+                    (nccc-struct-set! layout s (car f) (cdr f))))
+              fields)
+    s))
+
+(define passed 0)
+(define failed 0)
+(define (fail what why)
+  (set! failed (+ failed 1))
+  (display "FAIL ") (write what) (display ": ") (display why) (newline))
+
+;; Results as a list, or (error . message) when the call raised.
+(define (results thunk)
+  (guard (e [#t (cons 'error (if (message-condition? e) (condition-message e) e))])
+    (call-with-values thunk list)))
+
+;; (flags module function arg ...): flags 'wide when 32-bit devices must
+;; refuse it, 'address when result 2 is an address (compared as present)
+(define (check c)
+  (let* ([flag (car c)] [m (cadr c)] [f (caddr c)] [a (cdddr c)]
+         [want (results (lambda () (apply (nccc-procedure here (string-append m "." f)) a)))]
+         [got (results (lambda ()
+                         (apply (if (string=? m "wire") (wire:wire-procedure f) (libc:libc-procedure f))
+                                a)))])
+    (cond
+     [(and (pair? want) (eq? (car want) 'error)) (fail c (list "local call failed" (cdr want)))]
+     [(and (eq? flag 'wide) narrow)
+      (if (and (pair? got) (eq? (car got) 'error))
+          (set! passed (+ passed 1))
+          (fail c "a 32-bit device took a 64-bit value"))]
+     [(and (pair? got) (eq? (car got) 'error)) (fail c (cdr got))]
+     [(not (= (length want) (length got))) (fail c (list "results" got "locally" want))]
+     [(let loop ([w want] [g got] [k 1])
+        (cond [(null? w) #t]
+              [(or (and (eq? flag 'address) (= k 2)) (same? (car w) (car g)))
+               (loop (cdr w) (cdr g) (+ k 1))]
+              [else #f]))
+      (set! passed (+ passed 1))]
+     [else (fail c (list "results" got "locally" want))])))
+
+(define text "a string that crosses the wire")
+(define max64 (- (expt 2 64) 1))
+(define cases
+  (list
+   '(- "wire" "echo_bool" #t) '(- "wire" "echo_bool" #f)
+   '(- "wire" "echo_i8" -128) '(- "wire" "echo_i8" 127) '(- "wire" "echo_u8" 255)
+   '(- "wire" "echo_i16" -32768) '(- "wire" "echo_u16" 65535)
+   '(- "wire" "echo_i32" -2147483648) '(- "wire" "echo_i32" 2147483647)
+   '(- "wire" "echo_u32" 4294967295)
+   `(- "wire" "echo_i64" ,(- (expt 2 63))) `(- "wire" "echo_i64" ,(- (expt 2 63) 1))
+   `(- "wire" "echo_u64" ,max64) '(- "wire" "echo_u64" 0)
+   '(- "wire" "echo_float" -0.0) '(- "wire" "echo_float" 3.4028234663852886e38)
+   '(- "wire" "echo_float" +inf.0) `(- "wire" "echo_float" ,(bits->double #x7ff8000020000000))
+   '(- "wire" "echo_double" -0.0) '(- "wire" "echo_double" 5e-324)
+   `(- "wire" "echo_double" ,(bits->double #x7ff0000000000001)) '(- "wire" "echo_double" -inf.0)
+   '(- "wire" "echo_char" 65)
+   '(- "wire" "echo_long" -2147483648) '(- "wire" "echo_long" 2147483647)
+   `(wide "wire" "echo_long" ,(- (expt 2 63))) `(wide "wire" "echo_long" ,(expt 2 32))
+   '(- "wire" "echo_ulong" 4294967295) `(wide "wire" "echo_ulong" ,max64)
+   '(- "wire" "echo_size" 4294967295) `(wide "wire" "echo_size" ,(expt 2 32))
+   '(- "wire" "echo_intptr" -1) `(wide "wire" "echo_intptr" ,(- (expt 2 63) 1))
+   `(- "wire" "add" ,(- (expt 2 63) 1) 1) '(- "wire" "add" -40 82)
+   `(- "wire" "mix" -128 65535 -2147483648 ,max64 0.5 -1e300)
+   `(- "wire" "mixed_step" ,(struct "mixed" '("a" . -128) '("b" . 2147483647) '("c" . -16384)))
+   `(- "wire" "mixed_step" ,(struct "mixed" '("a" . 5) '("b" . -1) '("c" . 7)))
+   `(- "wire" "wide_step" ,(struct "wide" '("tag" . 255) '("d" . 1.5) `("u" . ,max64) '("f" . -2.5)) 3.0)
+   '(- "wire" "bits_of" -1.0)
+   `(- "wire" "slab_turn" ,(apply struct "slab"
+                                  (list (cons "v" (let loop ([k 64] [acc '()])
+                                                    (if (= k 0) acc
+                                                        (loop (- k 1) (cons (* k #x0101010101) acc))))))))
+   '(- "wire" "divmod" -17 5) '(- "wire" "divmod" 7 0)
+   `(- "wire" "bump" ,(- (expt 2 63) 1) 1)
+   `(- "wire" "split" ,(struct "wide" '("tag" . 200) '("d" . -0.25) '("u" . #x123456789abcdef0) '("f" . 1e30)))
+   '(- "wire" "fail_with" 34) '(- "wire" "fail_with" 0)
+   '(- "wire" "length" "") `(- "wire" "length" ,text)
+   '(- "wire" "compare" "abc" "abd") `(- "wire" "compare" ,text ,text)
+   '(- "wire" "number_name" 0) '(- "wire" "number_name" 2) '(- "wire" "number_name" 3)
+   '(address "libc" "strtol" "  -2147483648xyz" 10) '(address "libc" "strtol" "7fffffff" 16)
+   '(address "libc" "strtoull" "18446744073709551615" 10)
+   '(address "libc" "strtoull" "99999999999999999999" 10)
+   '(- "libc" "frexp" -1536.0) '(- "libc" "modf" -2.75) '(- "libc" "ldexp" 0.75 -1074)
+   '(- "libc" "hypotf" 3.0 4.0) '(- "libc" "nextafterf" 1.0 +inf.0)
+   '(- "libc" "snprintf_int" #f 0 "<%d>" -2147483648)
+   `(- "libc" "snprintf_long_long" #f 0 "%lld" ,(- (expt 2 63)))
+   `(- "libc" "snprintf_double" #f 0 "%.3f" ,(/ -1.0 3.0))
+   '(- "libc" "snprintf_string" #f 0 "[%s]" "wire")
+   '(- "libc" "getenv" "NCCC_REMOTE_MARK") '(- "libc" "getenv" "NCCC_NO_SUCH_VARIABLE")
+   `(- "libc" "strlen" ,text)))
+
+(for-each check cases)
+(for-each (lambda (k)
+            (let ([a (nccc-constant here (string-append "libc." k))]
+                  [b (nccc-constant there (string-append "libc." k))])
+              (if (equal? a b) (set! passed (+ passed 1)) (fail k (list b "locally" a)))))
+          '("EDOM" "EINVAL" "ERANGE"))
+(remotes:close device)
+(display passed) (display " passed, ") (display failed) (display " failed") (newline)
+(exit (if (= failed 0) 0 1))

@@ -1,0 +1,27 @@
+/*
+** wire_device.c — the test device: the modules "wire" (wire.idl) and
+** "libc" (idl/libc.idl) served by the remote-call server, the same
+** program on x86-64 and, built by test/cross/, on 32-bit ARM and
+** big-endian MIPS under qemu-user. The link is chosen by the arguments
+** of nccc_rpc_serve_posix (nccc/rpc_posix.h): none for stdin/stdout,
+** --tcp PORT, --pty.
+*/
+#include <stdio.h>
+
+#include <nccc/nccc.h>
+#include <nccc/rpc_posix.h>
+
+#include "libc_nccc.h"
+#include "wire_nccc.h"
+
+/* The server and its buffers: static, as on a device. */
+static nccc_rpc_server server;
+
+int main(int argc, char **argv) {
+  if (nccc_init(NULL, 0) != NCCC_OK || nccc_wire_register() != NCCC_OK ||
+      nccc_libc_register() != NCCC_OK) {
+    fprintf(stderr, "wire_device: %s\n", nccc_last_error());
+    return 1;
+  }
+  return nccc_rpc_serve_posix(&server, argc, argv);
+}

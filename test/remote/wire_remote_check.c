@@ -1,0 +1,247 @@
+/*
+** wire_remote_check.c — every function of the test module (wire.idl and
+** idl/libc.idl) called on a device through the remote-call client and
+** here, locally, with the same slots: the results must be equal, slot
+** for slot (strings by their bytes). The device is the program the
+** environment variable NCCC_REMOTE_DEVICE names (words separated by
+** spaces: "qemu-mips -L /usr/mips-linux-gnu .../wire_device"); its
+** modules are bound here as "rwire" and "rlibc". Arguments too wide for a
+** 32-bit device must be refused before anything is sent.
+*/
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <nccc/nccc.h>
+#include <nccc/remote.h>
+
+#include "libc_nccc.h"
+#include "nccc_check.h"
+#include "wire_nccc.h"
+
+enum { MAX_SLOTS = 64, MAX_WORDS = 16 };
+
+/* What a case needs besides slot-for-slot equality. */
+enum {
+  WIDE = 1,           /* an argument needs 64-bit words on the device */
+  STRING_RESULT = 2,  /* out[0] is a string: compared by its bytes */
+  SKIP_OUT1 = 4       /* out[1] is an address into the argument string */
+};
+
+typedef struct wire_case {
+  const char *function; /* in module wire, or "libc.F" */
+  unsigned flags;
+  size_t n_in;
+  uint64_t in[6];
+} wire_case;
+
+static nccc_remote *device;
+static char *words[MAX_WORDS];
+static char command[512];
+
+static uint64_t f64(double d) {
+  uint64_t u;
+  memcpy(&u, &d, sizeof u);
+  return u;
+}
+
+static uint64_t ptr(const void *p) { return (uint64_t)(uintptr_t)p; }
+
+static nccc_status register_local(void) {
+  nccc_status st = nccc_wire_register();
+  return st != NCCC_OK ? st : nccc_libc_register();
+}
+
+static void setup(void) {
+  const char *env = getenv("NCCC_REMOTE_DEVICE");
+  size_t n = 0;
+  ck_assert_msg(env != NULL && strlen(env) < sizeof command,
+                "NCCC_REMOTE_DEVICE names the device program");
+  strcpy(command, env);
+  for (char *w = strtok(command, " "); w && n < MAX_WORDS - 1; w = strtok(NULL, " ")) {
+    words[n++] = w;
+  }
+  words[n] = NULL;
+  nccc_check_init(register_local);
+  ck_assert_msg(nccc_remote_open_exec(words, NULL, &device) == NCCC_OK,
+                "open %s: %s", env, nccc_last_error());
+  ck_assert_int_eq(nccc_remote_bind(device, "wire", "rwire", NULL), NCCC_OK);
+  ck_assert_int_eq(nccc_remote_bind(device, "libc", "rlibc", NULL), NCCC_OK);
+}
+
+static void teardown(void) {
+  nccc_remote_close(device);
+  device = NULL;
+}
+
+static int device_is_32bit(void) {
+  return nccc_remote_device_info(device)->pointer_bytes == 4;
+}
+
+/* The local and the remote name of c's function. */
+static void names(const wire_case *c, char *local, char *remote) {
+  const char *dot = strchr(c->function, '.');
+  if (dot == NULL) {
+    snprintf(local, 64, "wire.%s", c->function);
+    snprintf(remote, 64, "rwire.%s", c->function);
+  } else {
+    snprintf(local, 64, "%s", c->function);
+    snprintf(remote, 64, "r%s", c->function);
+  }
+}
+
+static void run_case(const wire_case *c) {
+  char local[64], remote[64];
+  const nccc_fn_info *info = NULL;
+  uint64_t want[MAX_SLOTS], got[MAX_SLOTS];
+  nccc_handle lh, rh;
+  nccc_status st;
+  names(c, local, remote);
+  lh = nccc_check_lookup(local);
+  rh = nccc_check_lookup(remote);
+  ck_assert_int_eq(nccc_function(lh, NULL, &info, NULL), NCCC_OK);
+  size_t n_out = info->n_out;
+  memset(want, 0xa5, sizeof want);
+  memset(got, 0x5a, sizeof got);
+  nccc_check_call_checked(lh, local, c->in, c->n_in, want, n_out);
+  st = nccc_call_checked(rh, c->in, c->n_in, got, n_out);
+  if ((c->flags & WIDE) && device_is_32bit()) {
+    ck_assert_msg(st == NCCC_ERR_RPC_WORD_SIZE, "%s refused: %s", remote,
+                  nccc_last_error());
+    return;
+  }
+  ck_assert_msg(st == NCCC_OK, "%s: %s", remote, nccc_last_error());
+  for (size_t k = 0; k < n_out; k++) {
+    if (k == 0 && (c->flags & STRING_RESULT)) {
+      const char *a = (const char *)(uintptr_t)want[0];
+      const char *b = (const char *)(uintptr_t)got[0];
+      ck_assert_msg((a == NULL) == (b == NULL), "%s: NULL", remote);
+      if (a != NULL) ck_assert_str_eq(b, a);
+    } else if (!(k == 1 && (c->flags & SKIP_OUT1))) {
+      ck_assert_msg(got[k] == want[k], "%s out[%zu]: 0x%llx, locally 0x%llx",
+                    remote, k, (unsigned long long)got[k],
+                    (unsigned long long)want[k]);
+    }
+  }
+}
+
+#define CASE(fn, flags, ...) \
+  {fn, flags, sizeof((uint64_t[]){__VA_ARGS__}) / 8, {__VA_ARGS__}}
+
+/* ---- scalars at their edges -------------------------------------------- */
+
+START_TEST(scalars) {
+  const wire_case cases[] = {
+      CASE("echo_bool", 0, 1), CASE("echo_bool", 0, 0),
+      CASE("echo_i8", 0, (uint64_t)INT8_MIN), CASE("echo_i8", 0, INT8_MAX),
+      CASE("echo_u8", 0, UINT8_MAX), CASE("echo_i16", 0, (uint64_t)INT16_MIN),
+      CASE("echo_u16", 0, UINT16_MAX), CASE("echo_i32", 0, (uint64_t)INT32_MIN),
+      CASE("echo_i32", 0, INT32_MAX), CASE("echo_u32", 0, UINT32_MAX),
+      CASE("echo_i64", 0, (uint64_t)INT64_MIN), CASE("echo_i64", 0, INT64_MAX),
+      CASE("echo_u64", 0, UINT64_MAX), CASE("echo_u64", 0, 0),
+      CASE("echo_float", 0, f64(-0.0)), CASE("echo_float", 0, f64(3.4028234663852886e38)),
+      CASE("echo_float", 0, f64(INFINITY)), CASE("echo_float", 0, 0x7ff8000020000000u),
+      CASE("echo_double", 0, f64(-0.0)), CASE("echo_double", 0, f64(5e-324)),
+      CASE("echo_double", 0, 0x7ff0000000000001u), CASE("echo_double", 0, f64(-INFINITY)),
+      CASE("echo_char", 0, 'A'), CASE("echo_char", 0, 0),
+      CASE("echo_long", 0, (uint64_t)(int64_t)INT32_MIN), CASE("echo_long", 0, INT32_MAX),
+      CASE("echo_long", WIDE, (uint64_t)INT64_MIN), CASE("echo_long", WIDE, 1ull << 32),
+      CASE("echo_ulong", 0, UINT32_MAX), CASE("echo_ulong", WIDE, UINT64_MAX),
+      CASE("echo_size", 0, UINT32_MAX), CASE("echo_size", WIDE, 1ull << 32),
+      CASE("echo_intptr", 0, (uint64_t)-1), CASE("echo_intptr", WIDE, (uint64_t)INT64_MAX),
+      CASE("add", 0, (uint64_t)INT64_MAX, 1), CASE("add", 0, (uint64_t)-40, 82),
+      CASE("mix", 0, (uint64_t)-128, UINT16_MAX, (uint64_t)INT32_MIN, UINT64_MAX,
+           f64(0.5), f64(-1e300)),
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
+}
+END_TEST
+
+/* ---- records, [out], [inout], errno ------------------------------------ */
+
+/* struct mixed {int8 a; int32 b; int16 c} and struct wide {uint8 tag;
+** double d; uint64 u; float f} as slots, in the layout every device here
+** shares (a at 0, b at 4, c at 8; tag 0, d 8, u 16, f 24). */
+#define MIXED(a, b, c) ((uint64_t)(uint8_t)(a) | (uint64_t)(uint32_t)(b) << 32), (uint64_t)(uint16_t)(c)
+
+static uint64_t float_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+START_TEST(records) {
+  const wire_case cases[] = {
+      CASE("mixed_step", 0, MIXED(-128, INT32_MAX, -16384)),
+      CASE("mixed_step", 0, MIXED(5, -1, 7)),
+      CASE("wide_step", 0, 0xff, f64(1.5), UINT64_MAX, float_bits(-2.5f), f64(3.0)),
+      CASE("bits_of", 0, f64(-1.0)),
+      CASE("divmod", 0, (uint64_t)-17, 5), CASE("divmod", 0, 7, 0),
+      CASE("bump", 0, (uint64_t)INT64_MAX, 1),
+      CASE("split", 0, 200, f64(-0.25), 0x123456789abcdef0u, float_bits(1e30f)),
+      CASE("fail_with", 0, 34), CASE("fail_with", 0, 0),
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
+}
+END_TEST
+
+START_TEST(slab) {
+  uint64_t in[64], want[64], got[64];
+  nccc_handle lh = nccc_check_lookup("wire.slab_turn");
+  nccc_handle rh = nccc_check_lookup("rwire.slab_turn");
+  for (int i = 0; i < 64; i++) in[i] = 0x0101010101010101u * (uint64_t)i ^ (1ull << 63);
+  nccc_check_call_checked(lh, "wire.slab_turn", in, 64, want, 64);
+  nccc_check_call_checked(rh, "rwire.slab_turn", in, 64, got, 64);
+  ck_assert_mem_eq(got, want, sizeof want);
+}
+END_TEST
+
+/* ---- strings ------------------------------------------------------------ */
+
+START_TEST(strings) {
+  const char *empty = "", *text = "a string that crosses the wire";
+  const wire_case cases[] = {
+      CASE("length", 0, ptr(empty)), CASE("length", 0, ptr(text)),
+      CASE("compare", 0, ptr("abc"), ptr("abd")), CASE("compare", 0, ptr(text), ptr(text)),
+      CASE("number_name", STRING_RESULT, 0), CASE("number_name", STRING_RESULT, 2),
+      CASE("number_name", STRING_RESULT, 3),
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
+}
+END_TEST
+
+/* ---- the C library --------------------------------------------------------- */
+
+START_TEST(libc) {
+  const char *text = "a string for strlen";
+  const wire_case cases[] = {
+      CASE("libc.strtol", SKIP_OUT1, ptr("  -2147483648xyz"), 10),
+      CASE("libc.strtol", SKIP_OUT1, ptr("7fffffff"), 16),
+      CASE("libc.strtoull", SKIP_OUT1, ptr("18446744073709551615"), 10),
+      CASE("libc.strtoull", SKIP_OUT1, ptr("99999999999999999999"), 10),
+      CASE("libc.frexp", 0, f64(-1536.0)), CASE("libc.modf", 0, f64(-2.75)),
+      CASE("libc.ldexp", 0, f64(0.75), (uint64_t)-1074),
+      CASE("libc.hypotf", 0, f64(3.0), f64(4.0)),
+      CASE("libc.nextafterf", 0, f64(1.0), f64(INFINITY)),
+      CASE("libc.snprintf_int", 0, 0, 0, ptr("<%d>"), (uint64_t)INT32_MIN),
+      CASE("libc.snprintf_long_long", 0, 0, 0, ptr("%lld"), (uint64_t)INT64_MIN),
+      CASE("libc.snprintf_double", 0, 0, 0, ptr("%.3f"), f64(-1.0 / 3.0)),
+      CASE("libc.snprintf_string", 0, 0, 0, ptr("[%s]"), ptr("wire")),
+      CASE("libc.getenv", STRING_RESULT, ptr("NCCC_REMOTE_MARK")),
+      CASE("libc.getenv", STRING_RESULT, ptr("NCCC_NO_SUCH_VARIABLE")),
+      CASE("libc.strlen", 0, ptr(text)),
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
+}
+END_TEST
+
+Suite *nccc_check_suite(void) {
+  Suite *s = suite_create("remote wire");
+  TCase *tc = nccc_check_tcase(s, "wire", setup, teardown,
+                               NCCC_CHECK_TESTS(scalars, records, slab, strings, libc));
+  tcase_set_timeout(tc, 120);
+  return s;
+}
