@@ -3,7 +3,8 @@
 ;;; device, from Scheme (run by Guile 3): the generated libraries
 ;;; (nccc wire) and (nccc libc) bound to a runtime whose modules "wire"
 ;;; and "libc" are the device's, bound over the remote-call client
-;;; (opened through the generated library (nccc remotes)); every call is
+;;; (opened through the generated library (nccc remotes), from
+;;; idl/remotes.idl); every call is
 ;;; compared with the same function called by name in LOCAL.so, which
 ;;; holds the modules itself. Prints failures and "N passed, M failed";
 ;;; exits 1 on a failure.
@@ -15,19 +16,13 @@
 (define there (nccc-load (cadr args)))
 (define command (cddr args))
 
-;; argv for open_exec: an array of C strings in the client's memory
-(define (c-argv rt words)
-  (let ([array (nccc-alloc rt (* 8 (+ 1 (length words))))])
-    (let loop ([ws words] [k 0])
-      (if (null? ws)
-          (begin (nccc-poke rt (+ array (* 8 k)) "p" 0) array)
-          (begin (nccc-poke rt (+ array (* 8 k)) "p" (nccc-string->c rt (car ws)))
-                 (loop (cdr ws) (+ k 1)))))))
-
 (remotes:remotes-bind! there)
 (define device
-  (let-values ([(status device) (remotes:open_exec (c-argv there command) #f)])
-    (unless (= status 0) (error 'remote "open_exec failed" status))
+  (let-values ([(status device)
+                (remotes:open (fold-left (lambda (s w) (string-append s " " w))
+                                         (string-append "exec:" (car command)) (cdr command))
+                              #f)])
+    (unless (= status 0) (error 'remote "open failed" status))
     device))
 (for-each (lambda (m)
             (let-values ([(status index) (remotes:bind device m #f)])
@@ -122,8 +117,8 @@
    '(- "wire" "echo_ulong" 4294967295) `(wide "wire" "echo_ulong" ,max64)
    '(- "wire" "echo_size" 4294967295) `(wide "wire" "echo_size" ,(expt 2 32))
    '(- "wire" "echo_intptr" -1) `(wide "wire" "echo_intptr" ,(- (expt 2 63) 1))
-   `(- "wire" "add" ,(- (expt 2 63) 1) 1) '(- "wire" "add" -40 82)
-   `(- "wire" "mix" -128 65535 -2147483648 ,max64 0.5 -1e300)
+   `(- "wire" "add" ,(- (expt 2 63) 2) 1) '(- "wire" "add" -40 82)
+   `(- "wire" "blend" -128 65535 -2147483648 ,max64 0.5 -1e300)
    `(- "wire" "mixed_step" ,(struct "mixed" '("a" . -128) '("b" . 2147483647) '("c" . -16384)))
    `(- "wire" "mixed_step" ,(struct "mixed" '("a" . 5) '("b" . -1) '("c" . 7)))
    `(- "wire" "wide_step" ,(struct "wide" '("tag" . 255) '("d" . 1.5) `("u" . ,max64) '("f" . -2.5)) 3.0)
@@ -132,8 +127,8 @@
                                   (list (cons "v" (let loop ([k 64] [acc '()])
                                                     (if (= k 0) acc
                                                         (loop (- k 1) (cons (* k #x0101010101) acc))))))))
-   '(- "wire" "divmod" -17 5) '(- "wire" "divmod" 7 0)
-   `(- "wire" "bump" ,(- (expt 2 63) 1) 1)
+   '(- "wire" "div_rem" -17 5) '(- "wire" "div_rem" 7 0)
+   `(- "wire" "advance" ,(- (expt 2 63) 1) 1)
    `(- "wire" "split" ,(struct "wide" '("tag" . 200) '("d" . -0.25) '("u" . #x123456789abcdef0) '("f" . 1e30)))
    '(- "wire" "fail_with" 34) '(- "wire" "fail_with" 0)
    '(- "wire" "length" "") `(- "wire" "length" ,text)

@@ -1,9 +1,9 @@
 /*
 ** wire.c — the C side of module "wire" (wire.idl), the remote-call test
 ** module: trivial functions whose results show every slot conversion.
+** The echo functions and add are test/stubgen/c/tour_impl.c's.
 */
 #include <errno.h>
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -13,29 +13,7 @@ struct wide { uint8_t tag; double d; uint64_t u; float f; };
 union bits { uint32_t u; float f; uint8_t b[4]; };
 struct slab { uint64_t v[64]; };
 
-bool echo_bool(bool x) { return x; }
-int8_t echo_i8(int8_t x) { return x; }
-uint8_t echo_u8(uint8_t x) { return x; }
-int16_t echo_i16(int16_t x) { return x; }
-uint16_t echo_u16(uint16_t x) { return x; }
-int32_t echo_i32(int32_t x) { return x; }
-uint32_t echo_u32(uint32_t x) { return x; }
-int64_t echo_i64(int64_t x) { return x; }
-uint64_t echo_u64(uint64_t x) { return x; }
-float echo_float(float x) { return x; }
-double echo_double(double x) { return x; }
-char echo_char(char x) { return x; }
-long echo_long(long x) { return x; }
-unsigned long echo_ulong(unsigned long x) { return x; }
-size_t echo_size(size_t x) { return x; }
-intptr_t echo_intptr(intptr_t x) { return x; }
-
-/* Wrapping: the tests cross the int64 edges on purpose. */
-int64_t add(int64_t a, int64_t b) {
-  return (int64_t)((uint64_t)a + (uint64_t)b);
-}
-
-double mix(int8_t a, uint16_t b, int32_t c, uint64_t d, float e, double f) {
+double blend(int8_t a, uint16_t b, int32_t c, uint64_t d, float e, double f) {
   return a + b * 2.0 + c * 4.0 + (double)d * 8.0 + e * 16.0 + f * 32.0;
 }
 
@@ -68,7 +46,7 @@ struct slab slab_turn(struct slab s) {
   return r;
 }
 
-void divmod(int32_t a, int32_t b, int32_t *q, int32_t *r) {
+void div_rem(int32_t a, int32_t b, int32_t *q, int32_t *r) {
   if (b == 0 || (a == INT32_MIN && b == -1)) {
     *q = *r = 0;
     return;
@@ -77,7 +55,7 @@ void divmod(int32_t a, int32_t b, int32_t *q, int32_t *r) {
   *r = a % b;
 }
 
-int64_t bump(int64_t *counter, int64_t by) {
+int64_t advance(int64_t *counter, int64_t by) {
   int64_t old = *counter;
   *counter = (int64_t)((uint64_t)old + (uint64_t)by);
   return old;
