@@ -2,7 +2,7 @@
 # clang and -fsanitize=fuzzer,address,undefined) as part of the main
 # build, and a ctest test per target that runs it for a bounded number of
 # executions (NCCC_FUZZ_RUNS, default 100000: seconds) from a fixed seed,
-# label fuzz. Plain builds only: the targets carry their own sanitizers.
+# inputs up to 1 KiB, label fuzz. Plain builds only: the targets carry their own sanitizers.
 # test/fuzz/run_long.sh runs them for long (docs/RPC.md, "Fuzzing").
 include_guard(GLOBAL)
 include(ExternalProject)
@@ -38,6 +38,6 @@ ExternalProject_Add(nccc_fuzz
 foreach(_target frame server client)
   add_test(NAME fuzz_${_target}
            COMMAND "${NCCC_FUZZ_DIR}/fuzz_${_target}" -runs=${NCCC_FUZZ_RUNS}
-                   -seed=1 -max_len=4096)
+                   -seed=1 -max_len=1024)
   set_tests_properties(fuzz_${_target} PROPERTIES LABELS "fuzz;rpc")
 endforeach()

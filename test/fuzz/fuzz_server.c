@@ -6,7 +6,9 @@
 ** well-formed frame, so that the fuzzer reaches the messages behind the
 ** CRC; when it is even the rest is fed raw. The device's registry holds
 ** functions without pointers only (a device trusts the host's
-** addresses, as nccc_call trusts its caller's), and answers go nowhere.
+** addresses, as nccc_call trusts its caller's), its alloc hook hands
+** out a 64 KiB arena, emptied before each input (like a device's heap:
+** a size past it fails), and answers go nowhere.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,18 @@ static void split(const uint64_t *in, uint64_t *out) {
   out[0] = in[0] >> 32;
   out[1] = in[0] & 0xffffffffu;
 }
+
+static _Alignas(16) uint8_t arena[1 << 16];
+static size_t arena_used;
+
+static void *arena_alloc(size_t size) {
+  size_t at = (arena_used + 15) & ~(size_t)15;
+  if (size > sizeof arena - at) return NULL;
+  arena_used = at + size;
+  return arena + at;
+}
+
+static void arena_free(void *p) { (void)p; }
 
 static long no_read(void *ctx, uint8_t *buf, size_t n) {
   (void)ctx;
@@ -54,7 +68,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static int ready;
   static const nccc_rpc_transport io = {NULL, no_read, discard};
   if (!ready) {
+    nccc_platform hooks = {0};
     nccc_handle h;
+    hooks.alloc = arena_alloc;
+    hooks.free = arena_free;
+    nccc_platform_set(&hooks);
     if (nccc_init(NULL, 0) != NCCC_OK ||
         nccc_register("add", add, "ll:l", 0, &h) != NCCC_OK ||
         nccc_register("split", split, "L:II", 0, &h) != NCCC_OK) {
@@ -62,6 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     ready = 1;
   }
+  arena_used = 0;
   if (nccc_rpc_server_init(&server, &io) != NCCC_OK) abort();
   if (size == 0) return 0;
   if ((data[0] & 1) == 0) {

@@ -23,7 +23,7 @@ for target in frame server client; do
   fi
   mkdir -p "$corpus/$target"
   start=$(date +%s)
-  nice -n 19 "$prog" -runs="$runs" -max_len=4096 -print_final_stats=1 \
+  nice -n 19 "$prog" -runs="$runs" -max_len=1024 -print_final_stats=1 \
     "$corpus/$target" >"$corpus/$target.log" 2>&1 || {
     tail -40 "$corpus/$target.log"
     echo "run_long.sh: fuzz_$target found a failure (log: $corpus/$target.log)" >&2

@@ -21,8 +21,8 @@ local here = nccc.open(local_path)
 local there = nccc.open(client_path)
 local remotes = require("remotes").bind(there)
 
-local status, device = remotes.open("exec:" .. table.concat(command, " "), nil)
-assert(status == 0, fmt("open: status 0x%x", status))
+local status, device = remotes.connect("exec:" .. table.concat(command, " "), nil)
+assert(status == 0, fmt("connect: status 0x%x", status))
 assert(remotes.bind(device, "wire", nccc.NULL) == 0, "bind wire")
 assert(remotes.bind(device, "libc", nccc.NULL) == 0, "bind libc")
 
@@ -118,8 +118,8 @@ local cases = {
   {"wire", "bits_of", -1.0},
   {"wire", "slab_turn", slab},
   {"wire", "div_rem", -17, 5}, {"wire", "div_rem", 7, 0},
-  {"wire", "advance", math.maxinteger, 1},
-  {"wire", "split", {tag = 200, d = -0.25, u = 0x123456789abcdef0, f = 1e30}},
+  {"wire", "bump_by", math.maxinteger, 1},
+  {"wire", "split", {tag = 200, d = -0.25, u = 0x123456789abcdef0, f = 1000.5}},
   {"wire", "fail_with", 34}, {"wire", "fail_with", 0},
   {"wire", "length", ""}, {"wire", "length", text},
   {"wire", "compare", "abc", "abd"}, {"wire", "compare", text, text},

@@ -15,14 +15,20 @@
 (define here (nccc-load (car args)))
 (define there (nccc-load (cadr args)))
 (define command (cddr args))
+;; the local library's modules, registered as a generated module's bind
+;; would (nccc_M_open, ":i")
+(for-each (lambda (m)
+            (let ([open (nccc-function-at here (nccc-symbol here (string-append "nccc_" m "_open")) ":i")])
+              (unless (= (nccc-call open) 0) (error 'remote "open failed" m))))
+          '("wire" "libc"))
 
 (remotes:remotes-bind! there)
 (define device
   (let-values ([(status device)
-                (remotes:open (fold-left (lambda (s w) (string-append s " " w))
+                (remotes:connect (fold-left (lambda (s w) (string-append s " " w))
                                          (string-append "exec:" (car command)) (cdr command))
                               #f)])
-    (unless (= status 0) (error 'remote "open failed" status))
+    (unless (= status 0) (error 'remote "connect failed" status))
     device))
 (for-each (lambda (m)
             (let-values ([(status index) (remotes:bind device m #f)])
@@ -128,8 +134,8 @@
                                                     (if (= k 0) acc
                                                         (loop (- k 1) (cons (* k #x0101010101) acc))))))))
    '(- "wire" "div_rem" -17 5) '(- "wire" "div_rem" 7 0)
-   `(- "wire" "advance" ,(- (expt 2 63) 1) 1)
-   `(- "wire" "split" ,(struct "wide" '("tag" . 200) '("d" . -0.25) '("u" . #x123456789abcdef0) '("f" . 1e30)))
+   `(- "wire" "bump_by" ,(- (expt 2 63) 1) 1)
+   `(- "wire" "split" ,(struct "wide" '("tag" . 200) '("d" . -0.25) '("u" . #x123456789abcdef0) '("f" . 1000.5)))
    '(- "wire" "fail_with" 34) '(- "wire" "fail_with" 0)
    '(- "wire" "length" "") `(- "wire" "length" ,text)
    '(- "wire" "compare" "abc" "abd") `(- "wire" "compare" ,text ,text)

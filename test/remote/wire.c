@@ -55,7 +55,7 @@ void div_rem(int32_t a, int32_t b, int32_t *q, int32_t *r) {
   *r = a % b;
 }
 
-int64_t advance(int64_t *counter, int64_t by) {
+int64_t bump_by(int64_t *counter, int64_t by) {
   int64_t old = *counter;
   *counter = (int64_t)((uint64_t)old + (uint64_t)by);
   return old;
