@@ -7,6 +7,7 @@
 ** address; the pool is NCCC_REMOTE_STUBS ordinary C functions, made by
 ** the macros below, never code made at run time.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +161,36 @@ static nccc_status ask(nccc_remote *r, const nccci_remote_fn *fn, const uint64_t
 
 #define STR(slot) ((const char *)(uintptr_t)(slot))
 
+/* sig with every record's slot count spelled out ({name} becomes
+** {name:N}, N from the bound type's size), as a stub needs it; NULL when
+** a record is not among the module's types or buf is too small. */
+static const char *counted(const nccci_bound *b, const char *sig, char *buf, size_t cap) {
+  size_t n = 0;
+  for (const char *p = sig; *p; p++) {
+    const char *close = strchr(p, NCCC_ABI_SIG_RECORD_CLOSE);
+    const char *name = p + 1;
+    size_t len = close ? (size_t)(close - name) : 0;
+    if (*p != NCCC_ABI_SIG_RECORD_OPEN || memchr(name, NCCC_ABI_SIG_RECORD_COUNT, len)) {
+      if (n + 1 >= cap) return NULL;
+      buf[n++] = *p;
+      continue;
+    }
+    uint16_t t = 0;
+    while (t < b->module.n_types && (strlen(b->types[t].name) != len ||
+                                     memcmp(b->types[t].name, name, len) != 0)) {
+      t++;
+    }
+    if (t == b->module.n_types) return NULL;
+    int w = snprintf(buf + n, cap - n, "{%.*s:%u}", (int)len, name,
+                     (unsigned)NCCC_SLOTS(b->types[t].size));
+    if (w < 0 || (size_t)w >= cap - n) return NULL;
+    n += (size_t)w;
+    p = close;
+  }
+  buf[n] = 0;
+  return buf;
+}
+
 static nccc_status bind_functions(nccc_remote *r, nccci_bound *b, const builtins *bi,
                                   uint16_t device_index) {
   size_t blob = 3;
@@ -174,9 +205,10 @@ static nccc_status bind_functions(nccc_remote *r, nccci_bound *b, const builtins
       b->info[i].signature = keep(b, STR(out[3]));
       b->info[i].n_in = (uint16_t)out[4];
       b->info[i].n_out = (uint16_t)out[5];
-      b->stub[i] = names[i] && b->info[i].signature
-                       ? stub_claim(r, (nccc_handle)in[0], b->info[i].signature)
-                       : -1;
+      char sig[256];
+      const char *full = b->info[i].signature ? counted(b, b->info[i].signature, sig, sizeof sig)
+                                              : NULL;
+      b->stub[i] = names[i] && full ? stub_claim(r, (nccc_handle)in[0], full) : -1;
       if (b->stub[i] < 0) {
         st = nccc_fail(NCCC_ERR_POOL_EXHAUSTED, "nccc_remote_bind",
                        "NCCC_REMOTE_STUBS functions are bound");
@@ -277,8 +309,9 @@ static nccc_status bind(nccc_remote *r, nccci_bound *b, const builtins *bi, cons
     return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", NULL);
   }
   for (uint16_t i = 0; i < b->n_fns; i++) b->stub[i] = -1;
-  st = bind_functions(r, b, bi, device_index);
-  if (st == NCCC_OK) st = bind_types(r, b, bi, device_index);
+  /* types first: a function's record slots are counted from them */
+  st = bind_types(r, b, bi, device_index);
+  if (st == NCCC_OK) st = bind_functions(r, b, bi, device_index);
   if (st != NCCC_OK) return st;
   b->registry.names = b->names;
   b->registry.funcs = b->funcs;

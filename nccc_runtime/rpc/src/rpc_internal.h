@@ -34,4 +34,12 @@ NCCC_INTERNAL uint32_t nccci_rpc_memory(nccc_rpc_server *s, uint8_t type,
 /* Frees every live block of the alloc message (a new session). */
 NCCC_INTERNAL void nccci_rpc_free_all(nccc_rpc_server *s);
 
+/* The records among the n slots of one side of handle's call (out_side:
+** the results), converted in place between the wire's order (each field
+** little-endian, after the slots' own conversion) and the device's, on a
+** big-endian device: before the call for the arguments, after it for the
+** results (rpc_records.c). */
+NCCC_INTERNAL void nccci_rpc_records(nccc_handle handle, uint64_t *slots, size_t n,
+                                     int out_side);
+
 #endif

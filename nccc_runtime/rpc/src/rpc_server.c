@@ -214,6 +214,7 @@ static uint32_t serve_call(uint8_t *p, uint32_t n, uint8_t *r) {
   at = NCCCI_RPC_CALL_FIXED + 8u * n_in;
   if (at > n) return nccci_rpc_refusal(r, nccc_fail(NCCC_ERR_RPC_PROTOCOL, "rpc", "call: cut slots"));
   slots_from_wire(in, n_in);
+  nccci_rpc_records(handle, in, n_in, 0);
   st = call_strings(p, at, n, in, n_in, n_out, &fetch, &n_fetch);
   if (st != NCCC_OK) return nccci_rpc_refusal(r, st);
   memset(out, 0, 8u * n_out);
@@ -225,6 +226,7 @@ static uint32_t serve_call(uint8_t *p, uint32_t n, uint8_t *r) {
   r[14] = 0;
   r[15] = 0;
   at = call_tail(r, NCCCI_RPC_CALL_FIXED + 8u * n_out, out, fetch, n_fetch);
+  nccci_rpc_records(handle, out, n_out, 1);
   slots_to_wire(out, n_out);
   return at;
 }
