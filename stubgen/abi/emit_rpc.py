@@ -16,6 +16,18 @@ def _enum(src, ctype, prefix, entries):
     src.blank()
 
 
+def _crc_table(poly):
+    """The CRC of each byte value in the top of a 16-bit register (the
+    table a byte-at-a-time CRC looks up)."""
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ poly if crc & 0x8000 else crc << 1) & 0xffff
+        table.append(crc)
+    return table
+
+
 def emit(abi):
     rpc = abi.rpc
     src = Source(indent="  ")
@@ -46,6 +58,15 @@ def emit(abi):
     src.line("#define NCCC_RPC_CRC_POLY 0x%04xu" % rpc.crc["poly"])
     src.line("#define NCCC_RPC_CRC_INIT 0x%04xu" % rpc.crc["init"])
     src.line("#define NCCC_RPC_CRC_CHECK 0x%04xu" % rpc.crc["check"])
+    src.line("/* The CRC of each byte value: the initializer of a 256-entry "
+             "table")
+    src.line("** (rpc_frame.c, unless NCCC_RPC_CRC_SMALL). */")
+    table = _crc_table(rpc.crc["poly"])
+    src.line("#define NCCC_RPC_CRC_TABLE { \\")
+    for row in range(0, 256, 8):
+        last = row + 8 == 256
+        src.line("  " + ", ".join("0x%04xu" % v for v in table[row:row + 8]) +
+                 (" }" if last else ", \\"))
     src.line("/* type, flags, session (2), id (4) */")
     src.line("#define NCCC_RPC_HEADER_BYTES %du" % rpc.header_bytes)
     src.blank()

@@ -7,6 +7,7 @@
 #include <nccc/config.h>
 #include <nccc/rpc_frame.h>
 
+#if NCCC_RPC_CRC_SMALL
 /* The CRC of a 4-bit value n in the top of the register: four steps of
 ** the bitwise algorithm, as constant expressions, so that the table
 ** below is data in flash, computed by the compiler from the polynomial. */
@@ -26,6 +27,18 @@ uint16_t nccc_rpc_crc16(uint16_t crc, const uint8_t *data, size_t n) {
   }
   return crc;
 }
+#else
+/* A byte at a time: one lookup in the 512-byte table rpc_wire.h
+** generates from the polynomial. */
+static const uint16_t crc_bytes[256] = NCCC_RPC_CRC_TABLE;
+
+uint16_t nccc_rpc_crc16(uint16_t crc, const uint8_t *data, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    crc = (uint16_t)((crc << 8) ^ crc_bytes[(crc >> 8) ^ data[i]]);
+  }
+  return crc;
+}
+#endif
 
 /* Where the decoder is in a frame. */
 enum { HUNT, LENGTH, PAYLOAD, CRC };
