@@ -16,16 +16,19 @@ def _enum(src, ctype, prefix, entries):
     src.blank()
 
 
-def _crc_table(poly):
-    """The CRC of each byte value in the top of a 16-bit register (the
-    table a byte-at-a-time CRC looks up)."""
-    table = []
-    for byte in range(256):
-        crc = byte << 8
+def _crc_tables(poly):
+    """Four 256-entry tables for a CRC four bytes at a time: table k
+    holds the CRC of each byte value followed by k zero bytes, in the
+    top of a 16-bit register."""
+    def step(crc):
         for _ in range(8):
             crc = ((crc << 1) ^ poly if crc & 0x8000 else crc << 1) & 0xffff
-        table.append(crc)
-    return table
+        return crc
+    tables = [[step(byte << 8) for byte in range(256)]]
+    for _ in range(3):
+        tables.append([(step(v & 0xff00) ^ (v << 8)) & 0xffff
+                       for v in tables[-1]])
+    return tables
 
 
 def emit(abi):
@@ -58,15 +61,20 @@ def emit(abi):
     src.line("#define NCCC_RPC_CRC_POLY 0x%04xu" % rpc.crc["poly"])
     src.line("#define NCCC_RPC_CRC_INIT 0x%04xu" % rpc.crc["init"])
     src.line("#define NCCC_RPC_CRC_CHECK 0x%04xu" % rpc.crc["check"])
-    src.line("/* The CRC of each byte value: the initializer of a 256-entry "
-             "table")
-    src.line("** (rpc_frame.c, unless NCCC_RPC_CRC_SMALL). */")
-    table = _crc_table(rpc.crc["poly"])
-    src.line("#define NCCC_RPC_CRC_TABLE { \\")
-    for row in range(0, 256, 8):
-        last = row + 8 == 256
-        src.line("  " + ", ".join("0x%04xu" % v for v in table[row:row + 8]) +
-                 (" }" if last else ", \\"))
+    src.line("/* The initializer of four 256-entry tables: table k is the "
+             "CRC of each byte")
+    src.line("** value followed by k zero bytes (rpc_frame.c, four bytes at "
+             "a time, unless")
+    src.line("** NCCC_RPC_CRC_SMALL). */")
+    src.line("#define NCCC_RPC_CRC_TABLES { \\")
+    # 128 values a line: two lines a table
+    for k, table in enumerate(_crc_tables(rpc.crc["poly"])):
+        for row in range(0, 256, 128):
+            head = "  {" if row == 0 else "   "
+            tail = ("}" + (" }" if k == 3 else ", \\")) if row + 128 == 256 \
+                else ", \\"
+            src.line(head + ", ".join("0x%04xu" % v
+                                      for v in table[row:row + 128]) + tail)
     src.line("/* type, flags, session (2), id (4) */")
     src.line("#define NCCC_RPC_HEADER_BYTES %du" % rpc.header_bytes)
     src.blank()
