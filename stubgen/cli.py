@@ -1,4 +1,6 @@
 """nccc-stubgen [--check] [--lang LIST] [-o DIR] FILE.idl
+nccc-stubgen --import HEADER [--cflags=FLAGS] [--filter PREFIX]
+             [--module NAME] [--update OLD.idl] [-o M.idl]
 
 Exit status: 0 success, 1 an error in the IDL file (or an output file that
 cannot be written), 2 a usage error (bad option, unreadable input file),
@@ -39,14 +41,28 @@ def _parser():
         epilog="Exit status: 0 done, 1 error in the IDL (messages "
                "FILE:LINE:COL: error: ...), 2 usage error, 3 internal "
                "error.")
-    p.add_argument("idl", metavar="FILE.idl", help="the IDL file")
+    p.add_argument("idl", metavar="FILE.idl", nargs="?", help="the IDL file")
     p.add_argument("--check", action="store_true",
                    help="parse and check only; write nothing")
     p.add_argument("--lang", default="c", metavar="LIST",
                    help="comma-separated targets (default: c; known: %s)"
                    % ", ".join(sorted(EMITTERS)))
-    p.add_argument("-o", "--output", default=".", metavar="DIR",
-                   help="output directory (default: .); created if missing")
+    p.add_argument("-o", "--output", default=None, metavar="DIR",
+                   help="output directory (default: .); created if missing; "
+                   "with --import the IDL file (default: standard output)")
+    g = p.add_argument_group("drafting an IDL from a C header "
+                             "(docs/IMPORT.md)")
+    g.add_argument("--import", dest="import_header", nargs="?", const="",
+                   metavar="HEADER", help="write a draft IDL for HEADER")
+    g.add_argument("--cflags", action="append", metavar="FLAGS",
+                   help="compiler flags for the header (--cflags='-I. -DX')")
+    g.add_argument("--filter", metavar="PREFIX",
+                   help="only functions whose name starts with PREFIX")
+    g.add_argument("--module", metavar="NAME",
+                   help="the module name (default: the header's name)")
+    g.add_argument("--update", metavar="OLD.idl",
+                   help="merge the draft into OLD.idl, keeping its "
+                   "annotations")
     p.add_argument("--version", action="version",
                    version="%s %s" % (PROG, __version__))
     return p
@@ -92,6 +108,18 @@ def main(argv=None):
         return 2
     except SystemExit as e:      # --help, --version
         return e.code if isinstance(e.code, int) else 0
+    if args.import_header is not None or args.update:
+        from stubgen.importer.command import run
+
+        def usage(message):
+            parser.print_usage(sys.stderr)
+            print("%s: error: %s" % (PROG, message), file=sys.stderr)
+            return 2
+        return run(args, PROG, usage)
+    if args.idl is None:
+        parser.print_usage(sys.stderr)
+        print("%s: error: the IDL file is missing" % PROG, file=sys.stderr)
+        return 2
     try:
         with open(args.idl, "rb") as f:
             raw = f.read()
@@ -125,6 +153,7 @@ def _run(args, raw, langs):
     if args.check:
         return 0
     try:
+        args.output = args.output or "."
         os.makedirs(args.output, exist_ok=True)
         for name in sorted(files):
             path = os.path.join(args.output, name)

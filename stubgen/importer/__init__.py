@@ -1,0 +1,47 @@
+"""nccc-stubgen --import: a draft IDL from a C header.
+
+The pipeline: `front` (libclang parses the header with the user's flags)
+-> `read` and `macros` (clang's cursors -> the declaration model of
+`decls`) -> `rules` and `callbacks` (annotations, each with a comment
+naming its rule, and `// REVIEW:` comments) -> `write` (the IDL text).
+`update` merges a new draft into the previous IDL. docs/IMPORT.md
+describes the rules."""
+
+import os
+import re
+
+from stubgen.importer import front, macros, rules, write
+from stubgen.importer.front import FrontEndMissing, HeaderError  # noqa: F401
+
+_SYSTEM_DIRS = ("/usr/include", "/usr/local/include")
+
+
+def import_header(path, cflags=(), prefix="", module=None):
+    """The draft IDL text of the header at path; HeaderError if it does
+    not compile, FrontEndMissing without libclang."""
+    from stubgen.importer.read import Reader
+    tu = front.parse(path, cflags)
+    reader = Reader(tu, path, front.library_files(tu, path), prefix)
+    header = reader.read()
+    macros.constants(reader, cflags)
+    rules.apply(header)
+    return write.draft(header, module or module_name(path),
+                       include_line(path, cflags))
+
+
+def module_name(path):
+    """The header's base name as a C identifier: sqlite3.h -> sqlite3."""
+    base = os.path.splitext(os.path.basename(path))[0]
+    name = re.sub(r"\W", "_", base)
+    return "m_" + name if name[:1].isdigit() else name
+
+
+def include_line(path, cflags):
+    """<rel> for a header under a system or -I directory, else "base"."""
+    full = os.path.abspath(path)
+    dirs = [f[2:] for f in cflags if f.startswith("-I") and len(f) > 2]
+    for d in list(_SYSTEM_DIRS) + dirs:
+        d = os.path.abspath(d)
+        if full.startswith(d + os.sep):
+            return "<%s>" % os.path.relpath(full, d)
+    return '"%s"' % os.path.basename(path)

@@ -1,0 +1,198 @@
+"""The rules that turn a header's declarations into a reviewed draft.
+
+Each rule annotates what it recognises and leaves a comment naming
+itself (Decl.rule); what no rule can decide gets a `// REVIEW:` comment
+(Decl.review). docs/IMPORT.md lists them with an example each. The
+callback rules (context, destroy, scope, closures) are in callbacks.py.
+"""
+
+import re
+
+from stubgen.importer import callbacks
+from stubgen.importer.spell import canon
+
+# A parameter that counts the elements of the pointer before it: a
+# generic name, or a name that starts like the pointer's and ends like a
+# count (dest, destLen; dictionary, dictLength).
+COUNT_NAMES = frozenset(("n", "len", "length", "size", "count", "num",
+                         "nbyte", "nbytes", "bytes", "cb"))
+COUNT_END = re.compile(r"(?i)(len|length|size|count|bytes)$")
+
+
+def _counts(p, q):
+    if q.name.lower() in COUNT_NAMES:
+        return True
+    k = 0
+    while k < min(len(p.name), len(q.name)) and p.name[k] == q.name[k]:
+        k += 1
+    return k >= 3 and COUNT_END.search(q.name) is not None
+
+
+# A T** that the function fills in.
+OUT_NAME = re.compile(r"(?i)^(pp|pz|out|ret)|(out|result|errmsg)$")
+# A function whose name says that it returns values through pointers.
+GETTER = re.compile(r"(?i)get|status|query|pending|metadata")
+# A function that makes an object someone must free, and its free.
+MAKER = re.compile(r"^(?P<stem>.*?)(?P<sep>_?)"
+                   r"(?P<verb>new|New|create|Create|open|Open)(?P<rest>.*)$")
+FREE_VERBS = ("free", "destroy", "close", "delete", "release")
+
+CHAR_KINDS = ("char", "signed char", "unsigned char")
+# What a counted pointer points to: elements of a buffer or an array.
+BUFFER_KINDS = ("scalar", "enum", "void", "pointer")
+
+
+def apply(header):
+    """Runs every rule over the header's functions, in order: the
+    per-parameter rules, ownership, then the callback rules."""
+    live = [f for f in header.functions if f.left_out is None]
+    for f in live:
+        out_getter(f)
+        lengths(f, f.params)
+        out_names(f)
+    owned(header, live)
+    callbacks.apply(header, live)
+    for f in live:
+        string_arrays(f, f.params)
+        strings(f)
+    for td in header.typedefs.values():
+        if td.callback:
+            fn = td.type.func()
+            lengths(td, fn.params)
+            string_arrays(td, fn.params)
+
+
+def _free(p):
+    return not p.anns
+
+
+def lengths(decl, params):
+    """`T *p` followed by an integer named like a count: [length=count];
+    followed by a pointer to one: the capacity in and the count out,
+    [length=count] and [inout] on it."""
+    for p, q in zip(params, params[1:]):
+        target = p.type.pointee()
+        if target is None or target.kind not in BUFFER_KINDS or \
+                not _free(p) or not _free(q) or not _counts(p, q):
+            continue
+        if q.type.is_integer():
+            p.anns.append("length=%s" % q.name)
+            decl.rule("length", "%s counted by %s" % (p.name, q.name))
+        elif q.type.pointee() is not None and \
+                q.type.pointee().kind in ("scalar", "enum") and \
+                q.type.pointee().name not in ("float", "double") and \
+                not q.type.pointee().const:
+            p.anns.append("length=%s" % q.name)
+            q.anns.append("inout")
+            decl.rule("length-inout", "%s counted by *%s, in and out"
+                      % (p.name, q.name))
+
+
+def out_names(f):
+    """A `T **` (T not const) named like an output: [out]."""
+    for p in f.params:
+        t = p.type.pointee()
+        if t is not None and t.kind == "pointer" and not t.const and \
+                _free(p) and OUT_NAME.search(p.name):
+            p.anns.append("out")
+            f.rule("out-name", p.name)
+
+
+def out_getter(f):
+    """In a function whose name says it returns through pointers
+    (get, status, query, pending, metadata), a pointer to a non-const
+    scalar other than char: [out]."""
+    if not GETTER.search(f.name):
+        return
+    for p in f.params:
+        t = p.type.pointee()
+        if t is not None and t.kind in ("scalar", "enum") and \
+                not t.const and t.name not in CHAR_KINDS and _free(p):
+            p.anns.append("out")
+            f.rule("out-getter", p.name)
+
+
+def owned(header, live):
+    """What a *_new/*_create/*_open function returns (or puts in an [out]
+    T **) is owned by the matching *_free/*_destroy/*_close (same stem,
+    one parameter of that type); failing that, by the one free-like
+    function of the header taking that type."""
+    for f in live:
+        m = MAKER.match(f.name)
+        if m is None:
+            continue
+        places = [(None, f.ret)] + [(p, p.type.pointee()) for p in f.params
+                                    if "out" in p.anns]
+        for p, t in places:
+            if t is None or t.resolved().kind != "pointer" or \
+                    _is_string(t):
+                continue   # a destructor of a string takes a string
+            closer, why = _closer(live, m, t)
+            what = "the result" if p is None else p.name
+            if closer is None:
+                if why:
+                    f.review("%s: which function frees it? %s" % (what, why))
+                continue
+            ann = "owned(%s)" % closer
+            if p is None:
+                f.anns.append(ann)
+            else:
+                p.anns.append(ann)
+            f.rule("owned", "%s freed by %s" % (what, closer))
+
+
+def _is_string(t):
+    target = t.pointee()
+    return target is not None and target.is_char() and target.const
+
+
+def _closer(live, m, t):
+    want = canon(t)
+    takers = [g for g in live if len(g.params) == 1 and
+              canon(g.params[0].type) == want]
+    verbs = FREE_VERBS if m.group("verb").islower() else \
+        tuple(v.capitalize() for v in FREE_VERBS)
+    for verb in verbs:
+        name = m.group("stem") + m.group("sep") + verb
+        if any(g.name == name for g in takers):
+            return name, None
+    free_like = [g.name for g in takers
+                 if any(v in g.name.lower() for v in FREE_VERBS)]
+    if len(free_like) == 1:
+        return free_like[0], None
+    if free_like:
+        return None, "candidates: %s" % ", ".join(free_like)
+    return None, None
+
+
+def string_arrays(decl, params):
+    """A `const char **` with no count: an array ending with NULL,
+    [zero_terminated]."""
+    for p in params:
+        t = p.type.pointee()
+        if t is not None and t.kind == "pointer" and _free(p) and \
+                t.target.is_char() and t.target.resolved().const:
+            p.anns.append("zero_terminated")
+            decl.rule("string-array", p.name)
+
+
+def strings(f):
+    """`const char *` is a string (the IDL's default: a comment only); a
+    `char *` may be a buffer or a string: REVIEW."""
+    said = []
+    for p in [None] + f.params:
+        t = f.ret if p is None else p.type
+        name = "the result" if p is None else p.name
+        pt = t.pointee()
+        if pt is None or not pt.is_char() or (p is not None and p.anns):
+            continue
+        if pt.const:
+            said.append(name)
+        elif p is None:
+            f.review("the result is a char *: a string? (add [string] "
+                     "after the parameter list) and who frees it?")
+        else:
+            f.review("%s is a char *: a buffer or a string? (add [string] "
+                     "for a string, [length=N] for a buffer)" % name)
+    if said:
+        f.rule("string", ", ".join(said))
