@@ -1,6 +1,6 @@
 """nccc-stubgen [--check] [--lang LIST] [-o DIR] FILE.idl
 nccc-stubgen --import HEADER [--cflags=FLAGS] [--filter PREFIX]
-             [--module NAME] [--update OLD.idl] [-o M.idl]
+             [--module NAME] [--library LIB] [--update OLD.idl] [-o M.idl]
 
 Exit status: 0 success, 1 an error in the IDL file (or an output file that
 cannot be written), 2 a usage error (bad option, unreadable input file),
@@ -60,6 +60,9 @@ def _parser():
                    help="only functions whose name starts with PREFIX")
     g.add_argument("--module", metavar="NAME",
                    help="the module name (default: the header's name)")
+    g.add_argument("--library", metavar="LIB",
+                   help="leave out the functions the shared library LIB "
+                   "does not export (libsqlite3.so.0)")
     g.add_argument("--update", metavar="OLD.idl",
                    help="merge the draft into OLD.idl, keeping its "
                    "annotations")

@@ -7,6 +7,7 @@ naming its rule, and `// REVIEW:` comments) -> `write` (the IDL text).
 `update` merges a new draft into the previous IDL. docs/IMPORT.md
 describes the rules."""
 
+import ctypes
 import os
 import re
 
@@ -16,17 +17,38 @@ from stubgen.importer.front import FrontEndMissing, HeaderError  # noqa: F401
 _SYSTEM_DIRS = ("/usr/include", "/usr/local/include")
 
 
-def import_header(path, cflags=(), prefix="", module=None):
+def import_header(path, cflags=(), prefix="", module=None, library=None):
     """The draft IDL text of the header at path; HeaderError if it does
-    not compile, FrontEndMissing without libclang."""
+    not compile, FrontEndMissing without libclang. With library (a
+    shared library's file or soname), functions it does not export are
+    left out."""
     from stubgen.importer.read import Reader
     tu = front.parse(path, cflags)
     reader = Reader(tu, path, front.library_files(tu, path), prefix)
     header = reader.read()
     macros.constants(reader, cflags)
+    if library:
+        _exported_only(header, library)
     rules.apply(header)
     return write.draft(header, module or module_name(path),
                        include_line(path, cflags))
+
+
+class LibraryMissing(Exception):
+    """--library names a library that cannot be loaded."""
+
+
+def _exported_only(header, library):
+    """Leaves out the functions the library does not export: a header
+    may declare what only some builds of the library have."""
+    try:
+        lib = ctypes.CDLL(library)
+    except OSError as e:
+        raise LibraryMissing("cannot load %s: %s" % (library, e))
+    for f in header.functions:
+        if f.left_out is None and not f.defined and not hasattr(lib, f.name):
+            f.left_out = "%s does not export it (a build option of the " \
+                "library?)" % os.path.basename(library)
 
 
 def module_name(path):

@@ -15,7 +15,8 @@ USER_DATA_SETTER = re.compile(r"(?i)set_?user_?data$")
 # Functions that use a callback only while they run.
 CALL_SCOPE = re.compile(r"(?i)exec|each|sort|search|walk|apply|visit|"
                         r"iterate|find|scan")
-_SUFFIXES = ("Handler", "Callback", "Func", "Fn", "_fn", "_cb", "_t")
+_SUFFIXES = ("Handler", "Callback", "Func", "Fn", "_handler", "_callback",
+             "_fn", "_cb", "_t")
 
 
 def apply(header, live):
@@ -194,8 +195,8 @@ def _make_set(header, setter, owner, users, kinds):
             if n in member_of and member_of[n] not in taken - {p.name}:
                 p.name = member_of[n]
                 p.anns += ["closures=%s" % name, "nullable"]
-                f.rule("closures", "%s is member %s of %s; NULL unsets it"
-                       % (p.name, p.name, name))
+                f.rule("closures", "%s (member of %s, NULL unsets it)"
+                       % (p.name, name))
             elif n in kinds:
                 f.review("%s stays a plain function pointer: closure set "
                          "%s is full (%d members)" % (p.name, name,

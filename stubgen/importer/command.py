@@ -1,7 +1,8 @@
 """The --import command of nccc-stubgen:
 
     nccc-stubgen --import HEADER [--cflags=FLAGS] [--filter PREFIX]
-                 [--module NAME] [--update OLD.idl] [-o M.idl]
+                 [--module NAME] [--library LIB] [--update OLD.idl]
+                 [-o M.idl]
 
 writes the draft IDL to M.idl (standard output without -o). With
 --update, the draft is merged into OLD.idl (update.py) and what was
@@ -21,7 +22,7 @@ def run(args, prog, usage):
     """Runs the import described by the parsed options; returns the exit
     status. usage(message) reports a usage error (and returns 2)."""
     from stubgen.importer import (FrontEndMissing, HeaderError,
-                                  import_header, update)
+                                  LibraryMissing, import_header, update)
     old_text = None
     if args.update:
         try:
@@ -39,7 +40,9 @@ def run(args, prog, usage):
     cflags = [f for text in args.cflags or () for f in shlex.split(text)]
     try:
         draft = import_header(args.import_header, cflags, args.filter or "",
-                              args.module)
+                              args.module, args.library)
+    except LibraryMissing as e:
+        return usage(str(e))
     except HeaderError as e:
         print(str(e), file=sys.stderr)
         return 1
@@ -75,6 +78,8 @@ def _options(args):
         opts.append("--filter=%s" % args.filter)
     if args.module:
         opts.append("--module=%s" % args.module)
+    if args.library:
+        opts.append("--library=%s" % args.library)
     return opts
 
 
@@ -107,4 +112,5 @@ def _recorded(args, text):
         args.cflags = args.cflags or seen.get("--cflags")
         args.filter = args.filter or seen.get("--filter", [None])[0]
         args.module = args.module or seen.get("--module", [None])[0]
+        args.library = args.library or seen.get("--library", [None])[0]
         return

@@ -167,6 +167,7 @@ class Function(Decl):
         self.params = params
         self.variadic = variadic
         self.anns = []            # annotations after the parameter list
+        self.defined = False      # defined in the header (inline)
 
     def param(self, name):
         for p in self.params:

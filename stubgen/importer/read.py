@@ -55,7 +55,7 @@ class Reader:
         f = cursor.location.file
         return f is not None and os.path.realpath(f.name) in self.library
 
-    # ---- the walk ------------------------------------------------------------
+    # ---- the walk ------------------------------------------------------
     def read(self):
         h = self.header
         seen = set()
@@ -98,13 +98,14 @@ class Reader:
         _name_params(params)
         f = Function(c.spelling, self.order(c), self.where(c), ret, params,
                      variadic)
+        f.defined = c.is_definition()     # an inline function
         if variadic:
             f.left_out = ("variadic: the IDL calls it through instantiations "
                           "with fixed parameters ([variadic=%s], IDL.md)"
                           % c.spelling)
         return f
 
-    # ---- types -----------------------------------------------------------------
+    # ---- types ----------------------------------------------------------
     def ctype(self, t, cursor=None):
         """The CType of clang type t; cursor (a declaration of t) gives
         the names of a function type's parameters."""

@@ -30,8 +30,9 @@ def _counts(p, q):
 
 # A T** that the function fills in.
 OUT_NAME = re.compile(r"(?i)^(pp|pz|out|ret)|(out|result|errmsg)$")
-# A function whose name says that it returns values through pointers.
-GETTER = re.compile(r"(?i)get|status|query|pending|metadata")
+# A function whose name says that it returns values through pointers:
+# one of its words (split at _ and at lower-to-upper case changes).
+GETTER_WORDS = frozenset(("get", "status", "query", "pending", "metadata"))
 # A function that makes an object someone must free, and its free.
 MAKER = re.compile(r"^(?P<stem>.*?)(?P<sep>_?)"
                    r"(?P<verb>new|New|create|Create|open|Open)(?P<rest>.*)$")
@@ -48,7 +49,7 @@ def apply(header):
     live = [f for f in header.functions if f.left_out is None]
     for f in live:
         out_getter(f)
-        lengths(f, f.params)
+        lengths(f, f.params, True)
         out_names(f)
     owned(header, live)
     callbacks.apply(header, live)
@@ -58,7 +59,7 @@ def apply(header):
     for td in header.typedefs.values():
         if td.callback:
             fn = td.type.func()
-            lengths(td, fn.params)
+            lengths(td, fn.params, False)
             string_arrays(td, fn.params)
 
 
@@ -66,16 +67,20 @@ def _free(p):
     return not p.anns
 
 
-def lengths(decl, params):
+def lengths(decl, params, forward):
     """`T *p` followed by an integer named like a count: [length=count];
     followed by a pointer to one: the capacity in and the count out,
-    [length=count] and [inout] on it."""
+    [length=count] and [inout] on it. A `const char *` that a host passes
+    to C (forward) stays a string: its bytes and its count go in."""
     for p, q in zip(params, params[1:]):
         target = p.type.pointee()
         if target is None or target.kind not in BUFFER_KINDS or \
                 not _free(p) or not _free(q) or not _counts(p, q):
             continue
-        if q.type.is_integer():
+        if forward and _is_string(p.type) and q.type.is_integer():
+            decl.rule("string-with-count", "%s, its count %s"
+                      % (p.name, q.name))
+        elif q.type.is_integer():
             p.anns.append("length=%s" % q.name)
             decl.rule("length", "%s counted by %s" % (p.name, q.name))
         elif q.type.pointee() is not None and \
@@ -102,7 +107,8 @@ def out_getter(f):
     """In a function whose name says it returns through pointers
     (get, status, query, pending, metadata), a pointer to a non-const
     scalar other than char: [out]."""
-    if not GETTER.search(f.name):
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", f.name).lower()
+    if not GETTER_WORDS & set(words.split("_")):
         return
     for p in f.params:
         t = p.type.pointee()
@@ -187,7 +193,9 @@ def strings(f):
         if pt is None or not pt.is_char() or (p is not None and p.anns):
             continue
         if pt.const:
-            said.append(name)
+            if not any(r == "string-with-count" and d.startswith(name + ",")
+                       for r, d in f.rules):
+                said.append(name)
         elif p is None:
             f.review("the result is a char *: a string? (add [string] "
                      "after the parameter list) and who frees it?")

@@ -155,7 +155,7 @@ def members(body):
         close = _matching(b, open_)
         inner, sep = b[open_ + 1:close], ","
     out = []
-    for part in _split_top(inner, sep):
+    for part in split_top(inner, sep):
         if not part.strip():
             continue
         anns = ""
@@ -200,14 +200,15 @@ def _matching(s, i):
     return len(s) - 1
 
 
-def _split_top(s, sep):
+def split_top(s, sep, level=0):
+    """s cut at each sep inside exactly `level` brackets."""
     parts, depth, start = [], 0, 0
     for i, c in enumerate(s):
         if c in "([{":
             depth += 1
         elif c in ")]}":
             depth -= 1
-        elif c == sep and depth == 0:
+        elif c == sep and depth == level:
             parts.append(s[start:i])
             start = i + 1
     parts.append(s[start:])

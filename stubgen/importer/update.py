@@ -100,9 +100,10 @@ def _carry(o, u):
     tail_old, tail_new = _tail(o.body), _tail(body)
     if tail_old != tail_new:
         body = body[:len(body) - len(tail_new)] + tail_old
+    was = " ".join(U.strip_annotations(o.body).split())
     note = "// REVIEW: the header changed this declaration; annotations " \
         "carried over from the previous IDL, which had:\n//   %s" \
-        % " ".join(U.strip_annotations(o.body).split())
+        % re.sub(r"\(\s+", "(", was)
     return "\n".join(x for x in (u.lead.strip("\n"), note, body.strip())
                      if x)
 

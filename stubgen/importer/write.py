@@ -7,6 +7,7 @@ them one by one."""
 import os
 
 from stubgen.importer.spell import param_text, params_text, spell
+from stubgen.importer.units import split_top
 
 WIDTH = 79
 
@@ -172,16 +173,8 @@ def _wrap(line):
     parameter list, continuation lines indented by four spaces."""
     if len(line) <= WIDTH:
         return line
-    pieces, depth, start = [], 0, 0
-    for i, ch in enumerate(line):
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        elif ch == "," and depth == 1:
-            pieces.append(line[start:i + 1])
-            start = i + 2
-    pieces.append(line[start:])
+    parts = split_top(line, ",", 1)
+    pieces = [p.lstrip() + "," for p in parts[:-1]] + [parts[-1].lstrip()]
     lines = [pieces[0]]
     for piece in pieces[1:]:
         if len(lines[-1]) + 1 + len(piece) <= WIDTH:

@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# run.sh BUILD TUTORIAL CMAKE PYTHON — the tutorial's test
+# run.sh BUILD TUTORIAL CMAKE PYTHON [IDL] — the tutorial's test
 # (test/tutorial/CMakeLists.txt): the steps of docs/TUTORIAL.md with the
 # files taken out of the page itself. Installs BUILD into a temporary
 # prefix, builds the page's project against the prefix alone, runs its
 # Lua and Guile programs on its document with the environment the page
 # shows, and compares their output with the page's. The environment
 # names the interpreters (LUA54, GUILE; default: their Debian names).
+# With IDL, that file replaces the page's expat.idl (the importer's test,
+# test/importer/, runs the page's programs on an imported draft).
 set -euo pipefail
-build=$1 tutorial=$2 cmake=$3 python=$4
+build=$1 tutorial=$2 cmake=$3 python=$4 idl=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nccc-tutorial.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix work=$tmp/work
 mkdir -p "$work"
 "$python" "$here/extract.py" "$tutorial" "$work" >/dev/null
+[ -z "$idl" ] || cp "$idl" "$work/expat.idl"
 for f in expat.idl CMakeLists.txt planets.xml count.lua count.scm; do
   [ -f "$work/$f" ] || { echo "FAIL: docs/TUTORIAL.md shows no $f"; exit 1; }
 done
