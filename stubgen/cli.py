@@ -121,7 +121,8 @@ def main(argv=None):
         return run(args, PROG, usage)
     if args.idl is None:
         parser.print_usage(sys.stderr)
-        print("%s: error: the IDL file is missing" % PROG, file=sys.stderr)
+        print("%s: error: the following arguments are required: FILE.idl"
+              % PROG, file=sys.stderr)
         return 2
     try:
         with open(args.idl, "rb") as f:

@@ -54,11 +54,12 @@ def _context_index(fn):
 
 
 def _beside(f, i):
-    """The free void * parameter right before or after parameter i."""
+    """The free (non-const) void * parameter right before or after
+    parameter i."""
     for j in (i + 1, i - 1):
         if 0 <= j < len(f.params) and f.params[j].type.is_void_pointer() \
-                and not f.params[j].anns and \
-                not f.params[j].type.is_funcptr():
+                and not f.params[j].type.pointee().const and \
+                not f.params[j].anns:
             return f.params[j]
     return None
 
