@@ -118,7 +118,12 @@ def main(argv=None):
             parser.print_usage(sys.stderr)
             print("%s: error: %s" % (PROG, message), file=sys.stderr)
             return 2
-        return run(args, PROG, usage)
+        try:
+            return run(args, PROG, usage)
+        except Exception as e:   # a bug: say so without a traceback
+            print("%s: internal error: %s: %s (please report this with the "
+                  "header)" % (PROG, type(e).__name__, e), file=sys.stderr)
+            return 3
     if args.idl is None:
         parser.print_usage(sys.stderr)
         print("%s: error: the following arguments are required: FILE.idl"

@@ -7,6 +7,7 @@ import re
 
 from stubgen.importer.decls import ClosureSet, CType, Typedef
 from stubgen.importer.spell import canon
+from stubgen.model.decls import C_KEYWORDS
 
 # NCCC_CLOSURE_GROUP_MAX's default (nccc/config.h): the members a
 # closure set can have and still be claimed at run time.
@@ -215,6 +216,8 @@ def _member_name(typedef, taken):
             break
     snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", base).lower().strip("_")
     name = snake or "handler"
+    if name in C_KEYWORDS:        # XML_DefaultHandler: not `default`
+        name += "_handler"
     while name in taken:
         name += "_"
     return name

@@ -52,10 +52,6 @@ class CType:
         return r.kind == "enum" or (r.kind == "scalar"
                                     and r.name in INTEGER_SCALARS)
 
-    def is_scalar(self):
-        r = self.resolved()
-        return r.kind in ("scalar", "enum")
-
     def is_char(self):
         r = self.resolved()
         return r.kind == "scalar" and r.name == "char"
@@ -152,10 +148,9 @@ class Typedef(Decl):
 class Constant(Decl):
     kind = "constant"
 
-    def __init__(self, name, order, where, ctype_text, value=None):
+    def __init__(self, name, order, where, ctype_text):
         super().__init__(name, order, where)
         self.ctype_text = ctype_text   # "int", "unsigned long", ...
-        self.value = value             # the text of a left-out value
 
 
 class Function(Decl):
@@ -169,11 +164,6 @@ class Function(Decl):
         self.anns = []            # annotations after the parameter list
         self.defined = False      # defined in the header (inline)
 
-    def param(self, name):
-        for p in self.params:
-            if p.name == name:
-                return p
-        return None
 
 
 class ClosureSet(Decl):
@@ -200,8 +190,3 @@ class Header:
         self.closures = []
         self.notes = []           # (order, text)
 
-    def function(self, name):
-        for f in self.functions:
-            if f.name == name and f.left_out is None:
-                return f
-        return None

@@ -8,8 +8,8 @@ import os
 
 from stubgen.errors import IdlError, Pos
 
-# Tried in order when NCCC_LIBCLANG does not name the library.
-_LIBRARIES = ("libclang-14.so.1", "/usr/lib/llvm-14/lib/libclang-14.so.1")
+# Tried when NCCC_LIBCLANG names no library and the loader finds none.
+_LIBRARY = "/usr/lib/llvm-14/lib/libclang-14.so.1"
 
 # Headers of the C library and the compiler: what the header includes
 # from them is not the library's own API (types from there are written
@@ -64,7 +64,7 @@ def _library_file():
     found = ctypes.util.find_library("clang-14")
     if found:
         return found
-    for path in _LIBRARIES[1:] + tuple(sorted(
+    for path in (_LIBRARY,) + tuple(sorted(
             glob.glob("/usr/lib/llvm-*/lib/libclang-*.so.1"))):
         if os.path.exists(path):
             return path

@@ -19,6 +19,8 @@ from stubgen.importer.decls import Constant
 from stubgen.importer.read import SCALARS
 
 PROBE = "nccc_probe_"
+# include guards (Expat_INCLUDED 1, ZLIB_H): no constants of the API
+_GUARDS = ("_INCLUDED", "_H", "_H_")
 
 
 def constants(reader, cflags):
@@ -30,7 +32,8 @@ def constants(reader, cflags):
     macros = []
     for c in reader.tu.cursor.get_children():
         if c.kind != CK.MACRO_DEFINITION or not reader.own(c) or \
-                c.spelling.startswith("_") or c.spelling in taken:
+                c.spelling.startswith("_") or c.spelling in taken or \
+                c.spelling.endswith(_GUARDS):
             continue
         toks = list(c.get_tokens())
         if len(toks) < 2:
@@ -42,12 +45,12 @@ def constants(reader, cflags):
                                 "prototype marked [macro]" % c.spelling))
             continue
         taken.add(c.spelling)
-        macros.append((c, " ".join(t.spelling for t in toks[1:])))
+        macros.append(c)
     if not macros:
         return
     lines = ['#include "%s"' % os.path.abspath(h.path)]
     first = len(lines) + 1
-    for k, (c, _) in enumerate(macros):
+    for k, c in enumerate(macros):
         lines.append("static const __typeof__((%s)) %s%d = %s;"
                      % (c.spelling, PROBE, k, c.spelling))
     name = os.path.join(os.path.dirname(os.path.abspath(h.path)),
@@ -61,11 +64,10 @@ def constants(reader, cflags):
         k = int(v.spelling[len(PROBE):])
         if k in failed:
             continue
-        c, body = macros[k]
-        _add(h, reader, c, body, v.type.get_canonical())
+        _add(h, reader, macros[k], v.type.get_canonical())
 
 
-def _add(h, reader, c, body, t):
+def _add(h, reader, c, t):
     order, where = reader.order(c), reader.where(c)
     kind = t.kind
     if kind == TK.ENUM:
@@ -83,7 +85,7 @@ def _add(h, reader, c, body, t):
         what = "a pointer"
     else:
         return
-    k = Constant(c.spelling, order, where, None, body)
+    k = Constant(c.spelling, order, where, None)
     k.left_out = "%s constant; the IDL's constants are integers" % what
     h.constants.append(k)
 

@@ -140,3 +140,19 @@ def test_update_of_an_unchanged_header_changes_nothing(tmp_path):
     r = stubgen("--import", "--update", idl, "-o", tmp_path / "w2.idl")
     assert r.returncode == 0 and r.stderr == ""
     assert (tmp_path / "w2.idl").read_text() == idl.read_text()
+
+
+def test_headers_cut_anywhere_give_a_draft_or_a_located_error(tmp_path):
+    from stubgen.importer import HeaderError, import_header
+    for source in (ZLIB_H, "/usr/include/expat.h"):
+        text = open(source).read()
+        for k in range(1, 13):
+            cut = tmp_path / ("cut%d.h" % k)
+            cut.write_text(text[:len(text) * k // 13])
+            try:
+                draft = import_header(str(cut))
+            except HeaderError as e:
+                assert re.match(r"%s:\d+:\d+: error: " % re.escape(str(cut)),
+                                str(e)), str(e)
+            else:
+                assert draft.startswith("// cut%d: drafted" % k)

@@ -81,7 +81,10 @@ def test_rule(widget, needle, expected):
 
 
 def test_constants_and_enums(widget):
-    assert "\nconst int WIDGET_MAX;\n" in widget
+    assert "\nconst int WIDGET_MAX;\nconst unsigned long WIDGET_BITS;\n" \
+        in widget
+    # not constant expressions: skipped without a comment
+    assert "WIDGET_API" not in widget and "WIDGET_UNKNOWN" not in widget
     assert "enum widget_kind {\n  WIDGET_ROUND = 0,\n  WIDGET_SQUARE = 4\n};" \
         in widget
 

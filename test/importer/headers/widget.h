@@ -3,6 +3,9 @@
 #include <stddef.h>
 
 #define WIDGET_MAX 16
+#define WIDGET_BITS ((unsigned long)WIDGET_MAX << 2)
+#define WIDGET_API extern
+#define WIDGET_UNKNOWN no_such_name
 #define WIDGET_NAME "widget"
 #define WIDGET_SCALE 1.5
 #define WIDGET_CLAMP(x) ((x) > WIDGET_MAX ? WIDGET_MAX : (x))
