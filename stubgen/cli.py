@@ -113,22 +113,12 @@ def main(argv=None):
         return e.code if isinstance(e.code, int) else 0
     if args.import_header is not None or args.update:
         from stubgen.importer.command import run
-
-        def usage(message):
-            parser.print_usage(sys.stderr)
-            print("%s: error: %s" % (PROG, message), file=sys.stderr)
-            return 2
-        try:
-            return run(args, PROG, usage)
-        except Exception as e:   # a bug: say so without a traceback
-            print("%s: internal error: %s: %s (please report this with the "
-                  "header)" % (PROG, type(e).__name__, e), file=sys.stderr)
-            return 3
+        return _guarded(lambda: run(args, PROG,
+                                    lambda message: _usage(parser, message)),
+                        "the header")
     if args.idl is None:
-        parser.print_usage(sys.stderr)
-        print("%s: error: the following arguments are required: FILE.idl"
-              % PROG, file=sys.stderr)
-        return 2
+        return _usage(parser, "the following arguments are required: "
+                      "FILE.idl")
     try:
         with open(args.idl, "rb") as f:
             raw = f.read()
@@ -136,11 +126,22 @@ def main(argv=None):
         print("%s: error: cannot read %s: %s"
               % (PROG, args.idl, e.strerror), file=sys.stderr)
         return 2
+    return _guarded(lambda: _run(args, raw, langs), "the IDL file")
+
+
+def _usage(parser, message):
+    parser.print_usage(sys.stderr)
+    print("%s: error: %s" % (PROG, message), file=sys.stderr)
+    return 2
+
+
+def _guarded(step, what):
+    """step()'s exit status; 3 for a bug, said without a traceback."""
     try:
-        return _run(args, raw, langs)
-    except Exception as e:   # a bug: say so without a traceback
-        print("%s: internal error: %s: %s (please report this with the IDL "
-              "file)" % (PROG, type(e).__name__, e), file=sys.stderr)
+        return step()
+    except Exception as e:
+        print("%s: internal error: %s: %s (please report this with %s)"
+              % (PROG, type(e).__name__, e, what), file=sys.stderr)
         return 3
 
 

@@ -5,6 +5,8 @@ errors, and --update keeping the user's work."""
 import re
 import shutil
 
+import pytest
+
 from conftest import HEADERS, signatures, stubgen
 
 ZLIB_H = "/usr/include/zlib.h"
@@ -44,27 +46,19 @@ def test_truncated_header_is_a_located_error(tmp_path):
     assert lines[2].strip() == "^"
 
 
-def test_truncated_in_a_comment(tmp_path):
-    cut = tmp_path / "cut.h"
-    cut.write_text("int f(int a);\n/* the rest is lost\nint g(void);\n")
-    assert _error(cut).startswith(
-        "%s:2:1: error: unterminated /* comment\n/* the rest is lost\n^"
-        % cut)
-
-
-def test_malformed_header_is_a_located_error(tmp_path):
+@pytest.mark.parametrize("text, expected", [
+    # truncated inside a comment
+    ("int f(int a);\n/* the rest is lost\nint g(void);\n",
+     "2:1: error: unterminated /* comment\n/* the rest is lost\n^"),
+    # malformed
+    ("#include <stddef.h>\nint f(size_t n;\nint g(void);\n",
+     "2:15: error: expected ')'\nint f(size_t n;\n              ^"),
+    ('#include "nowhere.h"\n', "1:10: error: 'nowhere.h' file not found"),
+])
+def test_located_errors(tmp_path, text, expected):
     bad = tmp_path / "bad.h"
-    bad.write_text("#include <stddef.h>\nint f(size_t n;\nint g(void);\n")
-    assert _error(bad).startswith(
-        "%s:2:15: error: expected ')'\nint f(size_t n;\n              ^"
-        % bad)
-
-
-def test_missing_include_is_a_located_error(tmp_path):
-    bad = tmp_path / "inc.h"
-    bad.write_text('#include "nowhere.h"\n')
-    assert _error(bad).startswith(
-        "%s:1:10: error: 'nowhere.h' file not found" % bad)
+    bad.write_text(text)
+    assert _error(bad).startswith("%s:%s" % (bad, expected))
 
 
 def test_unreadable_header_and_missing_library_are_usage_errors(tmp_path):
