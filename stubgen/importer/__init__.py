@@ -11,7 +11,7 @@ import ctypes
 import os
 import re
 
-from stubgen.importer import front, macros, rules, write
+from stubgen.importer import front, rules, write
 from stubgen.importer.front import FrontEndMissing, HeaderError  # noqa: F401
 
 _SYSTEM_DIRS = ("/usr/include", "/usr/local/include")
@@ -22,8 +22,9 @@ def import_header(path, cflags=(), prefix="", module=None, library=None):
     not compile, FrontEndMissing without libclang. With library (a
     shared library's file or soname), functions it does not export are
     left out."""
-    from stubgen.importer.read import Reader
     tu = front.parse(path, cflags)
+    from stubgen.importer import macros     # these need clang.cindex,
+    from stubgen.importer.read import Reader  # which front.parse checked
     reader = Reader(tu, path, front.library_files(tu, path), prefix)
     header = reader.read()
     macros.constants(reader, cflags)

@@ -53,7 +53,14 @@ def _cindex():
         raise FrontEndMissing("the Python module clang.cindex is missing "
                               "(apt-get install python3-clang-14)")
     if not cindex.Config.loaded:
-        cindex.Config.set_library_file(_library_file())
+        path = _library_file()
+        cindex.Config.set_library_file(path)
+        try:
+            cindex.conf.lib
+        except cindex.LibclangError:
+            raise FrontEndMissing("libclang cannot be loaded from %s "
+                                  "(apt-get install libclang-14-dev, or "
+                                  "NCCC_LIBCLANG=FILE)" % path)
     return cindex
 
 

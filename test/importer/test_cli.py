@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from conftest import HEADERS, signatures, stubgen
+from conftest import HEADERS, base, signatures, stubgen
 
 ZLIB_H = "/usr/include/zlib.h"
 
@@ -150,3 +150,12 @@ def test_headers_cut_anywhere_give_a_draft_or_a_located_error(tmp_path):
                                 str(e)), str(e)
             else:
                 assert draft.startswith("// cut%d: drafted" % k)
+
+
+def test_without_libclang_the_command_says_what_to_install():
+    r = base.run_stubgen("--import", HEADERS / "parser.h",
+                         env={"NCCC_LIBCLANG": "/nonexistent/libclang.so"})
+    assert r.returncode == 3 and "Traceback" not in r.stderr
+    assert r.stderr == "nccc-stubgen: error: libclang cannot be loaded from " \
+        "/nonexistent/libclang.so (apt-get install libclang-14-dev, or " \
+        "NCCC_LIBCLANG=FILE)\n"
