@@ -89,11 +89,13 @@ def _named(header, td, sites):
     beside it."""
     fn = td.type.func()
     k, several = _context_index(fn)
-    if k is None or any(_beside(f, i) is None for f, i in sites):
-        return
+    contexts = [_beside(f, i) for f, i in sites]
+    if k is None or None in contexts or \
+            len({id(c) for c in contexts}) < len(contexts):
+        return        # a use without a context of its own: a plain F
     _mark(td, fn, k, several)
-    for f, i in sites:
-        _connect(f, f.params[i], _beside(f, i))
+    for (f, i), ctx in zip(sites, contexts):
+        _connect(f, f.params[i], ctx)
 
 
 def _mark(td, fn, k, several):
@@ -195,6 +197,7 @@ def _make_set(header, setter, owner, users, kinds):
         for p in f.params:
             n = p.type.typedef_name()
             if n in member_of and member_of[n] not in taken - {p.name}:
+                taken.add(member_of[n])
                 p.name = member_of[n]
                 p.anns += ["closures=%s" % name, "nullable"]
                 f.rule("closures", "%s (member of %s, NULL unsets it)"

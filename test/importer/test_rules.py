@@ -146,3 +146,15 @@ def test_module_name_and_flags():
     assert build(text).name == "w2"
     assert "int widget_extra(void);" in text
     assert "widget_extra" not in draft(HEADERS / "widget.h")
+
+
+def test_a_callback_type_without_a_context_at_every_use_stays_plain(
+        tmp_path):
+    h = tmp_path / "two.h"
+    h.write_text("typedef void (*tick_fn)(void *ud, int n);\n"
+                 "void two(tick_fn a, void *ud, tick_fn b);\n"
+                 "void one(tick_fn a, void *ud);\n")
+    text = draft(h)
+    assert "typedef void (*tick_fn)(void *ud, int n);" in text
+    assert "void two(tick_fn a, void *ud, tick_fn b);" in text
+    assert signatures(text)["one"] == "Fp:"
