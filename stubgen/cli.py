@@ -101,6 +101,7 @@ def generate(text, idl_name, langs):
 def main(argv=None):
     if argv is None:
         argv = sys.argv[1:]
+    argv = _cflags_joined(argv)
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -127,6 +128,16 @@ def main(argv=None):
               % (PROG, args.idl, e.strerror), file=sys.stderr)
         return 2
     return _guarded(lambda: _run(args, raw, langs), "the IDL file")
+
+
+def _cflags_joined(argv):
+    """`--cflags -I. -DX` as `--cflags=-I. -DX`: flags start with '-',
+    which argparse would take for options."""
+    out = list(argv)
+    for i in range(len(out) - 1, -1, -1):
+        if out[i] == "--cflags" and i + 1 < len(out):
+            out[i:i + 2] = ["--cflags=" + out[i + 1]]
+    return out
 
 
 def _usage(parser, message):

@@ -184,7 +184,8 @@ def string_arrays(decl, params):
 
 def strings(f):
     """`const char *` is a string (the IDL's default: a comment only); a
-    `char *` may be a buffer or a string: REVIEW."""
+    `char *` may be a buffer or a string: REVIEW, also for what an [out]
+    `char **` gives back."""
     said = []
     for p in [None] + f.params:
         t = f.ret if p is None else p.type
@@ -202,5 +203,11 @@ def strings(f):
         else:
             f.review("%s is a char *: a buffer or a string? (add [string] "
                      "for a string, [length=N] for a buffer)" % name)
+    for p in f.params:
+        pt = p.type.pointee()
+        if "out" in p.anns and pt.pointee() is not None and \
+                pt.pointee().is_char() and not pt.pointee().const:
+            f.review("*%s is a char *: a string? ([out, string]) and who "
+                     "frees it? ([owned(F)])" % p.name)
     if said:
         f.rule("string", ", ".join(said))

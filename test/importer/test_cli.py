@@ -24,6 +24,14 @@ def test_writes_the_draft_and_records_the_options(tmp_path):
     assert "widget_extra" in signatures(text)
 
 
+def test_cflags_as_the_next_argument():
+    r = stubgen("--import", HEADERS / "widget.h", "--cflags",
+                "-DWIDGET_EXTRA -I.")
+    assert r.returncode == 0, r.stderr
+    assert "int widget_extra(void);" in r.stdout
+    assert "'--cflags=-DWIDGET_EXTRA -I.'" in r.stdout.split("\n")[1]
+
+
 def test_without_output_the_draft_goes_to_stdout():
     r = stubgen("--import", HEADERS / "parser.h")
     assert r.returncode == 0 and "\nmodule parser;\n" in r.stdout

@@ -72,6 +72,9 @@ def test_module_and_include(widget):
     ("widget_name(", "// REVIEW: dest is a char *: a buffer or a string? "
      "(add [string] for a string, [length=N] for a buffer)\n"
      "int widget_name(widget *w, char *dest);"),
+    ("widget_error(", "// rule out-name: out_message\n// REVIEW: *out_message "
+     "is a char *: a string? ([out, string]) and who frees it? "
+     "([owned(F)])\nint widget_error(widget *w, [out] char **out_message);"),
     ("widget_describe(", "// REVIEW: the result is a char *: a string? (add "
      "[string] after the parameter list) and who frees it?\n"
      "char *widget_describe(const widget *w);"),

@@ -24,6 +24,7 @@ int widget_read(widget *w, void *buf, size_t *buf_len);
 int widget_get_size(const widget *w, int *width, int *height);
 int widget_name(widget *w, char *dest);
 char *widget_describe(const widget *w);
+int widget_error(widget *w, char **out_message);
 int widget_send(widget *w, const char *text, int n);
 int widget_tag(widget *w, const char **tags);
 int widget_each(widget *w, widget_visit_fn visit, void *ud);
