@@ -9,7 +9,7 @@
 # target (default 10000000); CORPUS_DIR: where each target's corpus grows
 # (default BUILD_DIR/fuzz/corpus). Prints each target's last status line
 # and exits non-zero on the first finding (libFuzzer writes the input as
-# crash-*, leak-* or timeout-* in the current directory).
+# CORPUS_DIR/TARGET-crash-*, -leak-* or -timeout-*).
 set -eu
 here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
 build=${1:-$here/../../build/plain}
@@ -24,6 +24,7 @@ for target in frame server client; do
   mkdir -p "$corpus/$target"
   start=$(date +%s)
   nice -n 19 "$prog" -runs="$runs" -max_len=1024 -print_final_stats=1 \
+    -artifact_prefix="$corpus/$target-" \
     "$corpus/$target" >"$corpus/$target.log" 2>&1 || {
     tail -40 "$corpus/$target.log"
     echo "run_long.sh: fuzz_$target found a failure (log: $corpus/$target.log)" >&2
