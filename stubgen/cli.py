@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from stubgen import __version__, emit_c, emit_lua, emit_rust, emit_scheme
+from stubgen import __version__, emit_c, emit_js, emit_lua, emit_rust, emit_scheme
 from stubgen.errors import IdlError
 
 PROG = "nccc-stubgen"
@@ -22,6 +22,7 @@ EMITTERS = {
     "lua": emit_lua.emit,
     "scheme": emit_scheme.emit,
     "rust": emit_rust.emit,
+    "js": emit_js.emit,
 }
 
 

@@ -10,13 +10,14 @@ import os
 import sys
 
 from stubgen.abi import ROOT, SOURCE, AbiError, load
-from stubgen.abi import emit_c, emit_lua, emit_rpc, emit_rust, emit_scheme
+from stubgen.abi import emit_c, emit_js, emit_lua, emit_rpc, emit_rust, emit_scheme
 
 EMITTERS = ((emit_c.HEADER, emit_c.emit),
             (emit_lua.MODULE, emit_lua.emit),
             (emit_scheme.LIBRARY, emit_scheme.emit),
             (emit_rust.MODULE, emit_rust.emit),
-            (emit_rpc.HEADER, emit_rpc.emit))
+            (emit_rpc.HEADER, emit_rpc.emit),
+            (emit_js.MODULE, emit_js.emit))
 
 
 def generate(abi):

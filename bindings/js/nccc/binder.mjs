@@ -1,0 +1,150 @@
+// nccc/binder.mjs — what generated JavaScript modules call (docs/JS.md,
+// "Generated modules"): bind(rt) of a module hands its tables to
+// rt.bindModule, which looks each function up, checks its signature,
+// and makes its caller: the module's specialised one, its binder's, or
+// rt.fast. Also what specialised callers use (rt.special, rt.put,
+// rt.enter, rt.leave), owned results, and closure sets (owners.mjs).
+import { NcccError, badArgument, countError } from "./errors.mjs";
+import { Runtime } from "./runtime.mjs";
+import { PUT } from "./values.mjs";
+import { converting, closureSets } from "./owners.mjs";
+
+// The targets an entry may carry one signature each for (stubgen/host.py:
+// three data models by two plain-char signednesses).
+const TARGETS = 6;
+
+const sigOf = (e, k) => (Array.isArray(e[1]) ? e[1][k] : e[1]);
+
+function find(M, list, name, what) {
+  const e = list.find((x) => x[0] === name);
+  if (!e) throw new NcccError(`unknown ${what} '${M.name}.${name}'`, { kind: "unknown" });
+  return e;
+}
+
+// call, refusing a closure argument made for callback signatures other
+// than the parameter's before C runs (want: {position: [signature per
+// member]}).
+function checkingClosures(name, call, want, types) {
+  const positions = Object.keys(want).map(Number);
+  return function (...args) {
+    for (const k of positions) {
+      const v = args[k - 1];
+      if (v && typeof v === "object" && v.constructor.ncccType === "closure") {
+        const got = v.signatures, w = want[k];
+        if (got.length !== w.length || got.some((s, j) => s !== w[j])) {
+          throw new NcccError(`bad argument #${k} to '${name}' (closure of ${types[k].join(", ")} '${w.join("', '")}' expected, got one of '${got.join("', '")}')`,
+            { kind: "type", function: name, parameter: k });
+        }
+      }
+    }
+    return call(...args);
+  };
+}
+
+// A library made by nccc_add_bindings(... SHARED) exports
+// nccc_<module>_open (":i"): bind calls it when present, so that the
+// lookups find the module.
+function openModule(rt, M) {
+  const open = rt.exports[`nccc_${M.name}_open`];
+  if (typeof open !== "function") return;
+  const st = rt.callAddress(rt.symbol(`nccc_${M.name}_open`), ":i");
+  if (st !== 0) throw new NcccError(`nccc: nccc_${M.name}_open failed (status 0x${st.toString(16)})`, { kind: "status", status: st });
+}
+
+// rt.bindModule(M): an object with a function per IDL function, the
+// constants' values, and the helpers callback, signature, layout, pack,
+// unpack and values.
+Runtime.prototype.bindModule = function (M) {
+  openModule(this, M);
+  const t = {};
+  let targets = [...Array(TARGETS).keys()];
+  const helpers = {};
+  const S = closureSets(M, this, t, helpers);
+  for (const e of M.functions) {
+    const name = `${M.name}.${e[0]}`;
+    const h = this.lookup(name);
+    const sig = this.signature(h);
+    const keep = targets.filter((k) => sigOf(e, k) === sig);
+    if (keep.length === 0) {
+      throw new NcccError(`nccc: ${name} has signature '${sig}' in the library, not the one ${M.name}.mjs was generated with`, { kind: "type" });
+    }
+    targets = keep;
+    const binder = M.binders[e[0]];
+    t[e[0]] = binder ? binder(this, h, S) : this.fast(h);
+  }
+  const first = targets[0];
+  helpers.signature = (name) => sigOf(find(M, M.callbacks, name, "callback type"), first);
+  helpers.values = (name, fn) => {
+    const v = find(M, M.callbacks, name, "callback type")[2];
+    return converting(this, v && (v.length > 1 ? v[first] : v[0]), fn);
+  };
+  helpers.callback = (name, fn, scope) => this.callback(helpers.signature(name), helpers.values(name, fn), scope);
+  helpers.layout = (name) => this.layout(`${M.name}.${name}`);
+  for (const [fname, params] of Object.entries(M.closure_params)) {
+    const want = {};
+    for (const [k, types] of Object.entries(params)) want[k] = types.map(helpers.signature);
+    t[fname] = checkingClosures(`${M.name}.${fname}`, t[fname], want, params);
+  }
+  const values = this.constants(M.name);
+  for (const c of M.constants) {
+    if (values[c] === undefined) throw new NcccError(`nccc: the runtime has no constant '${M.name}.${c}'`, { kind: "unknown" });
+    t[c] = values[c];
+  }
+  Object.assign(t, helpers);
+  t.runtime = this;
+  return t;
+};
+
+// ---- what specialised callers use ---------------------------------------
+
+// make(f, fn) of a specialised caller when the library's signature is
+// the one it was printed for, else the generic caller.
+Runtime.prototype.special = function (h, sig, make) {
+  const f = this.fn(h);
+  if (f.signature !== sig) return this.fast(h);
+  return make(f, this.fnAt(f.addr));
+};
+
+Runtime.prototype.refuseCount = function (f, got) {
+  throw countError(f.name, f.ins.length, got, false);
+};
+
+Runtime.prototype.stackFull = function () {
+  throw new NcccError("nccc: the slot stack is full (calls nested too deep)", { kind: "range" });
+};
+
+// Argument k of f into the slot at addr by the support library's rules,
+// or its refusal.
+Runtime.prototype.put = function (f, k, addr, v) {
+  const code = f.ins[k - 1].code;
+  const why = PUT[code](this.mem, addr, v);
+  if (why !== undefined) throw badArgument(f.name, k, why, code, v);
+};
+
+// Around the primitive: enter(end) pushes the frame up to end and
+// returns the pending error of an outer call; leave(base, saved, name)
+// pops it and throws what a callback raised meanwhile.
+Runtime.prototype.enter = function (end) {
+  const saved = this.pending;
+  this.pending = null;
+  this.top = end;
+  return saved;
+};
+
+Runtime.prototype.leave = function (base, saved, name) {
+  this.top = base;
+  const err = this.pending;
+  this.pending = saved;
+  if (err !== null) throw this.callbackError(err, name);
+};
+
+// call with convs[k] (from owner or ownedString) applied to its result
+// k (from 1), the others as they are.
+Runtime.prototype.owning = function (call, convs) {
+  return (...args) => {
+    const r = call(...args);
+    const list = Array.isArray(r) ? r : [r];
+    for (const [k, conv] of Object.entries(convs)) list[k - 1] = conv(list[k - 1]);
+    return Array.isArray(r) ? list : list[0];
+  };
+};

@@ -1,0 +1,36 @@
+// nccc — the nccc support library for JavaScript (import "nccc"): load
+// a wasm module built with nccc, then look up, describe and call any
+// nccc function, converting JavaScript values to slots and back from
+// its signature string. docs/JS.md is the manual.
+//
+// This front holds only the public API; the parts live beside it, one
+// concept a file: runtime (loading, the primitive, the slot stack,
+// built-ins), values, registry, calls, callbacks, owned, owners,
+// packed, binder (what generated modules call), errors, abi.
+import "./registry.mjs";
+import "./calls.mjs";
+import "./callbacks.mjs";
+import "./owned.mjs";
+import "./packed.mjs";
+import "./binder.mjs";
+import { PackedFloat } from "./packed.mjs";
+
+export { load, Runtime } from "./runtime.mjs";
+export { NcccError } from "./errors.mjs";
+export { Closure } from "./callbacks.mjs";
+export { Owned } from "./owned.mjs";
+export { default as abi } from "./abi.mjs";
+
+// float(x): x sent to a packed function as a float even when integral.
+export function float(x) { return new PackedFloat(x); }
+
+// The double whose IEEE-754 bits are the BigInt bits, and back.
+const bitsView = new DataView(new ArrayBuffer(8));
+export function bitsToDouble(bits) {
+  bitsView.setBigUint64(0, BigInt.asUintN(64, BigInt(bits)), true);
+  return bitsView.getFloat64(0, true);
+}
+export function doubleToBits(x) {
+  bitsView.setFloat64(0, x, true);
+  return bitsView.getBigUint64(0, true);
+}

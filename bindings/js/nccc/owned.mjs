@@ -1,0 +1,76 @@
+// nccc/owned.mjs — owned results of generated modules (docs/JS.md,
+// "Ownership"): pointers freed once by their IDL function, through
+// close() / [Symbol.dispose]() or, for an object never closed, by a
+// FinalizationRegistry after it was collected; and owned strings, read
+// and freed at once.
+import { Runtime } from "./runtime.mjs";
+import { ADDRESS } from "./values.mjs";
+import { NcccError } from "./errors.mjs";
+
+// What a collected object left to free: {free, addr, closed}.
+const finalizers = new FinalizationRegistry((held) => {
+  if (held.closed) return;
+  held.closed = true;
+  try {
+    held.free(held.addr);
+  } catch {
+    // nobody is there to hear a failure of a collected object's free
+  }
+});
+
+const dispose = Symbol.dispose || Symbol.for("nodejs.dispose");
+
+export class Owned {
+  static ncccType = "owned object";
+
+  constructor(addr, free, type) {
+    this.type = type;
+    this.held = { free, addr, closed: false };
+    finalizers.register(this, this.held, this);
+  }
+
+  get closed() { return this.held.closed; }
+
+  // The address (null once closed).
+  get address() { return this.held.closed ? null : this.held.addr; }
+
+  // Frees the object now; false if it was closed already.
+  close() {
+    if (this.held.closed) return false;
+    this.held.closed = true;
+    finalizers.unregister(this);
+    this.held.free(this.held.addr);
+    return true;
+  }
+
+  [dispose]() { this.close(); }
+
+  [ADDRESS]() {
+    if (this.held.closed) {
+      throw new NcccError(`${this.type || "owned"} object was closed`, { kind: "closed" });
+    }
+    return this.held.addr;
+  }
+
+  toString() { return `${this.type || "owned"}${this.closed ? " (closed)" : ""}: ${this.held.addr}`; }
+}
+
+// rt.owner(free[, type]): a function turning a pointer result into an
+// owned object whose close() and finalizer call free once (a registry
+// name, or a function of the address); NULL stays null.
+Runtime.prototype.owner = function (free, type) {
+  const f = typeof free === "function" ? free : this.fast(free);
+  return (p) => (p ? new Owned(p, f, type) : null);
+};
+
+// rt.ownedString(free): a pointer result read as a string, then freed by
+// free (a registry name) at once; NULL is null.
+Runtime.prototype.ownedString = function (free) {
+  const f = this.fast(free);
+  return (p) => {
+    if (!p) return null;
+    const s = this.cstring(p);
+    f(p);
+    return s;
+  };
+};

@@ -1,0 +1,161 @@
+// nccc/owners.mjs — what generated modules need for callbacks beyond
+// rt.callback (docs/JS.md, "Generated modules"): the arguments a
+// callback type's value annotations describe, handed to the function as
+// strings and arrays, and closure sets — callbacks registered one by
+// one on an owning object, one closure group per owner, released when
+// the owner is freed.
+import { NcccError, vtype } from "./errors.mjs";
+import { pointer, readScalar } from "./values.mjs";
+
+// The specs of value_spec (stubgen/model/lower.py): "k,S,COUNT" or
+// "k,A,CODE,STRIDE,COUNT", joined by ";"; COUNT is @j, =N or z.
+function parseSpecs(text) {
+  return text.split(";").map((item) => {
+    const f = item.split(",");
+    const spec = { arg: Number(f[0]), string: f[1] === "S" };
+    const count = spec.string ? f[2] : f[4];
+    if (!spec.string) {
+      spec.code = f[2];
+      spec.stride = Number(f[3]);
+    }
+    if (count === "z") spec.zero = true;
+    else if (count[0] === "@") spec.from = Number(count.slice(1));
+    else spec.n = Number(count.slice(1));
+    return spec;
+  });
+}
+
+// The elements of an array at address p: n of them, or up to a zero one.
+function readArray(rt, p, spec, n) {
+  const t = [];
+  const dv = new DataView(rt.mem.buffer);
+  for (let k = 0; n === undefined || k < n; k++) {
+    let v = readScalar(spec.code, spec.stride, dv, p + k * spec.stride);
+    if (n === undefined && (v === null || v === 0 || v === 0n || v === false)) break;
+    if (spec.code === "s" && v !== null) v = rt.cstring(v);
+    t.push(v);
+  }
+  return t;
+}
+
+// fn with the arguments the specs describe turned into strings and
+// arrays (NULL stays null); fn itself when there are none.
+export function converting(rt, text, fn) {
+  if (!text) return fn;
+  const specs = parseSpecs(text);
+  return (...args) => {
+    for (const spec of specs) {
+      const p = args[spec.arg - 1];
+      if (p === null || p === undefined) continue;
+      const n = spec.n !== undefined ? spec.n : spec.from !== undefined ? Number(args[spec.from - 1]) : undefined;
+      args[spec.arg - 1] = spec.string ? rt.cstring(p, n) : readArray(rt, p, spec, n);
+    }
+    return fn(...args);
+  };
+}
+
+// closureSets(M, rt, t, helpers): the helper S a generated module's
+// binders get; t is the bound module (its destructors are found there
+// when an owned object is closed).
+export function closureSets(M, rt, t, helpers) {
+  const sets = new Map();
+  for (const e of M.closure_sets) sets.set(e[0], { members: e.slice(1), groups: new Map() });
+
+  // The key of an owner: its address.
+  const key = (owner, k, name) => {
+    const s = pointer(owner);
+    if (typeof s === "string" || s === 0) {
+      throw new NcccError(`bad argument #${k} to '${name}' (${s === 0 ? "NULL owner" : `pointer expected, got ${vtype(owner)}`})`,
+        { kind: s === 0 ? "null" : "type", function: name, parameter: k });
+    }
+    return s;
+  };
+
+  // The owner's group of a set, and whether it was claimed now: claimed
+  // on first use (scope forever), one member per member of the set, each
+  // calling the function registered for it.
+  const group = (setName, owner, k, name) => {
+    const set = sets.get(setName), id = key(owner, k, name);
+    let g = set.groups.get(id);
+    if (g && g.closure.live) return [g, false];
+    g = { procs: [] };
+    const members = set.members.map(([member, type], m) => {
+      const fn = (...args) => {
+        const proc = g.procs[m];
+        if (!proc) throw new NcccError(`closures ${setName}: no function for ${member}`, { kind: "callback" });
+        return proc(...args);
+      };
+      return [helpers.signature(type), helpers.values(type, fn)];
+    });
+    g.closure = rt.callbackGroup("forever", 0, ...members);
+    set.groups.set(id, g);
+    return [g, true];
+  };
+
+  const procedure = (proc, k, name) => {
+    if (proc === null || proc === undefined) return null;
+    if (typeof proc !== "function") {
+      throw new NcccError(`bad argument #${k} to '${name}' (function expected, got ${vtype(proc)})`,
+        { kind: "type", function: name, parameter: k });
+    }
+    return proc;
+  };
+
+  return {
+    // call with the owner's group in its [closures] and [context] slots:
+    // spec = {name, set, owner, members: {slot: member}, context: slot};
+    // the context slot is no argument of the JavaScript function. A group
+    // claimed by this call is marked fresh, so that a refusal of the
+    // call before C runs releases it (calls.mjs).
+    closures(call, n, spec) {
+      const want = spec.context ? n - 1 : n;
+      return (...given) => {
+        if (given.length !== want) {
+          throw new NcccError(`'${spec.name}' expects ${want} argument${want === 1 ? "" : "s"}, got ${given.length}`,
+            { kind: "count", function: spec.name });
+        }
+        const args = [];
+        let j = 0;
+        for (let k = 1; k <= n; k++) args[k - 1] = k === spec.context ? undefined : given[j++];
+        const procs = {};
+        for (const k of Object.keys(spec.members)) procs[k] = procedure(args[k - 1], Number(k), spec.name);
+        const [g, fresh] = group(spec.set, args[spec.owner - 1], spec.owner, spec.name);
+        g.closure.fresh = fresh;
+        for (const [k, m] of Object.entries(spec.members)) {
+          g.procs[m] = procs[k];
+          args[k - 1] = procs[k] !== null ? g.closure : null;
+        }
+        if (spec.context) args[spec.context - 1] = g.closure;
+        try {
+          return call(...args);
+        } finally {
+          g.closure.fresh = false;
+        }
+      };
+    },
+
+    // call, then the owner's groups in the named sets released.
+    release(call, names) {
+      return (owner, ...rest) => {
+        const s = pointer(owner);
+        const r = call(owner, ...rest);
+        if (typeof s === "number") {
+          for (const name of names) {
+            const g = sets.get(name).groups.get(s);
+            if (g) {
+              sets.get(name).groups.delete(s);
+              g.closure.release();
+            }
+          }
+        }
+        return r;
+      };
+    },
+
+    // The free function of an owned object whose destructor frees an
+    // owner: the module's own, so that closing it releases the groups.
+    freeing(name) {
+      return (p) => t[name](p);
+    },
+  };
+}

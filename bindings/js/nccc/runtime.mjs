@@ -1,0 +1,270 @@
+// nccc/runtime.mjs — a wasm module built with nccc, instantiated and
+// bound (docs/JS.md, "Loading"): its imports (the one callback
+// dispatcher, and the few system calls a standalone emscripten module
+// makes), views of its memory, the primitive, the slot stack and the
+// built-ins. The other parts add their methods to Runtime.prototype:
+// registry.mjs, calls.mjs, callbacks.mjs, owned.mjs, packed.mjs.
+import abi from "./abi.mjs";
+import { NcccError } from "./errors.mjs";
+
+const B = abi.builtin;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: false });
+
+// Bytes of the slot stack: every call's in and out slots, and copies of
+// its string arguments, live there while it runs; a callback's calls
+// stack on top of the call that made it.
+const STACK_BYTES = 1 << 18;
+
+const isNode = typeof process === "object" && process.versions != null &&
+  process.versions.node != null;
+
+// The bytes of a module given as a path, URL, Response, buffer or
+// compiled module.
+async function moduleOf(source) {
+  if (source instanceof WebAssembly.Module) return source;
+  if (typeof Response === "function" && source instanceof Response) {
+    return WebAssembly.compile(await source.arrayBuffer());
+  }
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    return WebAssembly.compile(source);
+  }
+  const text = String(source);
+  if (isNode && !/^https?:/.test(text)) {
+    const fs = await import("node:fs/promises");
+    const path = text.startsWith("file:") ? new URL(text) : text;
+    return WebAssembly.compile(await fs.readFile(path));
+  }
+  const response = await fetch(text);
+  if (!response.ok) throw new NcccError(`cannot fetch ${text}: ${response.status}`, { kind: "load" });
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+// The system interface a standalone emscripten module imports: output
+// to the console, clocks, random bytes; everything else fails with
+// ENOSYS (52) instead of being missing at instantiation.
+function systemImports(rt, module) {
+  const ENOSYS = 52;
+  const lines = { 1: "", 2: "" };
+  const wasi = {
+    proc_exit(code) { throw new NcccError(`the module exited with status ${code}`, { kind: "exit" }); },
+    fd_write(fd, iov, count, written) {
+      const m = rt.mem;
+      let total = 0;
+      for (let k = 0; k < count; k++) {
+        const base = m.u32[(iov >> 2) + 2 * k], len = m.u32[(iov >> 2) + 2 * k + 1];
+        const text = lines[fd] + decoder.decode(m.u8.subarray(base, base + len));
+        const parts = text.split("\n");
+        lines[fd] = parts.pop();
+        for (const line of parts) (fd === 2 ? console.error : console.log)(line);
+        total += len;
+      }
+      m.u32[written >> 2] = total;
+      return 0;
+    },
+    clock_time_get(id, precision, out) {
+      const ns = BigInt(Math.round((id === 0 ? Date.now() : performance.now()) * 1e6));
+      rt.mem.u64[out >> 3] = ns;
+      return 0;
+    },
+    random_get(p, n) {
+      crypto.getRandomValues(rt.mem.u8.subarray(p, p + n));
+      return 0;
+    },
+    environ_sizes_get(count, size) {
+      rt.mem.u32[count >> 2] = 0;
+      rt.mem.u32[size >> 2] = 0;
+      return 0;
+    },
+    environ_get() { return 0; },
+  };
+  const env = {
+    emscripten_notify_memory_growth() { rt.refresh(); },
+  };
+  const imports = { nccc: { dispatch: (inp, out) => rt.dispatch(inp, out) } };
+  for (const { module: mod, name, kind } of WebAssembly.Module.imports(module)) {
+    if (kind !== "function" || (mod === "nccc" && name === "dispatch")) continue;
+    const table = mod === "wasi_snapshot_preview1" ? wasi : mod === "env" ? env : {};
+    imports[mod] = imports[mod] || {};
+    imports[mod][name] = table[name] || (() => ENOSYS);
+  }
+  return imports;
+}
+
+export class Runtime {
+  constructor() {
+    this.pending = null;     // the first error a callback raised, for its forward call
+    this.fns = new Map();    // function address -> the wasm function
+    this.builtinAddr = [];
+    this.entries = new Map(); // env word -> callback entry (callbacks.mjs)
+    this.nextEnv = 1;
+    this.cache = { byName: new Map(), byHandle: new Map(), types: new Map(), consts: new Map(),
+      modules: new Map(), sigs: new Map() };
+    const b = new ArrayBuffer(8);
+    this.scratch = { u8: new Uint8Array(b), i32: new Int32Array(b), u32: new Uint32Array(b),
+      f64: new Float64Array(b), i64: new BigInt64Array(b), u64: new BigUint64Array(b) };
+  }
+
+  // Fresh views after the memory grew (the old buffer is detached).
+  refresh() {
+    const b = this.memory.buffer;
+    this.mem = { buffer: b, u8: new Uint8Array(b), i32: new Int32Array(b), u32: new Uint32Array(b),
+      f64: new Float64Array(b), i64: new BigInt64Array(b), u64: new BigUint64Array(b),
+      f32: new Float32Array(b) };
+  }
+
+  // The wasm function at a function address (its table index).
+  fnAt(addr) {
+    let f = this.fns.get(addr);
+    if (f === undefined) {
+      f = addr > 0 && addr < this.table.length ? this.table.get(addr) : null;
+      if (!f) throw new NcccError(`no function at address ${addr}`, { kind: "type" });
+      this.fns.set(addr, f);
+    }
+    return f;
+  }
+
+  // Room for a call: its in and out slots (and extra bytes) at the top of
+  // the slot stack; the caller writes the arguments there, then calls
+  // run(frame, ...), which pops it.
+  frame(nin, nout, extra = 0) {
+    const base = this.top;
+    const outp = base + 8 * nin;
+    const end = outp + 8 * nout + ((extra + 7) & ~7);
+    if (end > this.stackEnd) throw new NcccError("nccc: the slot stack is full (calls nested too deep)", { kind: "range" });
+    this.mem.u8.fill(0, outp, outp + 8 * nout);
+    return { base, inp: base, outp, end, strings: outp + 8 * nout };
+  }
+
+  // The primitive: fn(in, out) with the frame pushed while it runs; an
+  // error a callback raised meanwhile is thrown here, for this call.
+  run(f, fr, label) {
+    const saved = this.pending;
+    this.pending = null;
+    this.top = fr.end;
+    try {
+      f(fr.inp, fr.outp);
+    } finally {
+      this.top = fr.base;
+    }
+    const err = this.pending;
+    this.pending = saved;
+    if (err !== null) throw this.callbackError(err, label);
+  }
+
+  callbackError(err, label) {
+    const msg = err instanceof Error ? err.message : String(err);
+    return new NcccError(`error in callback${label ? ` of '${label}'` : ""}: ${msg}`,
+      { kind: "callback", function: label, cause: err });
+  }
+
+  // Built-in b with slot arguments (numbers or BigInts): [status, out slots
+  // after it as BigInts].
+  builtin(b, args, nout) {
+    const fr = this.frame(args.length, nout);
+    const u64 = this.mem.u64;
+    for (let k = 0; k < args.length; k++) u64[(fr.inp >> 3) + k] = BigInt(args[k]);
+    this.run(this.fnAt(this.builtinAddr[b]), fr, abi.builtins[b].name);
+    const m = this.mem.u64, o = fr.outp >> 3;
+    const res = [];
+    for (let k = 0; k < nout; k++) res.push(m[o + k]);
+    return [Number(res[0]), res];
+  }
+
+  // The same, raising the runtime's last error on a non-zero status.
+  check(b, args, nout) {
+    const [st, res] = this.builtin(b, args, nout);
+    if (st !== 0) {
+      const [, msg] = this.lastError();
+      throw new NcccError(`nccc: ${abi.builtins[b].name} failed: ${msg} (status 0x${st.toString(16)})`,
+        { kind: "status", status: st });
+    }
+    return res;
+  }
+
+  lastError() {
+    const [, res] = this.builtin(B.last_error, [], 3);
+    return [Number(res[1]), this.cstring(Number(res[2]))];
+  }
+
+  clearError() { this.builtin(B.clear_error, [], 1); }
+
+  // ---- C memory ---------------------------------------------------------
+
+  alloc(n) {
+    return Number(this.check(B.alloc, [n], 2)[1]);
+  }
+
+  free(p) { this.builtin(B.free, [p ?? 0], 1); }
+
+  // The NUL-terminated UTF-8 string at p (null for NULL), or its n bytes.
+  cstring(p, n) {
+    if (!p) return null;
+    const u8 = this.mem.u8;
+    let end = p + (n ?? 0);
+    if (n === undefined) while (u8[end] !== 0) end++;
+    return decoder.decode(u8.subarray(p, end));
+  }
+
+  // The UTF-8 bytes of string s with a final NUL; refuses NUL inside.
+  utf8(s) {
+    if (s.includes("\0")) throw new NcccError("string contains a NUL byte", { kind: "nul" });
+    return encoder.encode(s + "\0");
+  }
+
+  // A C copy of string s in memory from alloc (the caller frees it).
+  newCString(s) {
+    const bytes = this.utf8(s);
+    const p = this.alloc(bytes.length);
+    this.mem.u8.set(bytes, p);
+    return p;
+  }
+
+  read(p, n) { return this.mem.u8.slice(p, p + n); }
+
+  write(p, bytes) { this.mem.u8.set(bytes, p); }
+}
+
+// load(source[, options]): instantiates an nccc wasm module (a path or
+// URL, a Response, bytes or a WebAssembly.Module) and binds its root.
+// options.root: the exported root (default "nccc_root").
+export async function load(source, options = {}) {
+  const rt = new Runtime();
+  const module = await moduleOf(source);
+  const instance = await WebAssembly.instantiate(module, systemImports(rt, module));
+  const ex = instance.exports;
+  rt.instance = instance;
+  rt.exports = ex;
+  rt.memory = ex.memory;
+  rt.table = ex.__indirect_function_table;
+  rt.refresh();
+  if (typeof ex._initialize === "function") ex._initialize();
+  const root = ex[options.root || "nccc_root"];
+  if (typeof ex.nccc_js_dispatcher !== "function" || typeof root !== "function") {
+    throw new NcccError("nccc: the module exports no nccc_root and nccc_js_dispatcher " +
+      "(build it with nccc_add_bindings(... SHARED) for emscripten)", { kind: "load" });
+  }
+  rt.dispatcherAddr = ex.nccc_js_dispatcher();
+  rt.stackBase = Number(ex.malloc(STACK_BYTES));
+  if (!rt.stackBase) throw new NcccError("nccc: no memory for the slot stack", { kind: "load" });
+  rt.top = rt.stackBase;
+  rt.stackEnd = rt.stackBase + STACK_BYTES;
+  rt.refresh();
+  rt.rootFn = root;
+  for (let k = 0; k < abi.builtins.length; k++) {
+    const fr = rt.frame(1, 4);
+    rt.mem.u64[fr.inp >> 3] = BigInt(k);
+    rt.run(root, fr, "nccc_root");
+    const m = rt.mem.u64;
+    if (m[fr.outp >> 3] !== 0n) throw new NcccError(`nccc: the root has no built-in ${k}`, { kind: "load" });
+    rt.builtinAddr[k] = Number(m[(fr.outp >> 3) + 1]);
+  }
+  for (let k = 0; k < abi.builtins.length; k++) {
+    const name = rt.cstring(Number(rt.check(B.builtin, [k], 4)[2]));
+    if (name !== abi.builtins[k].name) {
+      throw new NcccError(`nccc: built-in ${k} is '${name}', expected '${abi.builtins[k].name}'`, { kind: "load" });
+    }
+  }
+  rt.version = rt.cstring(Number(rt.check(B.version, [], 3)[2]));
+  return rt;
+}

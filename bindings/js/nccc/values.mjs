@@ -1,0 +1,255 @@
+// nccc/values.mjs — JavaScript values to slots and back, by signature
+// code (docs/JS.md, "Values"), and records (structs and unions) to
+// bytes and back by their registry layouts. Ranges come from abi.mjs.
+import abi from "./abi.mjs";
+import { NcccError } from "./errors.mjs";
+
+const RECORD = abi.grammar.record_open;
+const FLT_MAX = (2 - 2 ** -23) * 2 ** 127;
+// wasm32: a pointer is an unsigned 32-bit number
+const PTR_MAX = abi.codes.I.max;
+
+// Values that carry an address (closures, owned objects) say so with
+// this symbol: v[ADDRESS]() is the address, or throws why it has none.
+export const ADDRESS = Symbol("nccc.address");
+
+// A 64-bit integer argument as a BigInt in [lo, hi], or the reason.
+function big(v, lo, hi) {
+  if (typeof v === "number") {
+    if (!Number.isInteger(v)) return "integral";
+    v = BigInt(v);
+  } else if (typeof v !== "bigint") {
+    return "type";
+  }
+  return v < lo || v > hi ? "range" : v;
+}
+
+// A narrower integer as a number in [lo, hi], or the reason.
+function small(v, lo, hi) {
+  if (typeof v === "bigint") {
+    if (v < BigInt(lo) || v > BigInt(hi)) return "range";
+    return Number(v);
+  }
+  if (typeof v !== "number") return "type";
+  if (!Number.isInteger(v)) return "integral";
+  return v < lo || v > hi ? "range" : v;
+}
+
+// A pointer argument as a number: null and undefined are NULL; closures
+// and owned objects give their address.
+export function pointer(v) {
+  if (v === null || v === undefined) return 0;
+  if (typeof v === "object" && typeof v[ADDRESS] === "function") return v[ADDRESS]();
+  const s = small(v, 0, PTR_MAX);
+  return s;
+}
+
+// PUT[code](mem, addr, v): writes v's slot at addr; returns undefined,
+// or why it refused v ("type", "range", "integral", "closed", ...).
+export const PUT = {
+  "?"(m, a, v) {
+    if (typeof v !== "boolean") return "type";
+    m.u32[a >> 2] = v ? 1 : 0;
+    m.u32[(a >> 2) + 1] = 0;
+  },
+  f(m, a, v) {
+    if (typeof v !== "number") return "type";
+    if (Number.isFinite(v) && Math.abs(v) > FLT_MAX) return "range";
+    m.f64[a >> 3] = v;
+  },
+  d(m, a, v) {
+    if (typeof v !== "number") return "type";
+    m.f64[a >> 3] = v;
+  },
+  p(m, a, v) {
+    const s = pointer(v);
+    if (typeof s === "string") return s;
+    m.u32[a >> 2] = s;
+    m.u32[(a >> 2) + 1] = 0;
+  },
+  // A closure slot takes a closure (null or undefined: a nullable callback
+  // left out), never a number.
+  c(m, a, v) {
+    if (v === null || v === undefined) {
+      m.u64[a >> 3] = 0n;
+      return undefined;
+    }
+    if (typeof v !== "object" || v.constructor.ncccType !== "closure") return "type";
+    if (!v.live) return "released";
+    m.u32[a >> 2] = v.ctx;
+    m.u32[(a >> 2) + 1] = 0;
+  },
+  // a raw slot of a '*' side: any 64-bit integer, or a pointer value
+  [abi.grammar.variadic](m, a, v) {
+    if (typeof v === "object" && v !== null) return PUT.p(m, a, v);
+    const s = big(v, abi.codes.l.min, abi.codes.L.max);
+    if (typeof s === "string") return s;
+    m.u64[a >> 3] = BigInt.asUintN(64, s);
+  },
+};
+PUT.F = PUT.p;
+for (const [code, info] of Object.entries(abi.codes)) {
+  if (info.kind !== "int" && info.kind !== "errno") continue;
+  const { min, max } = info;
+  if (info.bits === 64) {
+    PUT[code] = (m, a, v) => {
+      const s = big(v, min, max);
+      if (typeof s === "string") return s;
+      m.u64[a >> 3] = BigInt.asUintN(64, s);
+    };
+  } else if (info.signed) {
+    PUT[code] = (m, a, v) => {
+      const s = small(v, min, max);
+      if (typeof s === "string") return s;
+      m.i32[a >> 2] = s;
+      m.i32[(a >> 2) + 1] = s < 0 ? -1 : 0;
+    };
+  } else {
+    PUT[code] = (m, a, v) => {
+      const s = small(v, min, max);
+      if (typeof s === "string") return s;
+      m.u32[a >> 2] = s;
+      m.u32[(a >> 2) + 1] = 0;
+    };
+  }
+}
+
+// GET[code](mem, addr): the JavaScript value of the slot at addr (a
+// string slot reads its address: the caller copies the string).
+const ptrOut = (m, a) => m.u32[a >> 2] || null;
+export const GET = {
+  "?": (m, a) => m.u32[a >> 2] !== 0,
+  f: (m, a) => m.f64[a >> 3],
+  d: (m, a) => m.f64[a >> 3],
+  p: ptrOut, F: ptrOut, c: ptrOut, s: ptrOut,
+  [abi.grammar.variadic]: (m, a) => m.u64[a >> 3],
+};
+for (const [code, info] of Object.entries(abi.codes)) {
+  if (info.kind !== "int" && info.kind !== "errno") continue;
+  if (info.bits === 64) GET[code] = info.signed ? (m, a) => m.i64[a >> 3] : (m, a) => m.u64[a >> 3];
+  else GET[code] = info.signed ? (m, a) => m.i32[a >> 2] : (m, a) => m.u32[a >> 2];
+}
+
+// ---- records ---------------------------------------------------------------
+
+// One scalar of a record field into bytes at offset, by its code and size.
+const scratch = (() => {
+  const b = new ArrayBuffer(8);
+  return { buffer: b, u8: new Uint8Array(b), i32: new Int32Array(b), u32: new Uint32Array(b),
+    f64: new Float64Array(b), i64: new BigInt64Array(b), u64: new BigUint64Array(b) };
+})();
+
+function putScalar(code, size, v, dv, off) {
+  const why = (code === "s" ? PUT.p : PUT[code])(scratch, 0, v);
+  if (why !== undefined) return why;
+  if (code === "f" && size === 4) dv.setFloat32(off, scratch.f64[0], true);
+  else for (let k = 0; k < size; k++) dv.setUint8(off + k, scratch.u8[k]);
+  return undefined;
+}
+
+export function readScalar(code, size, dv, off) {
+  const info = abi.codes[code];
+  if (code === "f" && size === 4) return dv.getFloat32(off, true);
+  if (code === "d" || code === "f") return dv.getFloat64(off, true);
+  if (info.kind === "pointer" || info.kind === "string" || info.kind === "function") {
+    return dv.getUint32(off, true) || null;
+  }
+  if (code === "?") return dv.getUint8(off) !== 0;
+  if (size === 8) return info.signed ? dv.getBigInt64(off, true) : dv.getBigUint64(off, true);
+  if (size === 4) return info.signed ? dv.getInt32(off, true) : dv.getUint32(off, true);
+  if (size === 2) return info.signed ? dv.getInt16(off, true) : dv.getUint16(off, true);
+  return info.signed ? dv.getInt8(off) : dv.getUint8(off);
+}
+
+function describeWhy(why, code, v) {
+  if (why === "type") return `${code === RECORD ? "object or Uint8Array" : code === "?" ? "boolean" : "number"} expected, got ${v === null ? "null" : typeof v}`;
+  if (why === "range") return `value ${String(v)} out of range for ${abi.codes[code] ? abi.codes[code].name : code}`;
+  if (why === "integral") return `number ${String(v)} has no integer representation`;
+  return why;
+}
+
+function fieldError(layout, fd, text, kind = "type") {
+  return new NcccError(`${layout.kind} ${layout.name}: field '${fd.name}': ${text}`, { kind });
+}
+
+function packOne(fd, layout, size, v, dv, off) {
+  if (fd.layout) {
+    if (v instanceof Uint8Array) {
+      if (v.length !== size) throw fieldError(layout, fd, `${size} bytes expected, got ${v.length}`);
+      new Uint8Array(dv.buffer, dv.byteOffset + off, size).set(v);
+      return;
+    }
+    packInto(fd.layout, v, dv, off);
+    return;
+  }
+  const why = putScalar(fd.type, size, v, dv, off);
+  if (why !== undefined) {
+    throw fieldError(layout, fd, describeWhy(why, fd.type, v), why === "type" ? "type" : why);
+  }
+}
+
+function packInto(layout, obj, dv, base) {
+  if (typeof obj !== "object" || obj === null || Array.isArray(obj)) {
+    throw new NcccError(`${layout.kind} ${layout.name}: object expected, got ${obj === null ? "null" : typeof obj}`, { kind: "type" });
+  }
+  for (const key of Object.keys(obj)) {
+    if (!layout.field[key]) {
+      throw new NcccError(`${layout.kind} ${layout.name} has no field '${key}'`, { kind: "field" });
+    }
+  }
+  for (const fd of layout.fields) {
+    let v = obj[fd.name];
+    if (v === undefined) continue;
+    const off = base + fd.offset;
+    if (fd.count > 1) {
+      const esize = Math.floor(fd.size / fd.count);
+      if (typeof v === "string" && (fd.type === "b" || fd.type === "B")) v = new TextEncoder().encode(v);
+      if (v instanceof Uint8Array && esize === 1 && !fd.layout) {
+        if (v.length > fd.count) throw fieldError(layout, fd, `at most ${fd.count} bytes expected`);
+        new Uint8Array(dv.buffer, dv.byteOffset + off, v.length).set(v);
+        continue;
+      }
+      if (!Array.isArray(v) || v.length > fd.count) {
+        throw fieldError(layout, fd, `array of at most ${fd.count} elements expected`);
+      }
+      for (let k = 0; k < v.length; k++) packOne(fd, layout, esize, v[k], dv, off + k * esize);
+    } else {
+      packOne(fd, layout, fd.size, v, dv, off);
+    }
+  }
+}
+
+// The bytes of record value v (an object of fields, or its bytes).
+export function packRecord(layout, v) {
+  if (v instanceof Uint8Array) {
+    if (v.length !== layout.size) {
+      throw new NcccError(`${layout.kind} ${layout.name}: ${layout.size} bytes expected, got ${v.length}`, { kind: "type" });
+    }
+    return v;
+  }
+  const bytes = new Uint8Array(layout.size);
+  packInto(layout, v, new DataView(bytes.buffer), 0);
+  return bytes;
+}
+
+function unpackFrom(layout, dv, base) {
+  const t = {};
+  for (const fd of layout.fields) {
+    const off = base + fd.offset;
+    const one = (o, size) => (fd.layout ? unpackFrom(fd.layout, dv, o) : readScalar(fd.type, size, dv, o));
+    if (fd.count > 1) {
+      const esize = Math.floor(fd.size / fd.count);
+      const a = [];
+      for (let k = 0; k < fd.count; k++) a.push(one(off + k * esize, esize));
+      t[fd.name] = a;
+    } else {
+      t[fd.name] = one(off, fd.size);
+    }
+  }
+  return t;
+}
+
+// The object of a record's bytes (a Uint8Array of layout.size bytes).
+export function unpackRecord(layout, bytes) {
+  return unpackFrom(layout, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0);
+}

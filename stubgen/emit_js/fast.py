@@ -1,0 +1,113 @@
+"""The specialised callers of M.mjs: a function whose slots are all
+numbers and booleans (no pointer, string, closure or record, nothing to
+own, nothing to check for NULL) gets a JavaScript function printed for
+its own signature, which checks and writes each argument straight into
+the slot stack and reads each result straight out of it; every value it
+does not take on the way (a wrong type, a number for an int64, a value
+out of range) goes to the support library's rt.put, which converts it
+or raises. The signature is the one of wasm32 (ILP32, signed char);
+bind falls back to rt.fast when the library's differs.
+"""
+
+from stubgen.abi import load as load_abi
+from stubgen.model.lower import TARGETS, signatures
+
+_ABI = load_abi()
+WASM32 = TARGETS.index(("ILP32", _ABI.codes[1].code))
+NUMBER_CODES = {c.code for c in _ABI.codes if c.kind in ("int", "float", "bool")}
+OUT_CODES = NUMBER_CODES | {c.code for c in _ABI.codes if c.kind == "errno"}
+
+
+def wasm32_signature(lf):
+    sigs = lf.signatures
+    return sigs[WASM32] if len(sigs) > 1 else sigs[0]
+
+
+def specialisable(lf):
+    """The wasm32 signature of lf when its caller can be specialised."""
+    if lf.nonnull or lf.owned or lf.thunks or lf.set_closures or lf.frees:
+        return None
+    sig = wasm32_signature(lf)
+    ins, outs = sig.split(_ABI.separator)
+    if all(c in NUMBER_CODES for c in ins) and all(c in OUT_CODES for c in outs):
+        return sig
+    return None
+
+
+def _write(code, k, arg):
+    """The statement writing argument arg (position k from 1) into slot
+    k - 1: the fast test and store, else rt.put."""
+    c = _ABI.code(code)
+    at = "t + %d" % (8 * (k - 1))
+    w = "(t >> 2) + %d" % (2 * (k - 1))
+    d = "(t >> 3) + %d" % (k - 1)
+    slow = "rt.put(f, %d, %s, %s)" % (k, at, arg)
+    if c.kind == "bool":
+        test = 'typeof %s === "boolean"' % arg
+        store = "m.u32[%s] = %s ? 1 : 0; m.u32[%s + 1] = 0;" % (w, arg, w)
+    elif c.kind == "float" and c.bytes == 8:
+        test = 'typeof %s === "number"' % arg
+        store = "m.f64[%s] = %s;" % (d, arg)
+    elif c.kind == "float":
+        return "%s;" % slow
+    elif c.bytes == 8:
+        array = "i64" if c.signed else "u64"
+        test = 'typeof %s === "bigint" && %s >= %dn && %s <= %dn' % (
+            arg, arg, c.min, arg, c.max)
+        store = "m.%s[%s] = %s;" % (array, d, arg)
+    elif c.signed:
+        test = 'typeof %s === "number" && (%s | 0) === %s' % (arg, arg, arg)
+        if c.bytes < 4:
+            test += " && %s >= %d && %s <= %d" % (arg, c.min, arg, c.max)
+        store = "m.i32[%s] = %s; m.i32[%s + 1] = %s >> 31;" % (w, arg, w, arg)
+    else:
+        test = 'typeof %s === "number" && %s >>> 0 === %s' % (arg, arg, arg)
+        if c.bytes < 4:
+            test += " && %s <= %d" % (arg, c.max)
+        store = "m.u32[%s] = %s; m.u32[%s + 1] = 0;" % (w, arg, w)
+    return "if (%s) { %s } else %s;" % (test, store, slow)
+
+
+def _read(code, j, nin):
+    """The expression of result j (from 0) after nin in slots."""
+    c = _ABI.code(code)
+    slot = nin + j
+    if c.kind == "bool":
+        return "r.u32[(t >> 2) + %d] !== 0" % (2 * slot)
+    if c.kind == "float":
+        return "r.f64[(t >> 3) + %d]" % slot
+    if c.bytes == 8:
+        return "r.%s[(t >> 3) + %d]" % ("i64" if c.signed else "u64", slot)
+    return "r.%s[(t >> 2) + %d]" % ("i32" if c.signed else "u32", 2 * slot)
+
+
+def emit_special(src, lf, sig, quote):
+    """B[name] for a specialisable function: rt.special(sig, make)."""
+    ins, outs = sig.split(_ABI.separator)
+    args = ["a%d" % k for k in range(1, len(ins) + 1)]
+    end = 8 * (len(ins) + len(outs))
+    src.line("// %s: %s, specialised" % (lf.name, sig))
+    with src.block("B[%s] = (rt, h) => rt.special(h, %s, (f, fn) => "
+                   "function %s(%s) {" % (quote(lf.name), quote(sig),
+                                          lf.name, ", ".join(args)), "});"):
+        src.line("if (arguments.length !== %d) rt.refuseCount(f, "
+                 "arguments.length);" % len(ins))
+        src.line("const t = rt.top, m = rt.mem;")
+        src.line("if (t + %d > rt.stackEnd) rt.stackFull();" % end)
+        for k, code in enumerate(ins, 1):
+            src.line(_write(code, k, args[k - 1]))
+        src.line("const saved = rt.enter(t + %d);" % end)
+        with src.block("try {", "} finally {"):
+            src.line("fn(t, t + %d);" % (8 * len(ins)))
+        src.indent()
+        src.line("rt.leave(t, saved, f.name);")
+        src.dedent()
+        src.line("}")
+        if not outs:
+            return
+        src.line("const r = rt.mem;")
+        reads = [_read(code, j, len(ins)) for j, code in enumerate(outs)]
+        if len(reads) == 1:
+            src.line("return %s;" % reads[0])
+        else:
+            src.line("return [%s];" % ", ".join(reads))

@@ -1,0 +1,92 @@
+"""M.d.ts: the TypeScript declarations of a generated JavaScript module,
+so that editors show every function's parameters and results. Types
+follow docs/JS.md, "Values", read from each function's wasm32
+signature (stubgen/emit_js/fast.py)."""
+
+import re
+
+from stubgen.abi import load as load_abi
+from stubgen.emit_js.fast import wasm32_signature
+from stubgen.source import Source
+
+_ABI = load_abi()
+_ITEM = re.compile(r"\%s[^%s]*\%s|." % (_ABI.record_open, _ABI.record_close,
+                                        _ABI.record_close))
+_IN = {"bool": "boolean", "int": "number", "errno": "number",
+       "float": "number", "pointer": "Pointer", "function": "Pointer",
+       "string": "string | null", "closure": "Closure | null"}
+_OUT = dict(_IN, pointer="number | null", function="number | null",
+            closure="number | null")
+
+
+def _items(side):
+    return [m.group(0) for m in _ITEM.finditer(side)
+            if m.group(0) != _ABI.variadic]
+
+
+def _ts(item, table):
+    if item.startswith(_ABI.record_open):
+        return "Fields" if table is _IN else "{ [field: string]: any }"
+    c = _ABI.code(item)
+    if c.bytes == 8 and c.kind == "int":
+        return "bigint | number" if table is _IN else "bigint"
+    return table[c.kind]
+
+
+def _ident(name, k):
+    name = name or "arg%d" % k
+    return name if name.isidentifier() else "arg%d" % k
+
+
+def _function(src, lf):
+    ins, outs = wasm32_signature(lf).split(_ABI.separator)
+    params = ", ".join(
+        "%s: %s" % (_ident(s.name, k), _ts(item, _IN))
+        for k, (s, item) in enumerate(zip(lf.in_slots, _items(ins)), 1))
+    results = [_ts(item, _OUT) for item in _items(outs)]
+    if lf.owned_return is not None and not lf.owned_return.string:
+        results[0] = "Owned | null"
+    if not results:
+        result = "void"
+    elif len(results) == 1:
+        result = results[0]
+    else:
+        result = "[%s]" % ", ".join(results)
+    src.line("%s(%s): %s;" % (lf.name, params, result))
+
+
+def emit_types(host):
+    src = Source()
+    src.line("// %s.d.ts: declarations of %s.mjs, %s." % (
+        host.name, host.name, host.generated_by()))
+    src.lines("""
+        /** A pointer: its address, null for NULL, or an object holding one
+         *  (an owned object, a closure). */
+        export type Pointer = number | null | { readonly address: number | null };
+        /** A closure from m.callback or rt.callback. */
+        export interface Closure { readonly live: boolean; release(): boolean; }
+        /** An [owned] result: freed by close(), [Symbol.dispose]() or the
+         *  collector. */
+        export interface Owned { readonly address: number | null; close(): boolean; }
+        /** A struct or union: its fields by name, or its bytes. */
+        export type Fields = { [field: string]: any } | Uint8Array;
+        """)
+    with src.block("export interface Bound {", "}"):
+        for lf in host.functions:
+            _function(src, lf)
+        for c in host.constants:
+            src.line("readonly %s: number | bigint;" % c)
+        src.line("/** A closure of one of the module's callback types. */")
+        src.line("callback(type: %s, fn: (...args: any[]) => any, "
+                 "scope?: \"call\" | \"async\" | \"notified\" | \"forever\"): "
+                 "Closure;" % (" | ".join('"%s"' % cb.name
+                                          for cb in host.callbacks)
+                               or "string"))
+        src.line("signature(type: string): string;")
+        src.line("layout(type: string): object;")
+    src.line("export const name: %s;" % ('"%s"' % host.name))
+    src.line("/** The module bound to a runtime from nccc.load. */")
+    src.line("export function bind(rt: object): Bound;")
+    src.line("declare const _default: { name: typeof name; bind: typeof bind };")
+    src.line("export default _default;")
+    return str(src)
