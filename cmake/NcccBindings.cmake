@@ -11,8 +11,9 @@
 #
 # LANGS: targets of the generator: c (always made: it is <target>'s
 #   library), lua (<module>.lua), scheme (<module>.sls, with <module>.scm
-#   and <module>.rkt for Guile's and Racket's module systems); the host modules
-#   go to OUTPUT_DIR beside the C files.
+#   and <module>.rkt for Guile's and Racket's module systems), js
+#   (<module>.mjs and <module>.d.ts, docs/JS.md); the host modules go to
+#   OUTPUT_DIR beside the C files.
 # OUTPUT_DIR: where the files go (default: ${CMAKE_CURRENT_BINARY_DIR}/nccc/<target>).
 # MODULE: the IDL's module name; read from its "module NAME" line if absent.
 #   Required when the IDL is made at build time: the OUTPUT of an
@@ -27,6 +28,12 @@
 #   Needs CMake 3.24 (WHOLE_ARCHIVE). A later nccc_add_bindings with the
 #   same <target> adds its module's wrappers (and nccc_<module>_open) to
 #   that library: one library, one runtime, several modules.
+#   Under emscripten (emcmake cmake) the library is <target>.wasm, a
+#   standalone wasm module for the JavaScript host (docs/JS.md, "Building
+#   for wasm"): the runtime, the wrappers and the host's dispatcher import
+#   (bindings/js/wasm/nccc_js.c); it exports nccc_root, each
+#   nccc_<module>_open and the functions listed in the target property
+#   NCCC_WASM_EXPORTS (append your own C entry points there).
 #
 # Works in the nccc source tree (this file in <root>/cmake) and from an
 # installed package (this file next to ncccConfig.cmake, somewhere under
@@ -61,6 +68,25 @@ function(_nccc_find_stubgen)
   message(FATAL_ERROR "nccc: bin/nccc-stubgen not found above ${_NCCC_BINDINGS_DIR}")
 endfunction()
 
+# The wasm module of nccc_add_bindings(... SHARED) under emscripten: a
+# standalone module (no emscripten JavaScript glue) that imports only the
+# JavaScript host's one dispatcher and a few system calls, which the
+# support library supplies (bindings/js/nccc/runtime.mjs).
+function(_nccc_wasm_module target module)
+  get_filename_component(js "${_NCCC_BINDINGS_DIR}/../bindings/js/wasm" ABSOLUTE)
+  if(NOT EXISTS "${js}/nccc_js.c")
+    get_filename_component(js "${_NCCC_BINDINGS_DIR}/../../nccc/js/wasm" ABSOLUTE)
+  endif()
+  add_executable(${target} ${ARGN} "${js}/nccc_js.c")
+  set_target_properties(${target} PROPERTIES SUFFIX ".wasm" NCCC_BINDINGS_SHARED ON
+    NCCC_WASM_EXPORTS "nccc_root;nccc_js_dispatcher;malloc;free;nccc_${module}_open")
+  target_link_libraries(${target} PRIVATE nccc::runtime)
+  set(exports "$<TARGET_PROPERTY:${target},NCCC_WASM_EXPORTS>")
+  target_link_options(${target} PRIVATE --no-entry -sSTANDALONE_WASM=1 -sWASM_BIGINT=1
+    -sALLOW_MEMORY_GROWTH=1 "--js-library=${js}/nccc_js_imports.js" -Wl,--growable-table
+    "-sEXPORTED_FUNCTIONS=_$<JOIN:${exports},$<COMMA>_>")
+endfunction()
+
 function(nccc_add_bindings target idl)
   cmake_parse_arguments(B "SHARED" "OUTPUT_DIR;MODULE" "LANGS" ${ARGN})
   if(B_UNPARSED_ARGUMENTS)
@@ -70,9 +96,9 @@ function(nccc_add_bindings target idl)
   list(PREPEND B_LANGS c)
   list(REMOVE_DUPLICATES B_LANGS)
   foreach(lang IN LISTS B_LANGS)
-    if(NOT lang MATCHES "^(c|lua|scheme)$")
+    if(NOT lang MATCHES "^(c|lua|scheme|js)$")
       message(FATAL_ERROR "nccc_add_bindings: unknown language '${lang}' "
-                          "(known: c, lua, scheme)")
+                          "(known: c, js, lua, scheme)")
     endif()
   endforeach()
   get_filename_component(idl "${idl}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -111,11 +137,14 @@ function(nccc_add_bindings target idl)
   if("scheme" IN_LIST B_LANGS)
     list(APPEND outputs "${out}/${module}.sls" "${out}/${module}.scm" "${out}/${module}.rkt")
   endif()
+  if("js" IN_LIST B_LANGS)
+    list(APPEND outputs "${out}/${module}.mjs" "${out}/${module}.d.ts")
+  endif()
   set(env)
   if(NCCC_PYTHON)
     set(env "${CMAKE_COMMAND}" -E env "NCCC_PYTHON=${NCCC_PYTHON}")
   endif()
-  if(B_SHARED AND CMAKE_VERSION VERSION_LESS 3.24)
+  if(B_SHARED AND CMAKE_VERSION VERSION_LESS 3.24 AND NOT EMSCRIPTEN)
     message(FATAL_ERROR "nccc_add_bindings: SHARED needs CMake 3.24 or later")
   endif()
   string(REPLACE ";" "," langs "${B_LANGS}")
@@ -133,6 +162,9 @@ function(nccc_add_bindings target idl)
                           "not a library made with SHARED")
     endif()
     target_sources(${target} PRIVATE ${sources})
+    set_property(TARGET ${target} APPEND PROPERTY NCCC_WASM_EXPORTS nccc_${module}_open)
+  elseif(B_SHARED AND EMSCRIPTEN)
+    _nccc_wasm_module(${target} ${module} ${sources})
   elseif(B_SHARED)
     # The host binds the library's nccc_root, which reaches the whole
     # runtime through the registry: every object of the archive goes in,

@@ -13,8 +13,7 @@ checks its signature and makes each function's converter and call once
 (lib:fast: a C closure on Lua 5.4, compiled Lua on LuaJIT).
 """
 
-from stubgen.ctype import POINTER_CODE
-from stubgen.host import HostModule
+from stubgen.host import BinderFacts, HostModule, binder_note, set_wrappers
 from stubgen.source import Source
 
 
@@ -50,30 +49,17 @@ def _closure_sets(src, sets):
                     for m in cs.members]))
 
 
+def _record(pairs):
+    return "{%s}" % ", ".join(
+        ("[%d] = %s" if isinstance(k, int) else "%s = %s") % (k, v)
+        for k, v in pairs)
+
+
 def _set_wrappers(host, lf):
     """The closure-set wrappers of a function, as Lua expressions around
-    call: the owner's group for its [closures] and [context] slots
-    (positions are in-slot positions), then the release of the groups
-    of an owner it frees."""
-    out = []
-    by_set = {}
-    for c in lf.set_closures:
-        by_set.setdefault(c.closures, []).append(c)
-    for cs, cl in by_set.items():
-        members = ", ".join("[%d] = %d" % (lf.position(c.slot), c.member)
-                            for c in cl if c.member is not None)
-        context = [lf.position(c.slot) for c in cl if c.member is None]
-        out.append("S.closures(call, %d, {name = %s, set = %s, owner = %d, "
-                   "members = {%s}%s})" % (len(lf.in_slots),
-                                 lua_string(host.qualified(lf.name)),
-                                 lua_string(cs.name),
-                                 lf.position(cl[0].owner), members,
-                                 ", context = %d" % context[0]
-                                 if context else ""))
-    if lf.frees:
-        out.append("S.release(call, {%s})" % ", ".join(
-            lua_string(cs.name) for cs in lf.frees))
-    return out
+    call (stubgen/host.py)."""
+    return set_wrappers(host, lf, lua_string, _record,
+                        lambda texts: "{%s}" % ", ".join(texts))
 
 
 def _closure_params(src, functions):
@@ -114,45 +100,26 @@ def _binder(src, host, lf):
     parameters), a thunk to bind (the last error checked after the
     call). Owned pointers from [out] parameters other than strings stay
     plain pointers: the caller frees them (docs/LUA.md, "Ownership")."""
-    owned = lf.owned_return
+    facts = BinderFacts(lf)
     sets = _set_wrappers(host, lf)
-    if not lf.nonnull and not owned and not lf.thunks and \
-            not lf.owned_out_strings and not sets:
+    if not facts.needed(sets):
         return
-    opts = []
-    if lf.nonnull:
-        opts.append("nonnull = {%s}" % ", ".join(
-            "[%d] = true" % lf.position(s) for s in lf.nonnull))
-    string = owned is not None and owned.string
-    raw = ([1] if string else []) + [o.index + 1
-                                     for o in lf.owned_out_strings]
-    if raw:
-        opts.append("outs = {%s}" % ", ".join(
-            '[%d] = "%s"' % (k, POINTER_CODE) for k in raw))
-    if lf.thunks:
-        opts.append("thunks = true")
-    src.line("-- %s" % _describe(lf))
+    opts = facts.options(
+        lambda key, pairs: "%s = {%s}" % (key, ", ".join(
+            "[%d] = %s" % p for p in pairs)),
+        lambda key: "%s = true" % key)
+    owned = facts.owned
+    src.line("-- %s" % binder_note(lf))
     with src.block("B[%s] = function(lib, h%s)" % (
             lua_string(lf.name), ", S" if sets or
             (owned and owned.frees) else ""), "end"):
         src.line("local call = lib:fast(h, {%s})" % ", ".join(opts))
         for w in sets:
             src.line("call = %s" % w)
-        convs = []
-        if owned:
-            free = lua_string(host.qualified(owned.destructor))
-            if owned.frees:
-                # closing the object releases the owner's groups too
-                free = "S.freeing(%s)" % lua_string(owned.destructor)
-            if string:
-                convs.append((1, "lib:owned_string(%s)" % free))
-            else:
-                tname = owned.slot.type.spell()
-                convs.append((1, "lib:owner(%s, %s)" % (
-                    free, lua_string(tname.replace(" *", "").strip()))))
-        for o in lf.owned_out_strings:
-            free = lua_string(host.qualified(o.destructor))
-            convs.append((o.index + 1, "lib:owned_string(%s)" % free))
+        convs = facts.conversions(
+            host, lua_string, lambda free, t: "lib:owner(%s, %s)" % (free, t),
+            lambda free: "lib:owned_string(%s)" % free,
+            lambda name: "S.freeing(%s)" % name)
         if not convs:
             src.line("return call")
         elif len(convs) == 1 and convs[0][0] == 1:
@@ -162,30 +129,6 @@ def _binder(src, host, lf):
             src.line("local own = lib:owning({%s})" % ", ".join(
                 "[%d] = %s" % c for c in convs))
             src.line("return function(...) return own(call(...)) end")
-
-
-def _describe(lf):
-    notes = []
-    if lf.nonnull:
-        notes.append("non-NULL: " + ", ".join(
-            (s.callbacks[0].name if s.callbacks else s.name) or "?"
-            for s in lf.nonnull))
-    if lf.owned_return:
-        notes.append("owned(%s)" % lf.owned_return.destructor)
-    for o in lf.owned_out_strings:
-        notes.append("owned string result %d (%s)"
-                     % (o.index + 1, o.destructor))
-    if lf.thunks:
-        notes.append("binds a thunk of " + ", ".join(
-            cb.name for cb in lf.thunks))
-    for c in lf.set_closures:
-        notes.append("%s of closures %s, owner #%d" % (
-            "member %d" % c.member if c.member is not None else "context",
-            c.closures.name, lf.position(c.owner)))
-    if lf.frees:
-        notes.append("frees the owner of closures " + ", ".join(
-            cs.name for cs in lf.frees))
-    return "%s: %s" % (lf.name, "; ".join(notes))
 
 
 def emit(module, idl_name):

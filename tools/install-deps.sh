@@ -12,6 +12,7 @@ packages=(
   gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
   gcc-mips-linux-gnu libc6-dev-mips-cross qemu-user clang libclang-rt-14-dev
   rustc cargo
+  emscripten nodejs
 )
 missing=()
 for p in "${packages[@]}"; do

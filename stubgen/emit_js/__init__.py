@@ -17,10 +17,9 @@ results, owned strings, thunks to bind, closure sets), around rt.fast.
 
 import json
 
-from stubgen.ctype import POINTER_CODE
 from stubgen.emit_js.fast import emit_special, specialisable
 from stubgen.emit_js.types import emit_types
-from stubgen.host import HostModule
+from stubgen.host import BinderFacts, HostModule, binder_note, set_wrappers
 from stubgen.source import Source
 
 
@@ -69,26 +68,12 @@ def _closure_params(src, functions):
 
 
 def _set_wrappers(host, lf):
-    """The closure-set wrappers of a function around call (positions are
-    in-slot positions), then the release of the groups of an owner it
-    frees."""
-    out = []
-    by_set = {}
-    for c in lf.set_closures:
-        by_set.setdefault(c.closures, []).append(c)
-    for cs, cl in by_set.items():
-        members = ", ".join("%d: %d" % (lf.position(c.slot), c.member)
-                            for c in cl if c.member is not None)
-        context = [lf.position(c.slot) for c in cl if c.member is None]
-        out.append("S.closures(call, %d, {name: %s, set: %s, owner: %d, "
-                   "members: {%s}%s})" % (
-                       len(lf.in_slots), js_string(host.qualified(lf.name)),
-                       js_string(cs.name), lf.position(cl[0].owner), members,
-                       ", context: %d" % context[0] if context else ""))
-    if lf.frees:
-        out.append("S.release(call, [%s])" % ", ".join(
-            js_string(cs.name) for cs in lf.frees))
-    return out
+    """The closure-set wrappers of a function around call
+    (stubgen/host.py)."""
+    return set_wrappers(
+        host, lf, js_string,
+        lambda pairs: "{%s}" % ", ".join("%s: %s" % kv for kv in pairs),
+        lambda texts: "[%s]" % ", ".join(texts))
 
 
 def _binder(src, host, lf):
@@ -99,42 +84,23 @@ def _binder(src, host, lf):
     if sig is not None:
         emit_special(src, lf, sig, js_string)
         return
-    owned = lf.owned_return
+    facts = BinderFacts(lf)
     sets = _set_wrappers(host, lf)
-    if not lf.nonnull and not owned and not lf.thunks and \
-            not lf.owned_out_strings and not sets:
+    if not facts.needed(sets):
         return
-    opts = []
-    if lf.nonnull:
-        opts.append("nonnull: {%s}" % ", ".join(
-            "%d: true" % lf.position(s) for s in lf.nonnull))
-    string = owned is not None and owned.string
-    raw = ([1] if string else []) + [o.index + 1
-                                     for o in lf.owned_out_strings]
-    if raw:
-        opts.append("outs: {%s}" % ", ".join(
-            '%d: "%s"' % (k, POINTER_CODE) for k in raw))
-    if lf.thunks:
-        opts.append("thunks: true")
-    src.line("// %s" % _describe(lf))
+    opts = facts.options(
+        lambda key, pairs: "%s: {%s}" % (key, ", ".join(
+            "%d: %s" % p for p in pairs)),
+        lambda key: "%s: true" % key)
+    src.line("// %s" % binder_note(lf))
     with src.block("B[%s] = (rt, h, S) => {" % js_string(lf.name), "};"):
         src.line("let call = rt.fast(h, {%s});" % ", ".join(opts))
         for w in sets:
             src.line("call = %s;" % w)
-        convs = []
-        if owned:
-            free = js_string(host.qualified(owned.destructor))
-            if owned.frees:
-                # closing the object releases the owner's groups too
-                free = "S.freeing(%s)" % js_string(owned.destructor)
-            if string:
-                convs.append((1, "rt.ownedString(%s)" % free))
-            else:
-                tname = owned.slot.type.spell().replace(" *", "").strip()
-                convs.append((1, "rt.owner(%s, %s)" % (free, js_string(tname))))
-        for o in lf.owned_out_strings:
-            convs.append((o.index + 1, "rt.ownedString(%s)" % js_string(
-                host.qualified(o.destructor))))
+        convs = facts.conversions(
+            host, js_string, lambda free, t: "rt.owner(%s, %s)" % (free, t),
+            lambda free: "rt.ownedString(%s)" % free,
+            lambda name: "S.freeing(%s)" % name)
         if not convs:
             src.line("return call;")
         elif len(convs) == 1 and convs[0][0] == 1 and len(lf.out_slots) == 1:
@@ -143,30 +109,6 @@ def _binder(src, host, lf):
         else:
             src.line("return rt.owning(call, {%s});" % ", ".join(
                 "%d: %s" % c for c in convs))
-
-
-def _describe(lf):
-    notes = []
-    if lf.nonnull:
-        notes.append("non-NULL: " + ", ".join(
-            (s.callbacks[0].name if s.callbacks else s.name) or "?"
-            for s in lf.nonnull))
-    if lf.owned_return:
-        notes.append("owned(%s)" % lf.owned_return.destructor)
-    for o in lf.owned_out_strings:
-        notes.append("owned string result %d (%s)"
-                     % (o.index + 1, o.destructor))
-    if lf.thunks:
-        notes.append("binds a thunk of " + ", ".join(
-            cb.name for cb in lf.thunks))
-    for c in lf.set_closures:
-        notes.append("%s of closures %s, owner #%d" % (
-            "member %d" % c.member if c.member is not None else "context",
-            c.closures.name, lf.position(c.owner)))
-    if lf.frees:
-        notes.append("frees the owner of closures " + ", ".join(
-            cs.name for cs in lf.frees))
-    return "%s: %s" % (lf.name, "; ".join(notes))
 
 
 def emit(module, idl_name):

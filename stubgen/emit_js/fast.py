@@ -10,7 +10,7 @@ bind falls back to rt.fast when the library's differs.
 """
 
 from stubgen.abi import load as load_abi
-from stubgen.model.lower import TARGETS, signatures
+from stubgen.model.lower import TARGETS
 
 _ABI = load_abi()
 WASM32 = TARGETS.index(("ILP32", _ABI.codes[1].code))
@@ -110,4 +110,4 @@ def emit_special(src, lf, sig, quote):
         if len(reads) == 1:
             src.line("return %s;" % reads[0])
         else:
-            src.line("return [%s];" % ", ".join(reads))
+            src.line("return rt.results(%s);" % ", ".join(reads))

@@ -26,7 +26,7 @@ def _items(side):
 
 def _ts(item, table):
     if item.startswith(_ABI.record_open):
-        return "Fields" if table is _IN else "{ [field: string]: any }"
+        return "Struct" if table is _IN else "{ [field: string]: any }"
     c = _ABI.code(item)
     if c.bytes == 8 and c.kind == "int":
         return "bigint | number" if table is _IN else "bigint"
@@ -69,7 +69,7 @@ def emit_types(host):
          *  collector. */
         export interface Owned { readonly address: number | null; close(): boolean; }
         /** A struct or union: its fields by name, or its bytes. */
-        export type Fields = { [field: string]: any } | Uint8Array;
+        export type Struct = { [field: string]: any } | Uint8Array;
         """)
     with src.block("export interface Bound {", "}"):
         for lf in host.functions:

@@ -17,8 +17,10 @@ from conftest import ROOT
 from stubgen.abi import load
 
 GENERATED = {"nccc_runtime/include/nccc/abi.h", "bindings/lua/nccc/abi.lua",
-             "bindings/scheme/nccc/abi.sls", "bindings/rust/nccc/src/abi.rs"}
-SUFFIXES = {".c", ".h", ".lua", ".sls", ".scm", ".rkt", ".py", ".rs"}
+             "bindings/scheme/nccc/abi.sls", "bindings/rust/nccc/src/abi.rs",
+             "bindings/js/nccc/abi.mjs"}
+SUFFIXES = {".c", ".h", ".lua", ".sls", ".scm", ".rkt", ".py", ".rs", ".mjs",
+            ".js"}
 PRODUCT = ["nccc_runtime", "shims", "bindings", "stubgen"]
 
 

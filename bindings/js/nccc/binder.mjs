@@ -6,12 +6,12 @@
 // rt.enter, rt.leave), owned results, and closure sets (owners.mjs).
 import { NcccError, badArgument, countError } from "./errors.mjs";
 import { Runtime } from "./runtime.mjs";
-import { PUT } from "./values.mjs";
+import { PUT, valueList } from "./values.mjs";
 import { converting, closureSets } from "./owners.mjs";
 
 // The targets an entry may carry one signature each for (stubgen/host.py:
 // three data models by two plain-char signednesses).
-const TARGETS = 6;
+const TARGETS = 6, WASM32 = 2;
 
 const sigOf = (e, k) => (Array.isArray(e[1]) ? e[1][k] : e[1]);
 
@@ -72,7 +72,8 @@ Runtime.prototype.bindModule = function (M) {
     const binder = M.binders[e[0]];
     t[e[0]] = binder ? binder(this, h, S) : this.fast(h);
   }
-  const first = targets[0];
+  // wasm32 is ILP32 with a signed char: the third of TARGETS
+  const first = targets.includes(WASM32) ? WASM32 : targets[0];
   helpers.signature = (name) => sigOf(find(M, M.callbacks, name, "callback type"), first);
   helpers.values = (name, fn) => {
     const v = find(M, M.callbacks, name, "callback type")[2];
@@ -121,21 +122,11 @@ Runtime.prototype.put = function (f, k, addr, v) {
   if (why !== undefined) throw badArgument(f.name, k, why, code, v);
 };
 
-// Around the primitive: enter(end) pushes the frame up to end and
-// returns the pending error of an outer call; leave(base, saved, name)
-// pops it and throws what a callback raised meanwhile.
-Runtime.prototype.enter = function (end) {
-  const saved = this.pending;
-  this.pending = null;
-  this.top = end;
-  return saved;
-};
-
-Runtime.prototype.leave = function (base, saved, name) {
-  this.top = base;
-  const err = this.pending;
-  this.pending = saved;
-  if (err !== null) throw this.callbackError(err, name);
+// The results of a call with several, as an array (valueList).
+Runtime.prototype.results = function (...values) {
+  const list = valueList();
+  for (const v of values) list.push(v);
+  return list;
 };
 
 // call with convs[k] (from owner or ownedString) applied to its result

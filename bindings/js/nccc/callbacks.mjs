@@ -6,7 +6,7 @@
 import abi from "./abi.mjs";
 import { NcccError, refusal, vtype } from "./errors.mjs";
 import { Runtime } from "./runtime.mjs";
-import { GET, PUT, packRecord, unpackRecord } from "./values.mjs";
+import { GET, PUT, packRecord, unpackRecord, valueList } from "./values.mjs";
 
 const B = abi.builtin, RECORD = abi.grammar.record_open;
 
@@ -65,7 +65,7 @@ function entry(rt, sig, fn, closure, k) {
   return {
     closure, fn,
     run(inp, outp) {
-      const vals = [];
+      const vals = valueList();
       let a = inp + 8;
       for (let j = 0; j < args.length; j++) {
         vals.push(args[j](a));
@@ -103,7 +103,7 @@ Runtime.prototype.dispatch = function (inp, outp) {
   try {
     e.run(inp, outp);
   } catch (err) {
-    if (this.pending === null) this.pending = err;
+    this.notePending(err);
   }
 };
 

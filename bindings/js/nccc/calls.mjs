@@ -5,7 +5,7 @@
 import abi from "./abi.mjs";
 import { NcccError, badArgument, countError } from "./errors.mjs";
 import { Runtime } from "./runtime.mjs";
-import { GET, PUT, packRecord, unpackRecord } from "./values.mjs";
+import { GET, PUT, packRecord, unpackRecord, valueList } from "./values.mjs";
 
 const RECORD = abi.grammar.record_open, STAR = abi.grammar.variadic;
 
@@ -142,7 +142,7 @@ function invoke(rt, f, fn, args, s) {
     pos += 8 * (item ? item.slots : 1);
   }
   rt.run(fn, fr, f.name);
-  const results = [];
+  const results = valueList();
   let at = fr.outp;
   for (let k = 0; k < s.readers.length; k++) {
     results.push(s.readers[k](rt, at));

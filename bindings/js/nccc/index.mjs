@@ -20,6 +20,7 @@ export { NcccError } from "./errors.mjs";
 export { Closure } from "./callbacks.mjs";
 export { Owned } from "./owned.mjs";
 export { default as abi } from "./abi.mjs";
+export { valueList } from "./values.mjs";
 
 // float(x): x sent to a packed function as a float even when integral.
 export function float(x) { return new PackedFloat(x); }

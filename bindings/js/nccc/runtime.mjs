@@ -94,6 +94,7 @@ function systemImports(rt, module) {
 export class Runtime {
   constructor() {
     this.pending = null;     // the first error a callback raised, for its forward call
+    this.pendingMore = 0;    // how many more were raised after it
     this.fns = new Map();    // function address -> the wasm function
     this.builtinAddr = [];
     this.entries = new Map(); // env word -> callback entry (callbacks.mjs)
@@ -139,23 +140,45 @@ export class Runtime {
   // The primitive: fn(in, out) with the frame pushed while it runs; an
   // error a callback raised meanwhile is thrown here, for this call.
   run(f, fr, label) {
-    const saved = this.pending;
-    this.pending = null;
-    this.top = fr.end;
+    const saved = this.enter(fr.end);
     try {
       f(fr.inp, fr.outp);
     } finally {
-      this.top = fr.base;
+      this.leave(fr.base, saved, label);
     }
-    const err = this.pending;
-    this.pending = saved;
-    if (err !== null) throw this.callbackError(err, label);
   }
 
-  callbackError(err, label) {
+  // Around the primitive: enter(end) pushes the frame up to end and
+  // returns the pending errors of an outer call; leave(base, saved,
+  // name) pops it and throws what a callback raised meanwhile.
+  enter(end) {
+    const saved = [this.pending, this.pendingMore];
+    this.pending = null;
+    this.pendingMore = 0;
+    this.top = end;
+    return saved;
+  }
+
+  leave(base, saved, name) {
+    this.top = base;
+    const err = this.pending, more = this.pendingMore;
+    [this.pending, this.pendingMore] = saved;
+    if (err !== null) throw this.callbackError(err, more, name);
+  }
+
+  // What a callback raised, as the forward call's error: the first
+  // error's message and how many more came after it.
+  callbackError(err, more, label) {
     const msg = err instanceof Error ? err.message : String(err);
-    return new NcccError(`error in callback${label ? ` of '${label}'` : ""}: ${msg}`,
+    const rest = more > 0 ? ` (and ${more} more errors in callbacks)` : "";
+    return new NcccError(`error in callback${label ? ` of '${label}'` : ""}: ${msg}${rest}`,
       { kind: "callback", function: label, cause: err });
+  }
+
+  // Keeps an error a callback raised for the forward call under way.
+  notePending(err) {
+    if (this.pending === null) this.pending = err;
+    else this.pendingMore++;
   }
 
   // Built-in b with slot arguments (numbers or BigInts): [status, out slots

@@ -9,6 +9,15 @@ const FLT_MAX = (2 - 2 ** -23) * 2 ** 127;
 // wasm32: a pointer is an unsigned 32-bit number
 const PTR_MAX = abi.codes.I.max;
 
+// An empty array of the engine's generic kind: V8 keeps the numbers of
+// such an array boxed, bit for bit, where an array of doubles would
+// quieten a signalling NaN (docs/JS.md, "Values").
+export function valueList() {
+  const list = [undefined];
+  list.pop();
+  return list;
+}
+
 // Values that carry an address (closures, owned objects) say so with
 // this symbol: v[ADDRESS]() is the address, or throws why it has none.
 export const ADDRESS = Symbol("nccc.address");
@@ -53,11 +62,13 @@ export const PUT = {
     m.u32[(a >> 2) + 1] = 0;
   },
   f(m, a, v) {
+    if (typeof v === "bigint") v = Number(v);
     if (typeof v !== "number") return "type";
     if (Number.isFinite(v) && Math.abs(v) > FLT_MAX) return "range";
     m.f64[a >> 3] = v;
   },
   d(m, a, v) {
+    if (typeof v === "bigint") v = Number(v);
     if (typeof v !== "number") return "type";
     m.f64[a >> 3] = v;
   },
@@ -88,6 +99,13 @@ export const PUT = {
   },
 };
 PUT.F = PUT.p;
+// Strings are copied into the call's frame by the caller; only NULL
+// (null) gets here: undefined, a value never set, is refused.
+PUT.s = (m, a, v) => {
+  if (v !== null) return "type";
+  m.u64[a >> 3] = 0n;
+  return undefined;
+};
 for (const [code, info] of Object.entries(abi.codes)) {
   if (info.kind !== "int" && info.kind !== "errno") continue;
   const { min, max } = info;

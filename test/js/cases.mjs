@@ -1,0 +1,382 @@
+// cases.mjs — runs the host case table (test/hosts/cases.json) through
+// the JavaScript support library and the generated modules tour.mjs and
+// hcb.mjs, on the wasm build of the host fixture. runCases returns the
+// failures; cases.test.mjs runs it under node --test. The case format
+// is described in the "about" field of the case file.
+import * as nccc from "../../bindings/js/nccc/index.mjs";
+
+// Words an error message of each kind must contain.
+const ERROR_WORDS = {
+  count: "expects", type: "expected, got", range: "out of range",
+  integral: "no integer representation", unknown: "unknown", callback: "error in callback",
+  nul: "NUL byte", field: "has no field", scope: "unknown scope", released: "released",
+  closed: "closed", pool: "pool", packed: "packed", null: "NULL",
+};
+
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+// The exact value of a 64-bit spec.
+const big = (text) => BigInt.asIntN(64, BigInt(text));
+const ubig = (text) => BigInt.asUintN(64, BigInt(text));
+
+export async function runCases({ wasm, gen, cases }) {
+  const rt = await nccc.load(wasm);
+  const [st] = rt.callAddress(rt.symbol(cases.fixture.open), cases.fixture.signature);
+  if (st !== 0) throw new Error("fixture open failed");
+  const mods = {};
+  for (const m of ["tour", "hcb"]) mods[m] = (await import(`${gen}/${m}.mjs`)).bind(rt);
+
+  let c; // the running case: its saved values, closures and baselines
+
+  function resolve(spec) {
+    if (Array.isArray(spec)) {
+      const list = nccc.valueList();
+      for (const v of spec) list.push(resolve(v));
+      return list;
+    }
+    if (!isObject(spec)) return spec;
+    if (spec.i64 !== undefined) return big(spec.i64);
+    if (spec.u64 !== undefined) return ubig(spec.u64);
+    if (spec.f64 !== undefined) return nccc.bitsToDouble(ubig(spec.f64));
+    if (spec.null) return null;
+    if (spec.closure !== undefined) return c.closures[spec.closure];
+    if (spec.procedure !== undefined) return c.procedures[spec.procedure];
+    if (spec.saved !== undefined) return c.saved[spec.saved];
+    if (spec.constant !== undefined) return rt.constant(spec.constant);
+    if (spec.symbol !== undefined) return rt.symbol(spec.symbol);
+    if (spec.bytes !== undefined) return Uint8Array.from(spec.bytes.match(/../g) || [], (h) => parseInt(h, 16));
+    if (spec.struct !== undefined) {
+      const t = {};
+      for (const [k, v] of Object.entries(spec.struct)) t[k] = resolve(v);
+      return t;
+    }
+    throw new Error("unknown value spec");
+  }
+
+  const show = (v) => (typeof v === "bigint" ? `${v}n` : JSON.stringify(v, (k, x) => (typeof x === "bigint" ? `${x}n` : x)) ?? String(v));
+
+  // Does actual match spec? [true] or [false, why].
+  function match(spec, actual) {
+    const no = (what) => [false, `expected ${what}, got ${show(actual)}`];
+    const yes = (cond, what) => (cond ? [true] : no(what));
+    if (isObject(spec)) {
+      if (spec.any) return [true];
+      if (spec.save !== undefined) {
+        c.saved[spec.save] = actual;
+        return [true];
+      }
+      if (spec.null) return yes(actual === null || actual === undefined, "NULL");
+      if (spec.nonnull) return yes(actual !== null && actual !== undefined, "non-NULL");
+      if (spec.i64 !== undefined || spec.u64 !== undefined) {
+        const want = spec.i64 !== undefined ? big(spec.i64) : ubig(spec.u64);
+        return yes((typeof actual === "bigint" || typeof actual === "number") && BigInt(actual) === want, String(want));
+      }
+      if (spec.f64 !== undefined) {
+        if (typeof actual !== "number") return no("a float");
+        const got = nccc.doubleToBits(actual);
+        return yes(got === ubig(spec.f64), `bits ${spec.f64} (got bits 0x${got.toString(16)})`);
+      }
+      if (spec.constant !== undefined) return match(rt.constant(spec.constant), actual);
+      if (spec.struct !== undefined) {
+        if (!isObject(actual)) return no("an object");
+        for (const [k, v] of Object.entries(spec.struct)) {
+          const [ok, why] = match(v, actual[k]);
+          if (!ok) return [false, `${k}: ${why}`];
+        }
+        return [true];
+      }
+      return [false, "bad expectation"];
+    }
+    if (Array.isArray(spec)) {
+      if (!Array.isArray(actual)) return no("a list");
+      if (actual.length !== spec.length) return no(`${spec.length} elements`);
+      for (let k = 0; k < spec.length; k++) {
+        const [ok, why] = match(spec[k], actual[k]);
+        if (!ok) return [false, `[${k + 1}]: ${why}`];
+      }
+      return [true];
+    }
+    if (typeof spec === "number") {
+      if (typeof actual === "bigint") return yes(Number.isInteger(spec) && actual === BigInt(spec), String(spec));
+      return yes(typeof actual === "number" && actual === spec, String(spec));
+    }
+    return yes(actual === spec, String(spec));
+  }
+
+  // A call's results as a list: none, one value, or the array of several.
+  const resultList = (f, r) => (f.outs.length === 0 ? [] : f.outs.length === 1 ? [r] : r);
+
+  function expectValues(spec, results) {
+    if (spec.length !== results.length) return [false, `${spec.length} results expected, got ${results.length}`];
+    for (let k = 0; k < spec.length; k++) {
+      const [ok, why] = match(spec[k], results[k]);
+      if (!ok) return [false, `result ${k + 1}: ${why}`];
+    }
+    return [true];
+  }
+
+  const call = (name, args) => {
+    const m = /^(.*)\.([^.]+)$/.exec(name);
+    if (mods[m[1]]) {
+      const fn = mods[m[1]][m[2]];
+      if (typeof fn !== "function") throw new nccc.NcccError(`unknown function '${name}'`, { kind: "unknown" });
+      return resultList(rt.fn(name), fn(...args));
+    }
+    return resultList(rt.fn(name), rt.call(name, ...args));
+  };
+
+  // What a callback of a case does ("do" of its step).
+  const BEHAVIOURS = {
+    sum: () => (...a) => a.reduce((s, x) => s + x, typeof a[0] === "bigint" ? 0n : 0),
+    double: () => (x) => (typeof x === "bigint" ? 2n * x : 2 * x),
+    collect: (rec) => (...a) => { rec.collected.push(a); },
+    error: () => () => { throw new Error("boom"); },
+    reenter: () => (a, b) => mods.tour.add(a, b),
+    bad_result: () => () => "x",
+    divmod: () => (a, b) => [Math.trunc(a / b), a - Math.trunc(a / b) * b],
+  };
+
+  function makeCallback(spec) {
+    const rec = { calls: 0, collected: [] };
+    const d = spec.do;
+    let body;
+    if (typeof d === "string" && BEHAVIOURS[d]) body = BEHAVIOURS[d](rec);
+    else if (isObject(d) && d.arg !== undefined) body = (...a) => a[d.arg - 1];
+    else if (isObject(d) && d.call !== undefined) {
+      body = () => { rec.collected.push(call(d.call, resolve(d.args || []))); };
+    } else if (isObject(d) && d.error_at !== undefined) {
+      body = (a, b) => {
+        if (rec.calls === d.error_at) throw new Error("boom");
+        return a + b;
+      };
+    } else throw new Error("unknown callback behaviour");
+    return [rec, (...a) => {
+      rec.calls++;
+      return body(...a);
+    }];
+  }
+
+  // Runs fn; checks a thrown error against step.error, or hands on the results.
+  function outcome(step, fn) {
+    let results;
+    try {
+      results = fn();
+    } catch (e) {
+      if (!step.error) return [false, `error: ${e && e.message}`];
+      if (!(e instanceof nccc.NcccError)) return [false, `not an NcccError: ${e}`];
+      const words = ERROR_WORDS[step.error];
+      if (!e.message.includes(words)) return [false, `error '${e.message}' lacks '${words}'`];
+      if (step.message && !e.message.includes(step.message)) return [false, `error '${e.message}' lacks '${step.message}'`];
+      return [true];
+    }
+    if (step.error) return [false, "error expected, call succeeded"];
+    return [true, results];
+  }
+
+  const cbSignature = (spec) => {
+    if (!spec.type) return spec.signature;
+    const [m, name] = spec.type.split(".");
+    return mods[m].signature(name);
+  };
+
+  const STEPS = {
+    call(step) {
+      const args = resolve(step.args || []);
+      const fn = step.handle ? () => resultList(rt.fn(rt.lookup(step.call)), rt.call(rt.lookup(step.call), ...args))
+        : step.registry ? () => resultList(rt.fn(step.call), rt.call(step.call, ...args))
+          : () => call(step.call, args);
+      const [ok, res] = outcome(step, fn);
+      if (!ok || step.error) return [ok, res];
+      return expectValues(step.expect || [], res);
+    },
+    constant(step) {
+      const [ok, res] = outcome(step, () => rt.constant(step.constant));
+      if (!ok || step.error) return [ok, res];
+      return match(step.expect, res);
+    },
+    layout(step) {
+      const [ok, layout] = outcome(step, () => rt.layout(step.layout));
+      if (!ok || step.error) return [ok, layout];
+      const want = step.expect;
+      for (const key of ["size", "align", "kind"]) {
+        if (want[key] !== undefined && layout[key] !== want[key]) return [false, `${key}: expected ${want[key]}, got ${layout[key]}`];
+      }
+      for (const wf of want.fields || []) {
+        const fd = layout.field[wf.name];
+        if (!fd) return [false, `no field ${wf.name}`];
+        for (const [key, v] of Object.entries(wf)) {
+          if (fd[key] !== v) return [false, `field ${wf.name} ${key}: expected ${v}, got ${fd[key]}`];
+        }
+      }
+      if (want.nfields !== undefined && layout.fields.length !== want.nfields) {
+        return [false, `${want.nfields} fields expected, got ${layout.fields.length}`];
+      }
+      return [true];
+    },
+    modules(step) {
+      const present = new Set(rt.modules().map((m) => m.name));
+      const missing = step.modules.filter((n) => !present.has(n));
+      return missing.length ? [false, `module missing: ${missing[0]}`] : [true];
+    },
+    functions(step) {
+      const [ok, list] = outcome(step, () => rt.functions(step.functions));
+      if (!ok || step.error) return [ok, list];
+      if (step.count !== undefined && list.length !== step.count) return [false, `${step.count} functions expected, got ${list.length}`];
+      for (const [name, sig] of Object.entries(step.include || {})) {
+        const fn = list.find((f) => f.name === `${step.functions}.${name}`);
+        if (!fn) return [false, `function missing: ${name}`];
+        if (fn.signature !== sig) return [false, `${name}: signature ${fn.signature}, expected ${sig}`];
+        if (rt.lookup(fn.name) !== fn.handle) return [false, `${name}: handle differs from lookup`];
+      }
+      return [true];
+    },
+    signature(step) {
+      const [ok, res] = outcome(step, () => rt.signature(step.signature));
+      if (!ok || step.error) return [ok, res];
+      return match(step.expect, res);
+    },
+    callback(step) {
+      const [rec, fn] = makeCallback(step);
+      const make = step.type
+        ? () => mods[step.type.split(".")[0]].callback(step.type.split(".")[1], fn, step.scope)
+        : () => rt.callback(step.signature, fn, step.scope);
+      const [ok, res] = outcome(step, make);
+      if (!ok || step.error) return [ok, res];
+      c.closures[step.callback] = res;
+      c.records[step.callback] = [rec];
+      return [true];
+    },
+    procedure(step) {
+      const [rec, fn] = makeCallback(step);
+      c.procedures[step.procedure] = fn;
+      c.records[step.procedure] = [rec];
+      return [true];
+    },
+    group(step) {
+      const members = [], recs = [];
+      for (const m of step.members) {
+        const [rec, fn] = makeCallback(m);
+        members.push([cbSignature(m), fn]);
+        recs.push(rec);
+      }
+      const [ok, res] = outcome(step, () => rt.callbackGroup(step.scope, step.final, ...members));
+      if (!ok || step.error) return [ok, res];
+      c.closures[step.group] = res;
+      c.records[step.group] = recs;
+      return [true];
+    },
+    release(step) {
+      const got = c.closures[step.release].release();
+      return got === step.expect ? [true] : [false, `release returned ${got}`];
+    },
+    check(step) {
+      const cl = c.closures[step.check], rec = c.records[step.check][step.member || 0];
+      if (step.live !== undefined && (!cl || cl.live !== step.live)) return [false, `live is ${cl && cl.live}`];
+      if (step.calls !== undefined && rec.calls !== step.calls) return [false, `${rec.calls} calls, expected ${step.calls}`];
+      if (step.collected !== undefined) return match(step.collected, rec.collected);
+      return [true];
+    },
+    counters(step) {
+      const now = counters();
+      for (const [key, delta] of Object.entries(step.counters)) {
+        if (now[key] - c.base[key] !== delta) return [false, `${key} changed by ${now[key] - c.base[key]}, expected ${delta}`];
+      }
+      return [true];
+    },
+    alloc(step) {
+      c.saved[step.save] = rt.alloc(step.alloc);
+      return [true];
+    },
+    free(step) {
+      rt.free(resolve(step.free));
+      return [true];
+    },
+    read_string(step) {
+      const [ok, res] = outcome(step, () => rt.cstring(resolve(step.read_string)));
+      if (!ok || step.error) return [ok, res];
+      return match(step.expect, res);
+    },
+    packed(step) {
+      const args = (step.args || []).map((a) => (isObject(a) && a.f64 !== undefined ? nccc.float(resolve(a)) : resolve(a)));
+      const [ok, res] = outcome(step, () => rt.packed(step.packed, ...args));
+      if (!ok || step.error) return [ok, res];
+      return expectValues(step.expect || [], res === undefined ? [] : [res]);
+    },
+    register_packed(step) {
+      const [rec, fn] = makeCallback(step);
+      c.records[step.register_packed] = [rec];
+      const [ok, res] = outcome(step, () => rt.registerPacked(step.register_packed, step.psig, fn));
+      return ok && !step.error ? [true] : [ok, res];
+    },
+    exhaust(step) {
+      const made = [];
+      let err = null;
+      for (let k = 0; k < step.max && err === null; k++) {
+        try {
+          made.push(rt.callback(step.exhaust.signature, () => 0, step.exhaust.scope));
+        } catch (e) {
+          err = e;
+        }
+      }
+      for (const cl of made) cl.release();
+      if (err === null) return [false, `no error after ${step.max} closures`];
+      return outcome(step, () => { throw err; });
+    },
+    close(step) {
+      const got = resolve(step.close).close();
+      return got === step.expect ? [true] : [false, `close returned ${got}`];
+    },
+    forget(step) {
+      delete c.saved[step.forget];
+      return [true];
+    },
+    async collect() {
+      for (let k = 0; k < 4; k++) {
+        globalThis.gc();
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return [true];
+    },
+    async repeat(step) {
+      for (let k = 1; k <= step.repeat; k++) {
+        const [ok, why] = await runStep(step.step);
+        if (!ok) return [false, `round ${k}: ${why}`];
+      }
+      return [true];
+    },
+  };
+
+  function counters() {
+    const [, inUse, stale, mismatched, wrongThread] = rt.closureStats();
+    return { refs: rt.refs(), in_use: inUse, stale, mismatched, wrong_thread: wrongThread };
+  }
+
+  // Checked in this order: a callback step also has a "signature".
+  const ORDER = ["call", "packed", "register_packed", "callback", "procedure", "group", "exhaust", "constant",
+    "layout", "modules", "functions", "signature", "release", "check", "counters", "close", "forget",
+    "collect", "alloc", "free", "read_string", "repeat"];
+
+  async function runStep(step) {
+    const key = ORDER.find((k) => step[k] !== undefined);
+    return key ? STEPS[key](step) : [false, "unknown step"];
+  }
+
+  const failures = [];
+  let passed = 0;
+  for (const kase of cases.cases) {
+    c = { saved: {}, closures: {}, procedures: {}, records: {}, base: counters() };
+    const steps = kase.steps || [kase];
+    let why = null;
+    for (let k = 0; k < steps.length && why === null; k++) {
+      try {
+        const [ok, detail] = await runStep(steps[k]);
+        if (!ok) why = `step ${k + 1}: ${detail}`;
+      } catch (e) {
+        why = `step ${k + 1} raised: ${e && e.stack}`;
+      }
+    }
+    if (why === null) passed++;
+    else failures.push(`${kase.name}: ${why}`);
+  }
+  return { passed, failures, runtime: rt };
+}
