@@ -75,7 +75,8 @@ endfunction()
 function(_nccc_wasm_module target module)
   get_filename_component(js "${_NCCC_BINDINGS_DIR}/../bindings/js/wasm" ABSOLUTE)
   if(NOT EXISTS "${js}/nccc_js.c")
-    get_filename_component(js "${_NCCC_BINDINGS_DIR}/../../nccc/js/wasm" ABSOLUTE)
+    # installed: PREFIX/lib/cmake/nccc and PREFIX/lib/node_modules/nccc
+    get_filename_component(js "${_NCCC_BINDINGS_DIR}/../../node_modules/nccc/wasm" ABSOLUTE)
   endif()
   add_executable(${target} ${ARGN} "${js}/nccc_js.c")
   set_target_properties(${target} PROPERTIES SUFFIX ".wasm" NCCC_BINDINGS_SHARED ON

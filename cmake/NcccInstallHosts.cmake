@@ -100,3 +100,10 @@ install(DIRECTORY "${_nccc_scheme}" DESTINATION "${NCCC_INSTALL_RACKET_PKG}"
         PATTERN "compat.chezscheme.sls" EXCLUDE)
 install(FILES "${PROJECT_SOURCE_DIR}/cmake/nccc-racket-info.rkt"
         DESTINATION "${NCCC_INSTALL_RACKET_PKG}" RENAME info.rkt)
+
+# JavaScript: the npm-style package nccc (package.json with exports and
+# types; docs/JS.md, "Install") in lib/node_modules/nccc, with the C file
+# and link-time import list nccc_add_bindings uses for wasm modules.
+set(NCCC_INSTALL_JS "${CMAKE_INSTALL_LIBDIR}/node_modules/nccc" CACHE STRING
+    "where the JavaScript package nccc goes, relative to the prefix")
+install(DIRECTORY "${_nccc_hosts_src}/js/" DESTINATION "${NCCC_INSTALL_JS}")

@@ -1,4 +1,4 @@
-"""bindings/js/nccc/abi.mjs: the ABI's facts as one frozen JavaScript
+"""bindings/js/nccc/abi.mjs: the ABI's facts as one JavaScript
 object (an ES module's default export)."""
 
 import json
