@@ -51,9 +51,11 @@ def _write(code, k, arg):
     elif c.kind == "float":
         return "%s;" % slow
     elif c.bytes == 8:
-        array = "i64" if c.signed else "u64"
-        test = 'typeof %s === "bigint" && %s >= %dn && %s <= %dn' % (
-            arg, arg, c.min, arg, c.max)
+        # asIntN/asUintN: engines compile these; comparing with BigInt
+        # constants costs several times more
+        array, fit = ("i64", "asIntN") if c.signed else ("u64", "asUintN")
+        test = 'typeof %s === "bigint" && BigInt.%s(64, %s) === %s' % (
+            arg, fit, arg, arg)
         store = "m.%s[%s] = %s;" % (array, d, arg)
     elif c.signed:
         test = 'typeof %s === "number" && (%s | 0) === %s' % (arg, arg, arg)
@@ -73,39 +75,38 @@ def _read(code, j, nin):
     c = _ABI.code(code)
     slot = nin + j
     if c.kind == "bool":
-        return "r.u32[(t >> 2) + %d] !== 0" % (2 * slot)
+        return "m.u32[(t >> 2) + %d] !== 0" % (2 * slot)
     if c.kind == "float":
-        return "r.f64[(t >> 3) + %d]" % slot
+        return "m.f64[(t >> 3) + %d]" % slot
     if c.bytes == 8:
-        return "r.%s[(t >> 3) + %d]" % ("i64" if c.signed else "u64", slot)
-    return "r.%s[(t >> 2) + %d]" % ("i32" if c.signed else "u32", 2 * slot)
+        return "m.%s[(t >> 3) + %d]" % ("i64" if c.signed else "u64", slot)
+    return "m.%s[(t >> 2) + %d]" % ("i32" if c.signed else "u32", 2 * slot)
 
 
 def emit_special(src, lf, sig, quote):
-    """B[name] for a specialisable function: rt.special(sig, make)."""
+    """B[name] for a specialisable function: rt.special(h, sig, make),
+    make(f, fn, m) the caller over the runtime's memory object m (its
+    views, the slot stack's top, end and running frame, the count of
+    pending callback errors: bindings/js/nccc/runtime.mjs, Memory)."""
     ins, outs = sig.split(_ABI.separator)
     args = ["a%d" % k for k in range(1, len(ins) + 1)]
     end = 8 * (len(ins) + len(outs))
     src.line("// %s: %s, specialised" % (lf.name, sig))
-    with src.block("B[%s] = (rt, h) => rt.special(h, %s, (f, fn) => "
+    with src.block("B[%s] = (rt, h) => rt.special(h, %s, (f, fn, m) => "
                    "function %s(%s) {" % (quote(lf.name), quote(sig),
                                           lf.name, ", ".join(args)), "});"):
         src.line("if (arguments.length !== %d) rt.refuseCount(f, "
                  "arguments.length);" % len(ins))
-        src.line("const t = rt.top, m = rt.mem;")
-        src.line("if (t + %d > rt.stackEnd) rt.stackFull();" % end)
+        src.line("const t = m.top;")
+        src.line("if (t + %d > m.end) rt.stackFull();" % end)
         for k, code in enumerate(ins, 1):
             src.line(_write(code, k, args[k - 1]))
-        src.line("const saved = rt.enter(t + %d);" % end)
-        with src.block("try {", "} finally {"):
-            src.line("fn(t, t + %d);" % (8 * len(ins)))
-        src.indent()
-        src.line("rt.leave(t, saved, f.name);")
-        src.dedent()
-        src.line("}")
+        src.line("m.frame = t + %d;" % end)
+        src.line("fn(t, t + %d);" % (8 * len(ins)))
+        src.line("if (m.pending !== 0) rt.takePending(t + %d, f.name);"
+                 % end)
         if not outs:
             return
-        src.line("const r = rt.mem;")
         reads = [_read(code, j, len(ins)) for j, code in enumerate(outs)]
         if len(reads) == 1:
             src.line("return %s;" % reads[0])

@@ -3,7 +3,7 @@
 // rt.bindModule, which looks each function up, checks its signature,
 // and makes its caller: the module's specialised one, its binder's, or
 // rt.fast. Also what specialised callers use (rt.special, rt.put,
-// rt.enter, rt.leave), owned results, and closure sets (owners.mjs).
+// rt.refuseCount), owned results, and closure sets (owners.mjs).
 import { NcccError, badArgument, countError } from "./errors.mjs";
 import { Runtime } from "./runtime.mjs";
 import { PUT, valueList } from "./values.mjs";
@@ -98,20 +98,16 @@ Runtime.prototype.bindModule = function (M) {
 
 // ---- what specialised callers use ---------------------------------------
 
-// make(f, fn) of a specialised caller when the library's signature is
-// the one it was printed for, else the generic caller.
+// make(f, fn, mem) of a specialised caller when the library's signature
+// is the one it was printed for, else the generic caller.
 Runtime.prototype.special = function (h, sig, make) {
   const f = this.fn(h);
   if (f.signature !== sig) return this.fast(h);
-  return make(f, this.fnAt(f.addr));
+  return make(f, this.fnAt(f.addr), this.mem);
 };
 
 Runtime.prototype.refuseCount = function (f, got) {
   throw countError(f.name, f.ins.length, got, false);
-};
-
-Runtime.prototype.stackFull = function () {
-  throw new NcccError("nccc: the slot stack is full (calls nested too deep)", { kind: "range" });
 };
 
 // Argument k of f into the slot at addr by the support library's rules,

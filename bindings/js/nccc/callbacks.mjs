@@ -90,9 +90,10 @@ function entry(rt, sig, fn, closure, k) {
 // The one dispatcher (the wasm import "nccc" "dispatch"): in[0] is the
 // env word. out == 0 is a release notice. An exception never leaves
 // here, which would unwind through C frames: the first one is kept and
-// thrown by the forward call under way (Runtime.run).
+// thrown by the forward call under way (Runtime.takePending).
 Runtime.prototype.dispatch = function (inp, outp) {
-  const env = this.mem.u32[inp >> 2];
+  const m = this.mem;
+  const env = m.u32[inp >> 2];
   const e = this.entries.get(env);
   if (e === undefined) return;
   if (outp === 0) {
@@ -100,10 +101,15 @@ Runtime.prototype.dispatch = function (inp, outp) {
     if (e.closure) e.closure.live = false;
     return;
   }
+  const top = m.top, frame = m.frame;
+  m.top = frame;
   try {
     e.run(inp, outp);
   } catch (err) {
-    this.notePending(err);
+    this.notePending(err, frame);
+  } finally {
+    m.top = top;
+    m.frame = frame;
   }
 };
 

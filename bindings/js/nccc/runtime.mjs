@@ -91,10 +91,46 @@ function systemImports(rt, module) {
   return imports;
 }
 
+// What every call touches, in one object of a fixed shape (engines keep
+// its fields at fixed offsets): the views of linear memory; the slot
+// stack's top (where the next call's frame begins) and end; frame, the
+// end of the frame of the innermost call running; and how many callback
+// errors wait for their forward calls.
+//
+// A call writes its frame at top and sets frame, nothing more: only the
+// dispatcher moves top (to frame, while a callback runs, so that the
+// callback's own calls stack above the call that made it) and puts both
+// back when the callback returns. A wasm trap thus leaves nothing to
+// undo, and a call needs no try/finally.
+class Memory {
+  constructor() {
+    this.set(new ArrayBuffer(8));
+    this.top = 0;
+    this.end = 0;
+    this.frame = 0;
+    this.pending = 0;
+  }
+
+  set(b) {
+    this.buffer = b;
+    this.u8 = new Uint8Array(b);
+    this.i32 = new Int32Array(b);
+    this.u32 = new Uint32Array(b);
+    this.f64 = new Float64Array(b);
+    this.i64 = new BigInt64Array(b);
+    this.u64 = new BigUint64Array(b);
+  }
+}
+
 export class Runtime {
   constructor() {
-    this.pending = null;     // the first error a callback raised, for its forward call
-    this.pendingMore = 0;    // how many more were raised after it
+    this.mem = new Memory();
+    // the errors callbacks raised, each kept for the call whose frame ends
+    // at pendingAt[k] (the innermost call running when it was raised),
+    // with the count of later ones: ordered by frame, innermost last
+    this.pendingAt = [];
+    this.pendingError = [];
+    this.pendingMore = [];
     this.fns = new Map();    // function address -> the wasm function
     this.builtinAddr = [];
     this.entries = new Map(); // env word -> callback entry (callbacks.mjs)
@@ -108,10 +144,7 @@ export class Runtime {
 
   // Fresh views after the memory grew (the old buffer is detached).
   refresh() {
-    const b = this.memory.buffer;
-    this.mem = { buffer: b, u8: new Uint8Array(b), i32: new Int32Array(b), u32: new Uint32Array(b),
-      f64: new Float64Array(b), i64: new BigInt64Array(b), u64: new BigUint64Array(b),
-      f32: new Float32Array(b) };
+    if (this.mem.buffer !== this.memory.buffer) this.mem.set(this.memory.buffer);
   }
 
   // The wasm function at a function address (its table index).
@@ -127,12 +160,12 @@ export class Runtime {
 
   // Room for a call: its in and out slots (and extra bytes) at the top of
   // the slot stack; the caller writes the arguments there, then calls
-  // run(frame, ...), which pops it.
+  // run(f, frame, label).
   frame(nin, nout, extra = 0) {
-    const base = this.top;
+    const base = this.mem.top;
     const outp = base + 8 * nin;
     const end = outp + 8 * nout + ((extra + 7) & ~7);
-    if (end > this.stackEnd) throw new NcccError("nccc: the slot stack is full (calls nested too deep)", { kind: "range" });
+    if (end > this.mem.end) this.stackFull();
     this.mem.u8.fill(0, outp, outp + 8 * nout);
     return { base, inp: base, outp, end, strings: outp + 8 * nout };
   }
@@ -140,45 +173,44 @@ export class Runtime {
   // The primitive: fn(in, out) with the frame pushed while it runs; an
   // error a callback raised meanwhile is thrown here, for this call.
   run(f, fr, label) {
-    const saved = this.enter(fr.end);
-    try {
-      f(fr.inp, fr.outp);
-    } finally {
-      this.leave(fr.base, saved, label);
+    const m = this.mem;
+    m.frame = fr.end;
+    f(fr.inp, fr.outp);
+    if (m.pending !== 0) this.takePending(fr.end, label);
+  }
+
+  stackFull() {
+    throw new NcccError("nccc: the slot stack is full (calls nested too deep)", { kind: "range" });
+  }
+
+  // Keeps an error a callback raised for the call whose frame ends at at.
+  notePending(err, at) {
+    const n = this.pendingAt.length;
+    if (n > 0 && this.pendingAt[n - 1] === at) {
+      this.pendingMore[n - 1]++;
+      return;
     }
+    this.pendingAt.push(at);
+    this.pendingError.push(err);
+    this.pendingMore.push(0);
+    this.mem.pending = n + 1;
   }
 
-  // Around the primitive: enter(end) pushes the frame up to end and
-  // returns the pending errors of an outer call; leave(base, saved,
-  // name) pops it and throws what a callback raised meanwhile.
-  enter(end) {
-    const saved = [this.pending, this.pendingMore];
-    this.pending = null;
-    this.pendingMore = 0;
-    this.top = end;
-    return saved;
-  }
-
-  leave(base, saved, name) {
-    this.top = base;
-    const err = this.pending, more = this.pendingMore;
-    [this.pending, this.pendingMore] = saved;
-    if (err !== null) throw this.callbackError(err, more, name);
-  }
-
-  // What a callback raised, as the forward call's error: the first
-  // error's message and how many more came after it.
-  callbackError(err, more, label) {
+  // After the call whose frame ended at end returned: throws what its
+  // callbacks raised (the first error, and the count of later ones).
+  // Records of deeper frames are gone calls' (ended by a trap): dropped.
+  takePending(end, label) {
+    let err = null, more = 0;
+    while (this.pendingAt.length > 0 && this.pendingAt.at(-1) >= end) {
+      const at = this.pendingAt.pop(), e = this.pendingError.pop(), k = this.pendingMore.pop();
+      if (at === end) [err, more] = [e, k];
+    }
+    this.mem.pending = this.pendingAt.length;
+    if (err === null) return;
     const msg = err instanceof Error ? err.message : String(err);
     const rest = more > 0 ? ` (and ${more} more errors in callbacks)` : "";
-    return new NcccError(`error in callback${label ? ` of '${label}'` : ""}: ${msg}${rest}`,
+    throw new NcccError(`error in callback${label ? ` of '${label}'` : ""}: ${msg}${rest}`,
       { kind: "callback", function: label, cause: err });
-  }
-
-  // Keeps an error a callback raised for the forward call under way.
-  notePending(err) {
-    if (this.pending === null) this.pending = err;
-    else this.pendingMore++;
   }
 
   // Built-in b with slot arguments (numbers or BigInts): [status, out slots
@@ -268,11 +300,11 @@ export async function load(source, options = {}) {
       "(build it with nccc_add_bindings(... SHARED) for emscripten)", { kind: "load" });
   }
   rt.dispatcherAddr = ex.nccc_js_dispatcher();
-  rt.stackBase = Number(ex.malloc(STACK_BYTES));
-  if (!rt.stackBase) throw new NcccError("nccc: no memory for the slot stack", { kind: "load" });
-  rt.top = rt.stackBase;
-  rt.stackEnd = rt.stackBase + STACK_BYTES;
+  const base = Number(ex.malloc(STACK_BYTES));
+  if (!base) throw new NcccError("nccc: no memory for the slot stack", { kind: "load" });
   rt.refresh();
+  rt.mem.top = base;
+  rt.mem.end = base + STACK_BYTES;
   rt.rootFn = root;
   for (let k = 0; k < abi.builtins.length; k++) {
     const fr = rt.frame(1, 4);

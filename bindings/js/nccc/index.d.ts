@@ -1,0 +1,112 @@
+// Declarations of the nccc package's front (index.mjs); docs/JS.md is the
+// manual.
+
+/** A pointer argument: its address, null for NULL, or an object holding one. */
+export type Pointer = number | null | Owned | Closure;
+/** A callback scope (docs/CALLBACKS.md, "Scopes"). */
+export type Scope = "call" | "async" | "notified" | "forever";
+
+/** Every error of the library. */
+export class NcccError extends Error {
+  /** count, type, range, integral, null, nul, closed, released, field,
+   *  unknown, scope, pool, callback, packed, status or load */
+  readonly kind: string;
+  /** the runtime's status code, when it returned one */
+  readonly status?: number;
+  /** the nccc function concerned */
+  readonly function?: string;
+  /** the argument concerned, from 1 */
+  readonly parameter?: number;
+}
+
+/** A closure for a JavaScript function, passed in a callback's slot. */
+export class Closure {
+  readonly live: boolean;
+  readonly scope: Scope;
+  readonly signature: string;
+  readonly signatures: string[];
+  /** the context C gets */
+  readonly context: number;
+  /** releases it now; false if it was released already */
+  release(): boolean;
+}
+
+/** An [owned] result: freed once by close(), [Symbol.dispose]() or the collector. */
+export class Owned {
+  readonly type: string;
+  readonly closed: boolean;
+  /** its address, null once closed */
+  readonly address: number | null;
+  close(): boolean;
+  [Symbol.dispose](): void;
+}
+
+/** A record layout from the registry. */
+export interface Layout {
+  name: string; module: string; size: number; align: number; kind: string; slots: number;
+  fields: { name: string; type: string; offset: number; size: number; count: number }[];
+  field: { [name: string]: { name: string; type: string; offset: number; size: number; count: number } };
+}
+
+/** A function's description. */
+export interface FunctionInfo {
+  name: string; addr: number; signature: string; handle?: number;
+  nin: number; nout: number; varIn: boolean; varOut: boolean;
+}
+
+/** A loaded wasm module and its nccc runtime. */
+export class Runtime {
+  readonly version: string;
+  readonly exports: WebAssembly.Exports;
+  readonly memory: WebAssembly.Memory;
+  readonly table: WebAssembly.Table;
+
+  call(nameOrHandle: string | number, ...args: any[]): any;
+  fast(nameOrHandle: string | number, opts?: object): (...args: any[]) => any;
+  callVar(nameOrHandle: string | number, count: number, ...args: any[]): any[];
+  callAddress(addr: number, signature: string, ...args: any[]): any;
+  lookup(name: string): number;
+  fn(nameOrHandle: string | number): FunctionInfo;
+  signature(nameOrHandle: string | number): string;
+  functions(module: string | number): { name: string; signature: string; handle: number }[];
+  modules(): { index: number; name: string; functions: number; types: number; constants: number; global: boolean }[];
+  layout(qualified: string): Layout;
+  constants(module: string | number): { [name: string]: number | bigint | boolean | null };
+  constant(qualified: string): number | bigint | boolean | null;
+  symbol(name: string): number;
+
+  callback(signature: string, fn: (...args: any[]) => any, scope?: Scope): Closure;
+  callbackGroup(scope: Scope, final: number, ...members: [string, (...args: any[]) => any][]): Closure;
+  /** capacity, in use, stale calls, type mismatches, wrong-thread calls */
+  closureStats(): [number, number, number, number, number];
+  /** host functions held for C to call */
+  refs(): number;
+
+  packed(name: string, ...args: any[]): any;
+  registerPacked(name: string, psig: string, fn: (...args: any[]) => any, flags?: number): true;
+  owner(free: string | ((p: number) => void), type?: string): (p: number | null) => Owned | null;
+  ownedString(free: string): (p: number | null) => string | null;
+
+  alloc(n: number): number;
+  free(p: number | null): void;
+  cstring(p: number | null, n?: number): string | null;
+  newCString(s: string): number;
+  read(p: number, n: number): Uint8Array;
+  write(p: number, bytes: Uint8Array): void;
+  lastError(): [number, string];
+
+  /** what a generated module's bind(rt) calls */
+  bindModule(module: object): any;
+}
+
+/** Instantiates an nccc wasm module and binds its root. */
+export function load(source: string | URL | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module,
+  options?: { root?: string }): Promise<Runtime>;
+/** x sent to a packed function as a float even when integral. */
+export function float(x: number): object;
+export function bitsToDouble(bits: bigint | number): number;
+export function doubleToBits(x: number): bigint;
+/** an empty array that keeps every double bit for bit */
+export function valueList(): any[];
+/** the ABI's facts (idl/abi.json) */
+export const abi: any;
