@@ -68,13 +68,7 @@ Runtime.prototype.parseSignature = function (sig, mi, label = sig) {
 // The index of module name, or undefined.
 Runtime.prototype.moduleIndex = function (name) {
   if (this.cache.modules.has(name)) return this.cache.modules.get(name);
-  const p = this.newCString(name);
-  let st, res;
-  try {
-    [st, res] = this.builtin(B.module_find, [p], 2);
-  } finally {
-    this.free(p);
-  }
+  const [st, res] = this.builtinWithString(B.module_find, name, 2);
   if (st !== 0) return undefined;
   this.cache.modules.set(name, Number(res[1]));
   return Number(res[1]);
@@ -235,13 +229,7 @@ Runtime.prototype.fnByHandle = function (h) {
 // The handle of a function by name.
 Runtime.prototype.lookup = function (name) {
   if (typeof name !== "string") throw new NcccError(`function name expected, got ${vtype(name)}`, { kind: "type" });
-  const p = this.newCString(name);
-  let st, res;
-  try {
-    [st, res] = this.builtin(B.lookup, [p], 2);
-  } finally {
-    this.free(p);
-  }
+  const [st, res] = this.builtinWithString(B.lookup, name, 2);
   if (st === ST.ERR_NAME_NOT_FOUND) throw unknown(`unknown function '${name}'`);
   if (st !== 0) throw new NcccError(`lookup of '${name}' failed: ${this.lastError()[1]}`, { kind: "status", status: st });
   return Number(res[1]);

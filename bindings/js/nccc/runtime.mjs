@@ -226,7 +226,18 @@ export class Runtime {
     return [Number(res[0]), res];
   }
 
-  // The same, raising the runtime's last error on a non-zero status.
+  // Built-in b with a C copy of string s as its one argument.
+  builtinWithString(b, s, nout) {
+    const p = this.newCString(s);
+    try {
+      return this.builtin(b, [p], nout);
+    } finally {
+      this.free(p);
+    }
+  }
+
+  // Built-in b as builtin calls it, raising the runtime's last error on
+  // a non-zero status.
   check(b, args, nout) {
     const [st, res] = this.builtin(b, args, nout);
     if (st !== 0) {
