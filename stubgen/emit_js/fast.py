@@ -1,11 +1,11 @@
 """The specialised callers of M.mjs: a function whose slots are all
-numbers and booleans (no pointer, string, closure or record, nothing to
-own, nothing to check for NULL) gets a JavaScript function printed for
-its own signature, which checks and writes each argument straight into
-the slot stack and reads each result straight out of it; every value it
-does not take on the way (a wrong type, a number for an int64, a value
-out of range) goes to the support library's rt.put, which converts it
-or raises. The signature is the one of wasm32 (ILP32, signed char);
+numbers, booleans and pointers (no string, closure or record, nothing to
+own) gets a JavaScript function printed for its own signature, which
+checks and writes each argument straight into the slot stack and reads
+each result straight out of it; every value it does not take on the way
+(a wrong type, a number for an int64, a value out of range, NULL, an
+object holding a pointer) goes to the support library's rt.put, which
+converts it or raises. The signature is the one of wasm32 (ILP32, signed char);
 bind falls back to rt.fast when the library's differs.
 """
 
@@ -14,8 +14,9 @@ from stubgen.model.lower import TARGETS
 
 _ABI = load_abi()
 WASM32 = TARGETS.index(("ILP32", _ABI.codes[1].code))
-NUMBER_CODES = {c.code for c in _ABI.codes if c.kind in ("int", "float", "bool")}
-OUT_CODES = NUMBER_CODES | {c.code for c in _ABI.codes if c.kind == "errno"}
+IN_CODES = {c.code for c in _ABI.codes
+            if c.kind in ("int", "float", "bool", "pointer", "function")}
+OUT_CODES = IN_CODES | {c.code for c in _ABI.codes if c.kind == "errno"}
 
 
 def wasm32_signature(lf):
@@ -25,24 +26,31 @@ def wasm32_signature(lf):
 
 def specialisable(lf):
     """The wasm32 signature of lf when its caller can be specialised."""
-    if lf.nonnull or lf.owned or lf.thunks or lf.set_closures or lf.frees:
+    if lf.owned or lf.thunks or lf.set_closures or lf.frees:
         return None
     sig = wasm32_signature(lf)
     ins, outs = sig.split(_ABI.separator)
-    if all(c in NUMBER_CODES for c in ins) and all(c in OUT_CODES for c in outs):
+    if all(c in IN_CODES for c in ins) and all(c in OUT_CODES for c in outs):
         return sig
     return None
 
 
-def _write(code, k, arg):
+def _write(code, k, arg, nonnull):
     """The statement writing argument arg (position k from 1) into slot
-    k - 1: the fast test and store, else rt.put."""
+    k - 1: the fast test and store, else rt.put (which refuses NULL for
+    a nonnull argument)."""
     c = _ABI.code(code)
     at = "t + %d" % (8 * (k - 1))
     w = "(t >> 2) + %d" % (2 * (k - 1))
     d = "(t >> 3) + %d" % (k - 1)
-    slow = "rt.put(f, %d, %s, %s)" % (k, at, arg)
-    if c.kind == "bool":
+    slow = "rt.put(f, %d, %s, %s%s)" % (k, at, arg, ", true" if nonnull else "")
+    if c.kind in ("pointer", "function"):
+        # wasm32: an address is an unsigned 32-bit number; NULL, and
+        # objects holding an address, take the slow way
+        test = 'typeof %s === "number" && %s >>> 0 === %s && %s !== 0' % (
+            arg, arg, arg, arg)
+        store = "m.u32[%s] = %s; m.u32[%s + 1] = 0;" % (w, arg, w)
+    elif c.kind == "bool":
         test = 'typeof %s === "boolean"' % arg
         store = "m.u32[%s] = %s ? 1 : 0; m.u32[%s + 1] = 0;" % (w, arg, w)
     elif c.kind == "float" and c.bytes == 8:
@@ -74,6 +82,8 @@ def _read(code, j, nin):
     """The expression of result j (from 0) after nin in slots."""
     c = _ABI.code(code)
     slot = nin + j
+    if c.kind in ("pointer", "function"):
+        return "m.u32[(t >> 2) + %d] || null" % (2 * slot)
     if c.kind == "bool":
         return "m.u32[(t >> 2) + %d] !== 0" % (2 * slot)
     if c.kind == "float":
@@ -99,8 +109,9 @@ def emit_special(src, lf, sig, quote):
                  "arguments.length);" % len(ins))
         src.line("const t = m.top;")
         src.line("if (t + %d > m.end) rt.stackFull();" % end)
+        nonnull = {lf.position(s) for s in lf.nonnull}
         for k, code in enumerate(ins, 1):
-            src.line(_write(code, k, args[k - 1]))
+            src.line(_write(code, k, args[k - 1], k in nonnull))
         src.line("m.frame = t + %d;" % end)
         src.line("fn(t, t + %d);" % (8 * len(ins)))
         src.line("if (m.pending !== 0) rt.takePending(t + %d, f.name);"

@@ -4,7 +4,7 @@
 // and makes its caller: the module's specialised one, its binder's, or
 // rt.fast. Also what specialised callers use (rt.special, rt.put,
 // rt.refuseCount), owned results, and closure sets (owners.mjs).
-import { NcccError, badArgument, countError } from "./errors.mjs";
+import { NcccError, asArgumentError, badArgument, countError } from "./errors.mjs";
 import { Runtime } from "./runtime.mjs";
 import { PUT, valueList } from "./values.mjs";
 import { converting, closureSets } from "./owners.mjs";
@@ -110,11 +110,18 @@ Runtime.prototype.refuseCount = function (f, got) {
   throw countError(f.name, f.ins.length, got, false);
 };
 
-// Argument k of f into the slot at addr by the support library's rules,
-// or its refusal.
-Runtime.prototype.put = function (f, k, addr, v) {
+// Argument k of f into the slot at addr by the support library's rules
+// (NULL refused when nonnull), or its refusal.
+Runtime.prototype.put = function (f, k, addr, v, nonnull) {
   const code = f.ins[k - 1].code;
-  const why = PUT[code](this.mem, addr, v);
+  let why = "null";
+  if (!nonnull || (v !== null && v !== undefined && v !== 0)) {
+    try {
+      why = PUT[code](this.mem, addr, v);
+    } catch (e) {
+      throw asArgumentError(e, f.name, k);
+    }
+  }
   if (why !== undefined) throw badArgument(f.name, k, why, code, v);
 };
 

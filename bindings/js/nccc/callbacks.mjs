@@ -6,7 +6,7 @@
 import abi from "./abi.mjs";
 import { NcccError, refusal, vtype } from "./errors.mjs";
 import { Runtime } from "./runtime.mjs";
-import { GET, PUT, packRecord, unpackRecord, valueList } from "./values.mjs";
+import { ADDRESS, GET, PUT, packRecord, unpackRecord, valueList } from "./values.mjs";
 
 const B = abi.builtin, RECORD = abi.grammar.record_open;
 
@@ -27,6 +27,9 @@ export class Closure {
 
   // The context C gets, as a number.
   get context() { return this.ctx; }
+
+  // Passed for a plain pointer, a closure is its context.
+  [ADDRESS]() { return this.ctx; }
 
   // Releases it now (release notices included); false if it was released.
   release() {

@@ -3,7 +3,7 @@
 // per argument and result chosen when it is made; calls by name, handle
 // and address.
 import abi from "./abi.mjs";
-import { NcccError, badArgument, countError } from "./errors.mjs";
+import { NcccError, asArgumentError, badArgument, countError } from "./errors.mjs";
 import { Runtime } from "./runtime.mjs";
 import { GET, PUT, packRecord, unpackRecord, valueList } from "./values.mjs";
 
@@ -127,12 +127,7 @@ function invoke(rt, f, fn, args, s) {
         why = k < s.nargs ? s.writers[k](m, pos, args[k]) : PUT[STAR](m, pos, args[k]);
       } catch (e) {
         refuse();
-        if (e instanceof NcccError) {
-          e.message = `bad argument #${k + 1} to '${f.name}' (${e.message})`;
-          e.function = f.name;
-          e.parameter = k + 1;
-        }
-        throw e;
+        throw asArgumentError(e, f.name, k + 1);
       }
       if (why !== undefined) {
         refuse();

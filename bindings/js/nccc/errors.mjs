@@ -64,3 +64,14 @@ export function countError(fn, want, got, atLeast) {
   return new NcccError(`'${fn}' expects ${atLeast ? "at least " : ""}${want} argument${want === 1 ? "" : "s"}, got ${got}`,
     { kind: "count", function: fn });
 }
+
+// An error raised while converting argument k of fn (a closed object, a
+// record's field), made that argument's.
+export function asArgumentError(e, fn, k) {
+  if (e instanceof NcccError) {
+    e.message = `bad argument #${k} to '${fn}' (${e.message})`;
+    e.function = fn;
+    e.parameter = k;
+  }
+  return e;
+}
