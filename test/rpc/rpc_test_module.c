@@ -84,6 +84,10 @@ static void f_reboot_in(const uint64_t *in, uint64_t *out) {
   signal(SIGALRM, reboot);
   setitimer(ITIMER_REAL, &t, NULL);
 }
+/* strchr: a pointer into the string passed in */
+static void f_find(const uint64_t *in, uint64_t *out) {
+  out[0] = (uint64_t)(uintptr_t)strchr((const char *)(uintptr_t)in[0], (int)in[1]);
+}
 /* sends in[0] (a string) to the host as a log message of level in[1] */
 static void f_log(const uint64_t *in, uint64_t *out) {
   (void)out;
@@ -103,18 +107,18 @@ static void f_seven_at(const uint64_t *in, uint64_t *out) {
 }
 
 #define S64 "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL"
-NCCC_NAMES_BLOB(rpct_names, 14,
+NCCC_NAMES_BLOB(rpct_names, 15,
                 "add\0count\0sleep_ms\0restart\0length\0greet\0sum64\0refuse\0"
-                "call_host\0seven_at\0point_sum\0server_stat\0log\0reboot_in\0");
+                "call_host\0seven_at\0point_sum\0server_stat\0log\0reboot_in\0find\0");
 static const nccc_fn rpct_funcs[] = {f_add,    f_count, f_sleep_ms, f_restart,
                                      f_length, f_greet, f_sum64,    f_refuse,
                                      f_call_host, f_seven_at, f_point_sum,
-                                     f_server_stat, f_log, f_reboot_in};
+                                     f_server_stat, f_log, f_reboot_in, f_find};
 static const nccc_fn_info rpct_info[] = {
     {"ll:l", 2, 1, 2},      {":L", 0, 1, 6},      {"I:", 1, 0, 12},
     {":", 0, 0, 21},        {"s:L", 1, 1, 29},    {"s:s", 1, 1, 36},
     {S64 ":L", 64, 1, 42},  {"p:i", 1, 1, 48},    {"IL:iL", 2, 2, 55},
-    {":p", 0, 1, 65},       {"{point:2}:d", 2, 1, 74}, {"I:L", 1, 1, 84}, {"sI:", 2, 0, 96}, {"I:", 1, 0, 100}};
+    {":p", 0, 1, 65},       {"{point:2}:d", 2, 1, 74}, {"I:L", 1, 1, 84}, {"sI:", 2, 0, 96}, {"I:", 1, 0, 100}, {"sI:p", 2, 1, 110}};
 static const nccc_registry rpct_registry = {(const char *)&rpct_names, rpct_funcs,
                                             rpct_info, NULL};
 

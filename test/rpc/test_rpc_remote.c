@@ -177,6 +177,17 @@ START_TEST(test_bound_strings) {
   nccc_check_call("rpct.greet", in, out);
   snprintf(got, sizeof got, "%s", (const char *)nccc_slot_to_ptr(out[0]));
   ck_assert_str_eq(got, "hello, bob");
+  {
+    /* a pointer result into the string passed in points into the
+    ** caller's string (as strtol's end pointer does locally) */
+    const char *text = "key=value";
+    uint64_t args[2] = {nccc_slot_from_ptr(text), '='};
+    nccc_check_call("rpct.find", args, out);
+    ck_assert_ptr_eq(nccc_slot_to_ptr(out[0]), text + 3);
+    args[1] = '#';
+    nccc_check_call("rpct.find", args, out);
+    ck_assert_uint_eq(out[0], 0);
+  }
 }
 END_TEST
 

@@ -65,6 +65,14 @@ struct nccc_remote {
 NCCC_INTERNAL nccc_status nccci_remote_exchange(nccc_remote *r, uint8_t *msg, uint32_t n,
                                                 uint8_t **result, uint32_t *result_n);
 
+/* Where the error block (or the strings) of call result res with n_out
+** slots begins: after the slots, and after the request's address when
+** the result carries it. */
+static inline size_t nccci_result_tail(const uint8_t *res, size_t n_out) {
+  return NCCCI_RPC_CALL_FIXED + 8 * n_out +
+         ((res[15] & NCCCI_RPC_RESULT_REQUEST_BASE) ? 8u : 0u);
+}
+
 /* The NCCCI_SLOT_ kind of a signature code (-1: not a one-slot code). */
 NCCC_INTERNAL int nccci_remote_kind(char code);
 

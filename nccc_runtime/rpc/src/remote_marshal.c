@@ -207,7 +207,7 @@ static nccc_status build(nccc_remote *r, const nccci_remote_fn *fn, const uint64
 ** the result's strings section, else read from the device. */
 static nccc_status take_strings(nccc_remote *r, const nccci_remote_fn *fn, const uint8_t *res,
                                 uint64_t *out) {
-  size_t at = NCCCI_RPC_CALL_FIXED + 8u * fn->n_out;
+  size_t at = nccci_result_tail(res, fn->n_out);
   const uint8_t *found[256] = {0};
   if (res[15] & NCCCI_RPC_RESULT_RECORDED_ERROR) at += 6u + nccc_rpc_get16(res + at + 4);
   for (uint8_t k = 0; k < res[14]; k++) {
@@ -230,6 +230,31 @@ static nccc_status take_strings(nccc_remote *r, const nccci_remote_fn *fn, const
   return NCCC_OK;
 }
 
+/* An out pointer into a string the call sent in (strtol's end pointer)
+** points into the caller's own string again, at the same offset: the
+** result gave the device address of the request msg. */
+static void take_pointers(const nccci_remote_fn *fn, const uint64_t *in, const uint8_t *msg,
+                          const uint8_t *res, uint64_t *out) {
+  size_t at = NCCCI_RPC_CALL_FIXED + 8u * fn->n_in;
+  uint64_t base;
+  uint8_t n_str;
+  if (!(res[15] & NCCCI_RPC_RESULT_REQUEST_BASE)) return;
+  base = nccc_rpc_get64(res + NCCCI_RPC_CALL_FIXED + 8u * fn->n_out);
+  n_str = msg[at];
+  at += 2;
+  for (uint8_t k = 0; k < n_str; k++) {
+    uint16_t slot = nccc_rpc_get16(msg + at);
+    uint32_t len = nccc_rpc_get32(msg + at + 2);
+    uint64_t device = base + at + 6;
+    for (uint16_t j = 0; j < fn->n_out; j++) {
+      if (fn->out_kind[j] == NCCCI_SLOT_POINTER && out[j] >= device && out[j] - device <= len) {
+        out[j] = in[slot] + (out[j] - device);
+      }
+    }
+    at += 7u + len;
+  }
+}
+
 static nccc_status invoke(nccc_remote *r, const nccci_remote_fn *fn, const uint64_t *in,
                           uint64_t *out) {
   uint8_t *msg = NULL, *res = NULL;
@@ -242,10 +267,16 @@ static nccc_status invoke(nccc_remote *r, const nccci_remote_fn *fn, const uint6
   st = build(r, fn, in, &msg, &n);
   if (st != NCCC_OK) return st;
   st = nccci_remote_exchange(r, msg, n, &res, &res_n);
-  free(msg);
-  if (st != NCCC_OK) return st;
+  if (st != NCCC_OK) {
+    free(msg);
+    return st;
+  }
   st = nccc_remote_decode_result(res, res_n, fn->n_out, &device, out);
-  if (st == NCCC_OK) st = take_strings(r, fn, res, out);
+  if (st == NCCC_OK) {
+    take_pointers(fn, in, msg, res, out);
+    st = take_strings(r, fn, res, out);
+  }
+  free(msg);
   if (st == NCCC_OK) {
     nccc_clear_error();
     nccci_remote_record_error(res, fn->n_out);

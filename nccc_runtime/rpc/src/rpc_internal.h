@@ -12,8 +12,11 @@
 #define NCCCI_RPC_CALL_FIXED 16u
 /* Bytes of a result before its body: header and status. */
 #define NCCCI_RPC_RESULT_FIXED 12u
-/* The result flag: an error block (status, text) follows the slots. */
+/* The result flags: an error block (status, text) follows the slots; the
+** device address of the request's first byte follows the slots (before
+** the error block), because strings came inside the request. */
 #define NCCCI_RPC_RESULT_RECORDED_ERROR 1u
+#define NCCCI_RPC_RESULT_REQUEST_BASE 2u
 
 /* Writes the body of a failed result at r (after the header): status,
 ** then the text of this thread's last error. Returns the message's

@@ -161,14 +161,19 @@ static nccc_status call_strings(uint8_t *p, uint32_t at, uint32_t n, uint64_t *i
 /* Appends the strings the request asked for (those that fit) and, when
 ** the call recorded an error, its block; returns the result's length. */
 static uint32_t call_tail(uint8_t *r, uint32_t at, const uint64_t *out,
-                          const uint8_t *fetch, uint8_t n_fetch) {
+                          const uint8_t *request, const uint8_t *fetch, uint8_t n_fetch) {
   nccc_status recorded = nccc_last_status();
   uint8_t n_strings = 0;
+  if (request != NULL) {
+    r[15] |= NCCCI_RPC_RESULT_REQUEST_BASE;
+    nccc_rpc_put64(r + at, (uint64_t)(uintptr_t)request);
+    at += 8;
+  }
   if (recorded != NCCC_OK) {
     const char *text = nccc_last_error();
     size_t len = strlen(text);
     if (len > NCCC_RPC_MAX_MESSAGE - at - 6) len = NCCC_RPC_MAX_MESSAGE - at - 6;
-    r[15] = NCCCI_RPC_RESULT_RECORDED_ERROR;
+    r[15] |= NCCCI_RPC_RESULT_RECORDED_ERROR;
     nccc_rpc_put32(r + at, (uint32_t)recorded);
     nccc_rpc_put16(r + at + 4, (uint16_t)len);
     memcpy(r + at + 6, text, len);
@@ -207,7 +212,7 @@ static uint32_t serve_call(uint8_t *p, uint32_t n, uint8_t *r) {
   n_in = nccc_rpc_get16(p + 12);
   n_out = nccc_rpc_get16(p + 14);
   if (n_in > NCCC_RPC_MAX_SLOTS || n_out > NCCC_RPC_MAX_SLOTS ||
-      NCCCI_RPC_CALL_FIXED + 8u * n_out > NCCC_RPC_MAX_MESSAGE - 8) {
+      NCCCI_RPC_CALL_FIXED + 8u * n_out > NCCC_RPC_MAX_MESSAGE - 16) {
     return nccci_rpc_refusal(r, nccc_fail(NCCC_ERR_RPC_TOO_BIG, "rpc",
                                           "more slots than NCCC_RPC_MAX_SLOTS"));
   }
@@ -225,7 +230,8 @@ static uint32_t serve_call(uint8_t *p, uint32_t n, uint8_t *r) {
   nccc_rpc_put16(r + 12, n_out);
   r[14] = 0;
   r[15] = 0;
-  at = call_tail(r, NCCCI_RPC_CALL_FIXED + 8u * n_out, out, fetch, n_fetch);
+  at = call_tail(r, NCCCI_RPC_CALL_FIXED + 8u * n_out, out,
+                 at < n && p[at] ? p : NULL, fetch, n_fetch);
   nccci_rpc_records(handle, out, n_out, 1);
   slots_to_wire(out, n_out);
   return at;
