@@ -242,6 +242,33 @@ START_TEST(test_bound_recorded_error) {
 }
 END_TEST
 
+START_TEST(test_memory_module) {
+  char back[8] = {0};
+  uint64_t in[3], out[2], p;
+  ck_assert_int_eq(nccc_remote_bind_memory(r, "devmem", NULL), NCCC_OK);
+  in[0] = 8;
+  nccc_check_call("devmem.alloc", in, out);
+  ck_assert_int_eq((int32_t)out[0], NCCC_OK);
+  p = out[1];
+  ck_assert_uint_ne(p, 0);
+  in[0] = p;
+  in[1] = 6;
+  in[2] = nccc_slot_from_ptr("hello");
+  nccc_check_call("devmem.write", in, out);
+  ck_assert_int_eq((int32_t)out[0], NCCC_OK);
+  nccc_check_call("devmem.strlen", in, out);
+  ck_assert_uint_eq(out[1], 5);
+  in[2] = nccc_slot_from_ptr(back);
+  nccc_check_call("devmem.read", in, out);
+  ck_assert_str_eq(back, "hello");
+  nccc_check_call("devmem.free", in, out);
+  ck_assert_int_eq((int32_t)out[0], NCCC_OK);
+  nccc_check_call("devmem.free", in, out);
+  ck_assert_int_eq((int32_t)out[0], NCCC_ERR_RPC_FREED);
+  ck_assert_int_eq(nccc_remote_bind_memory(r, "devmem", NULL), NCCC_ERR_ALREADY_DEFINED);
+}
+END_TEST
+
 START_TEST(test_bind_unknown_module) {
   ck_assert_int_eq(nccc_remote_bind(r, "nothing", NULL, NULL), NCCC_ERR_NAME_NOT_FOUND);
   bind_rpct();
@@ -397,6 +424,7 @@ START_TEST(test_bind_from_environment) {
   nccc_check_call("rpct.add", in, out);
   ck_assert_int_eq(nccc_slot_to_i64(out[0]), 7);
   ck_assert_int_eq(nccc_remote_bind_env("rpct", "RPCT_DEVICE"), NCCC_OK); /* present */
+  nccc_check_find("rpct_memory.alloc", "L:ip", 1, 2);
   unsetenv("RPCT_DEVICE");
   ck_assert_int_eq(nccc_remote_bind_env("other", "RPCT_DEVICE"), NCCC_ERR_INVALID_ARG);
   ck_assert_ptr_nonnull(strstr(nccc_last_error(), "RPCT_DEVICE"));
@@ -426,6 +454,7 @@ Suite *nccc_check_suite(void) {
                        test_large_read_in_chunks, test_freed_pointer_refused, test_bound_call,
                        test_bound_strings, test_bound_records_and_pointers,
                        test_bound_types_and_constants, test_bound_recorded_error,
+                       test_memory_module,
                        test_bind_unknown_module, test_close_unbinds, test_device_calls_host,
                        test_nesting_bounded, test_log_messages, test_tcp, test_pty,
                        test_open_spec, test_bind_from_environment, test_open_failures));

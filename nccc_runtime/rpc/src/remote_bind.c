@@ -13,9 +13,14 @@
 
 #include "remote_internal.h"
 
+/* A function run here for a stub instead of a device call (the memory
+** module): its status goes to out[0], like a built-in's. */
+typedef nccc_status (*local_fn)(nccc_remote *r, const uint64_t *in, uint64_t *out);
+
 typedef struct stub_entry {
   nccc_remote *remote; /* NULL: free, or unbound */
   nccci_remote_fn fn;
+  local_fn local;      /* NULL: a device function */
 } stub_entry;
 
 static stub_entry stubs[NCCC_REMOTE_STUBS];
@@ -23,9 +28,15 @@ static pthread_mutex_t stubs_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void stub_call(unsigned k, const uint64_t *in, uint64_t *out) {
   stub_entry *e = &stubs[k];
-  nccc_status st = e->remote
-                       ? nccci_remote_invoke(e->remote, &e->fn, in, out)
-                       : nccc_fail(NCCC_ERR_RPC_TRANSPORT, "rpc", "the remote was closed");
+  nccc_status st;
+  if (e->remote == NULL) {
+    st = nccc_fail(NCCC_ERR_RPC_TRANSPORT, "rpc", "the remote was closed");
+  } else if (e->local != NULL) {
+    out[0] = (uint64_t)(int64_t)(int32_t)e->local(e->remote, in, out);
+    return;
+  } else {
+    st = nccci_remote_invoke(e->remote, &e->fn, in, out);
+  }
   if (st != NCCC_OK && e->fn.n_out) memset(out, 0, 8u * e->fn.n_out);
 }
 
@@ -43,8 +54,10 @@ POOL512(STUB, 00)
 POOL512(STUB, 01)
 static const nccc_fn stub_fns[NCCC_REMOTE_STUBS] = {POOL512(ADDR, 00) POOL512(ADDR, 01)};
 
-/* Claims a free stub for (r, signature's function): its index, or -1. */
-static int stub_claim(nccc_remote *r, nccc_handle handle, const char *signature) {
+/* Claims a free stub for (r, signature's function; local: run here
+** instead): its index, or -1. */
+static int stub_claim(nccc_remote *r, nccc_handle handle, const char *signature,
+                      local_fn local) {
   int k = -1;
   pthread_mutex_lock(&stubs_lock);
   for (int i = 0; i < NCCC_REMOTE_STUBS && k < 0; i++) {
@@ -52,6 +65,7 @@ static int stub_claim(nccc_remote *r, nccc_handle handle, const char *signature)
   }
   if (k >= 0 && nccci_remote_fn_init(&stubs[k].fn, handle, signature) == NCCC_OK) {
     stubs[k].remote = r;
+    stubs[k].local = local;
   } else if (k >= 0) {
     k = -1;
   }
@@ -191,15 +205,62 @@ static const char *counted(const nccci_bound *b, const char *sig, char *buf, siz
   return buf;
 }
 
-static nccc_status bind_functions(nccc_remote *r, nccci_bound *b, const builtins *bi,
-                                  uint16_t device_index) {
+/* The names blob of b's functions, named names[i]. */
+static nccc_status bound_names(nccci_bound *b, const char *const *names) {
   size_t blob = 3;
   char *at;
+  for (uint16_t i = 0; i < b->n_fns; i++) blob += strlen(names[i]) + 1;
+  b->names = malloc(blob);
+  if (b->names == NULL) return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", NULL);
+  *(uint16_t *)b->names = b->n_fns;
+  at = (char *)b->names + 2;
+  for (uint16_t i = 0; i < b->n_fns; i++) {
+    b->info[i].name_offset = (uint32_t)(at - (char *)b->names);
+    strcpy(at, names[i]);
+    at += strlen(names[i]) + 1;
+  }
+  *at = 0;
+  return NCCC_OK;
+}
+
+/* b's tables for its name and counts (in b->n_fns and b->module). */
+static nccc_status bound_tables(nccci_bound *b, const char *name) {
+  b->module.name = keep(b, name);
+  b->stub = malloc((b->n_fns + 1u) * sizeof *b->stub);
+  b->funcs = calloc(b->n_fns + 1u, sizeof *b->funcs);
+  b->info = calloc(b->n_fns + 1u, sizeof *b->info);
+  b->types = calloc(b->module.n_types + 1u, sizeof *b->types);
+  b->constants = calloc(b->module.n_constants + 1u, sizeof *b->constants);
+  if (!b->stub || !b->funcs || !b->info || !b->types || !b->constants || !b->module.name) {
+    return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", NULL);
+  }
+  for (uint16_t i = 0; i < b->n_fns; i++) b->stub[i] = -1;
+  return NCCC_OK;
+}
+
+/* Adds b as a local module. */
+static nccc_status bound_add(nccci_bound *b) {
+  nccc_status st;
+  b->registry.names = b->names;
+  b->registry.funcs = b->funcs;
+  b->registry.info = b->info;
+  b->registry.sorted = NULL;
+  b->module.registry = &b->registry;
+  b->module.types = b->types;
+  b->module.constants = b->constants;
+  st = nccc_module_add(&b->module, &b->module_index);
+  b->added = st == NCCC_OK;
+  return st;
+}
+
+static nccc_status bind_functions(nccc_remote *r, nccci_bound *b, const builtins *bi,
+                                  uint16_t device_index) {
+  nccc_status st = NCCC_OK;
   const char **names = calloc(b->n_fns + 1u, sizeof *names);
   if (names == NULL) return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", NULL);
   for (uint16_t i = 0; i < b->n_fns; i++) {
     uint64_t in[1] = {nccc_handle_encode(device_index, i)}, out[6];
-    nccc_status st = ask(r, &bi->function, in, out);
+    st = ask(r, &bi->function, in, out);
     if (st == NCCC_OK) {
       names[i] = keep(b, STR(out[2]));
       b->info[i].signature = keep(b, STR(out[3]));
@@ -208,7 +269,7 @@ static nccc_status bind_functions(nccc_remote *r, nccci_bound *b, const builtins
       char sig[256];
       const char *full = b->info[i].signature ? counted(b, b->info[i].signature, sig, sizeof sig)
                                               : NULL;
-      b->stub[i] = names[i] && full ? stub_claim(r, (nccc_handle)in[0], full) : -1;
+      b->stub[i] = names[i] && full ? stub_claim(r, (nccc_handle)in[0], full, NULL) : -1;
       if (b->stub[i] < 0) {
         st = nccc_fail(NCCC_ERR_POOL_EXHAUSTED, "nccc_remote_bind",
                        "NCCC_REMOTE_STUBS functions are bound");
@@ -219,23 +280,10 @@ static nccc_status bind_functions(nccc_remote *r, nccci_bound *b, const builtins
       return st;
     }
     b->funcs[i] = stub_fns[b->stub[i]];
-    blob += strlen(names[i]) + 1;
   }
-  b->names = malloc(blob);
-  if (b->names == NULL) {
-    free(names);
-    return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", NULL);
-  }
-  *(uint16_t *)b->names = b->n_fns;
-  at = (char *)b->names + 2;
-  for (uint16_t i = 0; i < b->n_fns; i++) {
-    b->info[i].name_offset = (uint32_t)(at - (char *)b->names);
-    strcpy(at, names[i]);
-    at += strlen(names[i]) + 1;
-  }
-  *at = 0;
+  st = bound_names(b, names);
   free(names);
-  return NCCC_OK;
+  return st;
 }
 
 static nccc_status bind_types(nccc_remote *r, nccci_bound *b, const builtins *bi,
@@ -299,29 +347,85 @@ static nccc_status bind(nccc_remote *r, nccci_bound *b, const builtins *bi, cons
   b->n_fns = (uint16_t)out[2];
   b->module.n_types = (uint16_t)out[3];
   b->module.n_constants = (uint16_t)out[4];
-  b->module.name = keep(b, local_name ? local_name : module);
-  b->stub = malloc((b->n_fns + 1u) * sizeof *b->stub);
-  b->funcs = calloc(b->n_fns + 1u, sizeof *b->funcs);
-  b->info = calloc(b->n_fns + 1u, sizeof *b->info);
-  b->types = calloc(b->module.n_types + 1u, sizeof *b->types);
-  b->constants = calloc(b->module.n_constants + 1u, sizeof *b->constants);
-  if (!b->stub || !b->funcs || !b->info || !b->types || !b->constants || !b->module.name) {
-    return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", NULL);
-  }
-  for (uint16_t i = 0; i < b->n_fns; i++) b->stub[i] = -1;
+  st = bound_tables(b, local_name ? local_name : module);
   /* types first: a function's record slots are counted from them */
-  st = bind_types(r, b, bi, device_index);
+  if (st == NCCC_OK) st = bind_types(r, b, bi, device_index);
   if (st == NCCC_OK) st = bind_functions(r, b, bi, device_index);
-  if (st != NCCC_OK) return st;
-  b->registry.names = b->names;
-  b->registry.funcs = b->funcs;
-  b->registry.info = b->info;
-  b->registry.sorted = NULL;
-  b->module.registry = &b->registry;
-  b->module.types = b->types;
-  b->module.constants = b->constants;
-  st = nccc_module_add(&b->module, &b->module_index);
-  b->added = st == NCCC_OK;
+  return st == NCCC_OK ? bound_add(b) : st;
+}
+
+/* ---- the memory module: remote memory for hosts ---- */
+
+static nccc_status mem_alloc(nccc_remote *r, const uint64_t *in, uint64_t *out) {
+  out[1] = 0;
+  return nccc_remote_alloc(r, in[0], &out[1]);
+}
+static nccc_status mem_free(nccc_remote *r, const uint64_t *in, uint64_t *out) {
+  (void)out;
+  return nccc_remote_free(r, in[0]);
+}
+/* device address, n, local buffer */
+static nccc_status mem_read(nccc_remote *r, const uint64_t *in, uint64_t *out) {
+  (void)out;
+  return nccc_remote_read(r, in[0], (void *)(uintptr_t)in[2], (size_t)in[1]);
+}
+static nccc_status mem_write(nccc_remote *r, const uint64_t *in, uint64_t *out) {
+  (void)out;
+  return nccc_remote_write(r, in[0], (const void *)(uintptr_t)in[2], (size_t)in[1]);
+}
+static nccc_status mem_strlen(nccc_remote *r, const uint64_t *in, uint64_t *out) {
+  out[1] = 0;
+  return nccc_remote_strlen(r, in[0], &out[1]);
+}
+
+static const struct {
+  const char *name, *signature;
+  local_fn fn;
+} memory_fns[] = {{"alloc", "L:ip", mem_alloc},
+                  {"free", "p:i", mem_free},
+                  {"read", "pLp:i", mem_read},
+                  {"write", "pLp:i", mem_write},
+                  {"strlen", "p:iL", mem_strlen}};
+#define N_MEMORY_FNS (sizeof memory_fns / sizeof memory_fns[0])
+
+static nccc_status bind_memory(nccc_remote *r, nccci_bound *b, const char *name) {
+  const char *names[N_MEMORY_FNS];
+  nccc_status st;
+  b->n_fns = N_MEMORY_FNS;
+  st = bound_tables(b, name);
+  for (uint16_t i = 0; st == NCCC_OK && i < N_MEMORY_FNS; i++) {
+    names[i] = memory_fns[i].name;
+    b->info[i].signature = memory_fns[i].signature;
+    st = nccc_signature_counts(memory_fns[i].signature, &b->info[i].n_in, &b->info[i].n_out);
+    b->stub[i] = stub_claim(r, 0, memory_fns[i].signature, memory_fns[i].fn);
+    if (st == NCCC_OK && b->stub[i] < 0) {
+      st = nccc_fail(NCCC_ERR_POOL_EXHAUSTED, "nccc_remote_bind_memory",
+                     "NCCC_REMOTE_STUBS functions are bound");
+    }
+    if (st == NCCC_OK) b->funcs[i] = stub_fns[b->stub[i]];
+  }
+  if (st == NCCC_OK) st = bound_names(b, names);
+  return st == NCCC_OK ? bound_add(b) : st;
+}
+
+nccc_status nccc_remote_bind_memory(nccc_remote *r, const char *name, uint16_t *out_index) {
+  nccci_bound *b;
+  nccc_status st;
+  if (r == NULL || name == NULL) {
+    return nccc_fail(NCCC_ERR_NULL_POINTER, "nccc_remote_bind_memory", NULL);
+  }
+  b = calloc(1, sizeof *b);
+  if (b == NULL) return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", NULL);
+  pthread_mutex_lock(&r->lock);
+  st = bind_memory(r, b, name);
+  if (st == NCCC_OK) {
+    b->next = r->bound;
+    r->bound = b;
+    if (out_index) *out_index = b->module_index;
+  } else {
+    bound_free(b);
+  }
+  pthread_mutex_unlock(&r->lock);
   return st;
 }
 

@@ -42,7 +42,11 @@ static nccc_status link_for(const char *spec, nccc_remote **out) {
   return NCCC_OK;
 }
 
+/* The memory module bound beside a module M: M_memory. */
+#define MEMORY_SUFFIX "_memory"
+
 nccc_status nccc_remote_bind_env(const char *module, const char *variable) {
+  char memory[NCCC_NAME_MAX + 1];
   const char *spec;
   nccc_remote *r = NULL;
   nccc_status st;
@@ -57,9 +61,17 @@ nccc_status nccc_remote_bind_env(const char *module, const char *variable) {
   if (spec == NULL || *spec == 0) {
     return nccc_fail(NCCC_ERR_INVALID_ARG, "nccc_remote_bind_env: not set", variable);
   }
+  if (strlen(module) > NCCC_NAME_MAX - sizeof MEMORY_SUFFIX) {
+    return nccc_fail(NCCC_ERR_BAD_NAME, "nccc_remote_bind_env", module);
+  }
+  strcpy(memory, module);
+  strcat(memory, MEMORY_SUFFIX);
   pthread_mutex_lock(&links_lock);
   st = link_for(spec, &r);
   if (st == NCCC_OK) st = nccc_remote_bind(r, module, NULL, NULL);
+  if (st == NCCC_OK && nccc_module_find(memory, &index) != NCCC_OK) {
+    st = nccc_remote_bind_memory(r, memory, NULL);
+  }
   pthread_mutex_unlock(&links_lock);
   return st;
 }

@@ -171,10 +171,23 @@ NCCC_API nccc_status nccc_remote_bind(nccc_remote *r, const char *module,
                                       const char *local_name, uint16_t *out_index);
 
 /*
+** Registers a local module `name` whose functions reach r's memory, for
+** hosts that cannot call the functions above (docs/RPC.md, "From a host
+** language"): alloc (L:ip, size -> device address), free (p:i), read
+** (pLp:i, device address, n, local buffer), write (pLp:i, device
+** address, n, local buffer), strlen (p:iL). Each writes its status to
+** out[0] as a built-in does. NCCC_OK, NCCC_ERR_ALREADY_DEFINED,
+** NCCC_ERR_MODULES_FULL, NCCC_ERR_POOL_EXHAUSTED, NCCC_ERR_NO_MEMORY.
+*/
+NCCC_API nccc_status nccc_remote_bind_memory(nccc_remote *r, const char *name,
+                                             uint16_t *out_index);
+
+/*
 ** Binds `module` (unless a module of that name is present already) from
 ** the device that environment variable `variable` names with a link text
-** (nccc_remote_open_spec); the link is opened once per text and kept for
-** the process. Initialises the runtime when needed. Made for the
+** (nccc_remote_open_spec), and the device's memory as module
+** `module`_memory (nccc_remote_bind_memory); the link is opened once per
+** text and kept for the process. Initialises the runtime when needed. Made for the
 ** nccc_M_open function of a library a host loads, which generated host
 ** modules call when they bind:
 **   NCCC_API void nccc_libc_open(const uint64_t *in, uint64_t *out) {
