@@ -18,7 +18,8 @@ from stubgen.abi import load
 
 GENERATED = {"nccc_runtime/include/nccc/abi.h", "bindings/lua/nccc/abi.lua",
              "bindings/scheme/nccc/abi.sls", "bindings/rust/nccc/src/abi.rs",
-             "bindings/js/nccc/abi.mjs"}
+             "bindings/js/nccc/abi.mjs",
+             "nccc_runtime/rpc/include/nccc/rpc_wire.h"}
 SUFFIXES = {".c", ".h", ".lua", ".sls", ".scm", ".rkt", ".py", ".rs", ".mjs",
             ".js"}
 PRODUCT = ["nccc_runtime", "shims", "bindings", "stubgen"]
