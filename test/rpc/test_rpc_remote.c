@@ -269,6 +269,23 @@ START_TEST(test_memory_module) {
 }
 END_TEST
 
+START_TEST(test_filtered_requests_refused) {
+  nccc_remote *f;
+  uint64_t in[2] = {1, 2}, out[1] = {0}, p;
+  char byte;
+  setenv("RPCT_FILTER", "1", 1);
+  f = rpct_open();
+  unsetenv("RPCT_FILTER");
+  ck_assert_int_eq(rpct_call(f, "rpct.count", NULL, 0, out, 1), NCCC_ERR_NOT_IMPLEMENTED);
+  ck_assert_ptr_nonnull(strstr(nccc_last_error(), "does not serve"));
+  ck_assert_int_eq(nccc_remote_alloc(f, 4, &p), NCCC_OK);
+  ck_assert_int_eq(nccc_remote_read(f, p, &byte, 1), NCCC_ERR_NOT_IMPLEMENTED);
+  ck_assert_int_eq(rpct_call(f, "rpct.add", in, 2, out, 1), NCCC_OK);
+  ck_assert_uint_eq(out[0], 3);
+  nccc_remote_close(f);
+}
+END_TEST
+
 START_TEST(test_bind_unknown_module) {
   ck_assert_int_eq(nccc_remote_bind(r, "nothing", NULL, NULL), NCCC_ERR_NAME_NOT_FOUND);
   bind_rpct();
@@ -454,7 +471,7 @@ Suite *nccc_check_suite(void) {
                        test_large_read_in_chunks, test_freed_pointer_refused, test_bound_call,
                        test_bound_strings, test_bound_records_and_pointers,
                        test_bound_types_and_constants, test_bound_recorded_error,
-                       test_memory_module,
+                       test_memory_module, test_filtered_requests_refused,
                        test_bind_unknown_module, test_close_unbinds, test_device_calls_host,
                        test_nesting_bounded, test_log_messages, test_tcp, test_pty,
                        test_open_spec, test_bind_from_environment, test_open_failures));

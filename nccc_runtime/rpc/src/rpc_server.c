@@ -294,7 +294,12 @@ static void on_request(nccc_rpc_server *s, nccc_rpc_header h, uint8_t *p, uint32
   if (s->cached_level == level) s->cached = 0;
   s->running[level] = h.id;
   s->stats.requests++;
-  if (h.type == NCCC_RPC_CALL) {
+  if (s->filter != NULL &&
+      !s->filter(s->filter_ctx, h.type,
+                 h.type == NCCC_RPC_CALL && n >= NCCCI_RPC_CALL_FIXED ? nccc_rpc_get32(p + 8) : 0)) {
+    len = nccci_rpc_refusal(r, nccc_fail(NCCC_ERR_NOT_IMPLEMENTED, "rpc",
+                                         "the device does not serve this request"));
+  } else if (h.type == NCCC_RPC_CALL) {
     len = serve_call(p, n, r);
   } else if (h.type == NCCC_RPC_LOOKUP) {
     len = serve_lookup(p, n, r);
@@ -346,10 +351,16 @@ nccc_status nccc_rpc_server_init(nccc_rpc_server *s, const nccc_rpc_transport *i
   if (s == NULL || io == NULL || io->read == NULL || io->write == NULL) {
     return nccc_fail(NCCC_ERR_NULL_POINTER, "nccc_rpc_server_init", NULL);
   }
-  memset(s, 0, offsetof(nccc_rpc_server, rx));
+  /* everything but the filter, which may be set before */
+  memset(&s->io, 0, offsetof(nccc_rpc_server, rx) - offsetof(nccc_rpc_server, io));
   s->io = *io;
   nccc_rpc_decoder_init(&s->decoder, BYTES(s->rx[0]), NCCC_RPC_MAX_MESSAGE);
   return send_start(s, 0);
+}
+
+void nccc_rpc_server_filter(nccc_rpc_server *s, nccc_rpc_filter filter, void *ctx) {
+  s->filter = filter;
+  s->filter_ctx = ctx;
 }
 
 nccc_status nccc_rpc_server_poll(nccc_rpc_server *s) {

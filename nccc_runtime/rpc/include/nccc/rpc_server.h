@@ -56,7 +56,13 @@ typedef struct nccc_rpc_block {
   uint8_t state; /* 0 unused, 1 live, 2 freed (kept to recognise it) */
 } nccc_rpc_block;
 
+/* Whether the server may serve a request of type (nccc_rpc_message) for
+** handle (calls; 0 for the others): non-zero to serve it. */
+typedef int (*nccc_rpc_filter)(void *ctx, uint8_t type, nccc_handle handle);
+
 typedef struct nccc_rpc_server {
+  nccc_rpc_filter filter;  /* NULL: every request is served; first, as */
+  void *filter_ctx;        /* nccc_rpc_server_init keeps what precedes io */
   nccc_rpc_transport io;
   nccc_rpc_decoder decoder;
   uint16_t session;        /* 0: none yet */
@@ -80,13 +86,24 @@ typedef struct nccc_rpc_server {
 } nccc_rpc_server;
 
 /*
-** Resets s to serve io and announces the device with a start message of
+** Resets s (all but its filter, so the object must start zeroed, as a
+** static one does) to serve io and announces the device with a start message of
 ** session 0 (so a host waiting on the link learns that the device
 ** restarted). The runtime must be initialised and the modules to serve
 ** added. NCCC_OK, NCCC_ERR_NULL_POINTER, NCCC_ERR_RPC_TRANSPORT.
 */
 NCCC_API nccc_status nccc_rpc_server_init(nccc_rpc_server *s,
                                           const nccc_rpc_transport *io);
+
+/*
+** Serves only the requests filter allows (before or after
+** nccc_rpc_server_init, which keeps it; NULL serves all): the others are refused with NCCC_ERR_NOT_IMPLEMENTED and
+** nothing runs. For a device that serves part of its registry, and for a
+** fuzz target, which must not reach functions that dereference any
+** address they are given (the built-ins peek, poke, call, the read and
+** write requests ...).
+*/
+NCCC_API void nccc_rpc_server_filter(nccc_rpc_server *s, nccc_rpc_filter filter, void *ctx);
 
 /* Waits for the next frame and handles it (answers a request, refuses a
 ** bad frame with a notice). NCCC_OK, or NCCC_ERR_RPC_TRANSPORT when the
