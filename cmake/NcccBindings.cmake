@@ -10,7 +10,8 @@
 # describes to <target> yourself.
 #
 # LANGS: targets of the generator: c (always made: it is <target>'s
-#   library), lua (<module>.lua), scheme (<module>.sls, with <module>.scm
+#   library), lua (<module>.lua), python (<module>.py and its stubs
+#   <module>.pyi), scheme (<module>.sls, with <module>.scm
 #   and <module>.rkt for Guile's and Racket's module systems), js
 #   (<module>.mjs and <module>.d.ts, docs/JS.md); the host modules go to
 #   OUTPUT_DIR beside the C files.
@@ -97,9 +98,9 @@ function(nccc_add_bindings target idl)
   list(PREPEND B_LANGS c)
   list(REMOVE_DUPLICATES B_LANGS)
   foreach(lang IN LISTS B_LANGS)
-    if(NOT lang MATCHES "^(c|lua|scheme|js)$")
+    if(NOT lang MATCHES "^(c|lua|python|scheme|js)$")
       message(FATAL_ERROR "nccc_add_bindings: unknown language '${lang}' "
-                          "(known: c, js, lua, scheme)")
+                          "(known: c, js, lua, python, scheme)")
     endif()
   endforeach()
   get_filename_component(idl "${idl}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -134,6 +135,9 @@ function(nccc_add_bindings target idl)
   set(outputs "${out}/${module}_nccc.h" "${out}/${module}_nccc.c")
   if("lua" IN_LIST B_LANGS)
     list(APPEND outputs "${out}/${module}.lua")
+  endif()
+  if("python" IN_LIST B_LANGS)
+    list(APPEND outputs "${out}/${module}.py" "${out}/${module}.pyi")
   endif()
   if("scheme" IN_LIST B_LANGS)
     list(APPEND outputs "${out}/${module}.sls" "${out}/${module}.scm" "${out}/${module}.rkt")

@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from stubgen import __version__, emit_c, emit_js, emit_lua, emit_rust, emit_scheme
+from stubgen import __version__, emit_c, emit_js, emit_lua, emit_python, emit_rust, emit_scheme
 from stubgen.errors import IdlError
 
 PROG = "nccc-stubgen"
@@ -20,6 +20,7 @@ PROG = "nccc-stubgen"
 EMITTERS = {
     "c": emit_c.emit,
     "lua": emit_lua.emit,
+    "python": emit_python.emit,
     "scheme": emit_scheme.emit,
     "rust": emit_rust.emit,
     "js": emit_js.emit,

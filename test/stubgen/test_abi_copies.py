@@ -17,6 +17,7 @@ from conftest import ROOT
 from stubgen.abi import load
 
 GENERATED = {"nccc_runtime/include/nccc/abi.h", "bindings/lua/nccc/abi.lua",
+             "bindings/python/nccc/abi.py",
              "bindings/scheme/nccc/abi.sls", "bindings/rust/nccc/src/abi.rs",
              "bindings/js/nccc/abi.mjs",
              "nccc_runtime/rpc/include/nccc/rpc_wire.h"}

@@ -244,4 +244,4 @@ def test_add_bindings_unknown_language(tmp_path):
     _, r = _langs_project(tmp_path, "c cobol")
     assert r.returncode != 0
     assert "nccc_add_bindings: unknown language 'cobol' (known: c, js, " \
-        "lua, scheme)" in " ".join(r.stderr.split())
+        "lua, python, scheme)" in " ".join(r.stderr.split())

@@ -1,0 +1,85 @@
+/*
+** core.h — the internal header of nccc._core, the CPython primitive of
+** the Python support library (docs/PYTHON.md, "The primitive"): what its
+** parts share. spec.c: slot specs parsed once, Python values to slots and
+** back; function.c: nccc._core.Function, one nccc function's converter
+** and call made once (vectorcall), and the calls under way on each
+** thread; dispatch.c: the one dispatcher C calls for every callback and
+** the references it calls; module.c: loading libraries, memory, the raw
+** call, the module itself.
+**
+** The primitive knows no ABI fact: the support library turns signature
+** codes into the primitive's own spec letters (nccc/signature.py).
+*/
+#ifndef NCCC_PYTHON_CORE_H
+#define NCCC_PYTHON_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#pragma GCC visibility push(hidden)
+#endif
+
+typedef void (*pcore_fn)(const uint64_t *in, uint64_t *out);
+
+/* How one item of a spec converts (its letter in the spec). */
+enum pcore_kind {
+  PCORE_BOOL,   /* '?': True / False */
+  PCORE_SINT,   /* 'iN': a signed integer of N bits */
+  PCORE_UINT,   /* 'uN': an unsigned integer of N bits */
+  PCORE_F32,    /* 'f': a float C narrows (its double's bits in the slot) */
+  PCORE_F64,    /* 'd': a double */
+  PCORE_PTR,    /* 'p': an address, None for NULL */
+  PCORE_STR,    /* 'z': a str (its UTF-8) or bytes; results are str */
+  PCORE_RAW,    /* 'r': any 64-bit integer, two's complement */
+  PCORE_WORD,   /* 'w': one slot only the support library converts */
+  PCORE_BYTES   /* 'xN': N slots as bytes, only the support library's */
+};
+
+typedef struct pcore_item {
+  unsigned char kind;
+  unsigned char nonnull; /* '!' before it: a zero slot goes to the slow path */
+  unsigned short bits;
+  uint32_t slots;        /* slots it takes (PCORE_BYTES: N, else 1) */
+  uint32_t slot;         /* its first slot */
+} pcore_item;
+
+typedef struct pcore_side {
+  Py_ssize_t n;          /* items */
+  int var;               /* ends in '*': more raw slots follow */
+  uint32_t nslots;       /* slots of the items */
+  pcore_item *items;
+} pcore_side;
+
+/* A call under way on this thread: errors its callbacks raised. */
+typedef struct pcore_frame {
+  PyObject *errors;      /* a list, or NULL */
+  struct pcore_frame *prev;
+} pcore_frame;
+
+extern _Thread_local pcore_frame *pcore_current;
+
+/* spec.c */
+int pcore_parse(PyObject *spec, pcore_side *side);
+void pcore_side_clear(pcore_side *side);
+int pcore_take(const pcore_item *it, PyObject *v, uint64_t *slot);
+PyObject *pcore_give(const pcore_item *it, const uint64_t *slots);
+int pcore_store(PyObject *v, uint64_t *slots, uint32_t n);
+
+/* function.c */
+extern PyTypeObject pcore_function_type;
+void pcore_run(pcore_fn fn, const uint64_t *in, uint64_t *out, pcore_frame *fr);
+
+/* dispatch.c */
+void pcore_dispatch(const uint64_t *in, uint64_t *out);
+PyObject *pcore_ref(PyObject *self, PyObject *const *args, Py_ssize_t n);
+PyObject *pcore_unref(PyObject *self, PyObject *env);
+PyObject *pcore_refs(PyObject *self, PyObject *unused);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#endif

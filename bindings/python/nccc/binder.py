@@ -1,0 +1,328 @@
+"""What generated Python modules call (docs/PYTHON.md, "Generated
+modules"): a module file holds its tables and record classes and hands
+them to Module; Module.bind(lib) looks every function up once, checks its
+signature, and makes its call once (lib.fast with the options the
+generator wrote for it: non-NULL arguments, owned results and strings, a
+thunk to bind), with the closure checks and closure sets it needs."""
+
+from nccc import owned, values
+from nccc.callbacks import Closure
+from nccc.errors import ArgumentError, Error, UnknownError, count_error
+from nccc.errors import describe_type
+from nccc import abi
+
+# An entry's signatures: one for every target, or one per target of
+# stubgen.model.lower.TARGETS (three data models by two char signednesses)
+TARGETS = 6
+
+
+class UnknownName(UnknownError, AttributeError):
+    """A name a bound module does not have."""
+
+
+class Bound:
+    """A generated module bound to a library: its functions, constants
+    and record classes as attributes, and the helpers lib, layout, pack,
+    unpack, signature and callback."""
+
+    def __init__(self, module, lib):
+        self.lib = lib
+        self._module = module
+        self._targets = list(range(TARGETS))
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise UnknownName("unknown function '%s.%s'" % (self._module.name,
+                                                         name))
+
+    def __repr__(self):
+        return "<nccc module %s bound to %r>" % (self._module.name, self.lib)
+
+    def layout(self, name):
+        return self.lib.layout(self._module.name + "." + name)
+
+    def pack(self, name, value):
+        return self.lib.pack(self._module.name + "." + name, value)
+
+    def unpack(self, name, data):
+        return self.lib.unpack(self._module.name + "." + name, data)
+
+    def _callback_entry(self, name):
+        for e in self._module.callbacks:
+            if e[0] == name:
+                return e
+        raise UnknownName("unknown callback type '%s.%s'"
+                          % (self._module.name, name))
+
+    def signature(self, name):
+        """The signature of one of the module's callback types."""
+        sigs = self._callback_entry(name)[1]
+        return sigs[self._targets[0]] if len(sigs) > 1 else sigs[0]
+
+    def values(self, name, fn):
+        """fn receiving the arguments the callback type's value
+        annotations describe as str and lists."""
+        specs = self._callback_entry(name)[2]
+        if not specs:
+            return fn
+        text = specs[self._targets[0]] if len(specs) > 1 else specs[0]
+        return _converting(self.lib, text, fn)
+
+    def callback(self, name, fn, scope="call", any_thread=False):
+        """lib.callback with the callback type's signature."""
+        return self.lib.callback(self.signature(name), self.values(name, fn),
+                                 scope, any_thread)
+
+
+def _parse_specs(text):
+    """The value specs of stubgen/model/lower.py (value_spec): "k,S,COUNT"
+    or "k,A,CODE,STRIDE,COUNT" joined by ";"; COUNT is @j, =N or z."""
+    specs = []
+    for item in filter(None, text.split(";")):
+        f = item.split(",")
+        spec = {"arg": int(f[0]), "string": f[1] == "S"}
+        count = f[2] if spec["string"] else f[4]
+        if not spec["string"]:
+            spec["code"], spec["stride"] = f[2], int(f[3])
+        if count == "z":
+            spec["zero"] = True
+        elif count.startswith("@"):
+            spec["from"] = int(count[1:])
+        else:
+            spec["n"] = int(count[1:])
+        specs.append(spec)
+    return specs
+
+
+def _read_array(lib, p, spec, n):
+    code = "p" if spec["code"] == "s" else spec["code"]
+    out, k = [], 0
+    while n is None or k < n:
+        v = lib.peek(p + k * spec["stride"], code)
+        if n is None and not v:
+            break
+        out.append(lib.string(v) if spec["code"] == "s" and v else v)
+        k += 1
+    return out
+
+
+def _converting(lib, text, fn):
+    specs = _parse_specs(text)
+
+    def call(*args):
+        args = list(args)
+        for spec in specs:
+            p = args[spec["arg"] - 1]
+            if p:
+                n = spec.get("n")
+                if "from" in spec:
+                    n = args[spec["from"] - 1]
+                args[spec["arg"] - 1] = lib.string(p, n) if spec["string"] \
+                    else _read_array(lib, p, spec, n)
+        return fn(*args)
+    return call
+
+
+class _Sets:
+    """Closure sets (IDL.md, "Closures kept by an owner"): one closure
+    group per owner and set, claimed with scope forever on first use,
+    each member calling the procedure last registered for it; released
+    when the owner is freed."""
+
+    def __init__(self, module, bound):
+        self.bound = bound
+        self.sets = {e[0]: {"members": e[1:], "groups": {}}
+                     for e in module.closure_sets}
+
+    def _key(self, owner, k, name):
+        try:
+            s = values.encode_pointer("p", owner)
+        except values.Refusal as r:
+            raise r.cls("bad argument #%d to '%s' (%s)" % (k, name, r.why)) \
+                from None
+        if s == 0:
+            raise ArgumentError("bad argument #%d to '%s' (NULL owner)"
+                                % (k, name))
+        return s
+
+    def _group(self, set_name, key):
+        st = self.sets[set_name]
+        g = st["groups"].get(key)
+        if g is not None and g["closure"].live:
+            return g, False
+        g = {"procs": [None] * len(st["members"])}
+        members = []
+        for m, (member, cb_type) in enumerate(st["members"]):
+            def member_fn(*args, m=m, member=member):
+                proc = g["procs"][m]
+                if proc is None:
+                    raise Error("closures %s: no procedure for %s"
+                                % (set_name, member))
+                return proc(*args)
+            members.append((self.bound.signature(cb_type),
+                            self.bound.values(cb_type, member_fn)))
+        g["closure"] = self.bound.lib.callback_group("forever", 0, *members)
+        st["groups"][key] = g
+        return g, True
+
+    def closures(self, call, n, spec):
+        """call with the owner's group in its [closures] and [context]
+        slots; the context slot is no argument of the Python function."""
+        context = spec.get("context")
+        want = n - 1 if context else n
+        name, members = spec["name"], spec["members"]
+
+        def with_group(*given):
+            if len(given) != want:
+                raise count_error(name, want, len(given))
+            args, j = [None] * n, 0
+            for k in range(1, n + 1):
+                if k != context:
+                    args[k - 1], j = given[j], j + 1
+            procs = {}
+            for k in members:
+                proc = args[k - 1]
+                if proc is values.NULL:
+                    proc = None
+                if proc is not None and not callable(proc):
+                    raise ArgumentError("bad argument #%d to '%s' (callable "
+                                        "expected, got %s)"
+                                        % (k, name, describe_type(proc)))
+                procs[k] = proc
+            owner = self._key(args[spec["owner"] - 1], spec["owner"], name)
+            g, fresh = self._group(spec["set"], owner)
+            g["closure"].fresh = fresh
+            for k, m in members.items():
+                g["procs"][m] = procs[k]
+                args[k - 1] = g["closure"] if procs[k] is not None else None
+            if context:
+                args[context - 1] = g["closure"]
+            try:
+                return call(*args)
+            finally:
+                g["closure"].fresh = False
+        return with_group
+
+    def release(self, call, names):
+        """call, then the owner's groups in the named sets released."""
+        def releasing(owner, *rest):
+            result = call(owner, *rest)
+            try:
+                key = values.encode_pointer("p", owner)
+            except values.Refusal:
+                return result
+            for set_name in names:
+                g = self.sets[set_name]["groups"].pop(key, None)
+                if g is not None:
+                    g["closure"].release()
+            return result
+        return releasing
+
+
+def _checking_closures(name, call, want, types):
+    """call, refusing before C runs a closure made for other callback
+    signatures than the parameter's."""
+    def checked(*args):
+        for k, sigs in want.items():
+            v = args[k - 1] if k <= len(args) else None
+            if isinstance(v, Closure) and v.signatures != sigs:
+                err = ArgumentError(
+                    "bad argument #%d to '%s' (closure of %s '%s' expected, "
+                    "got one of '%s')" % (k, name, ", ".join(types[k]),
+                                          "', '".join(sigs),
+                                          "', '".join(v.signatures)),
+                    function=name, parameter=k)
+                for a in args:
+                    if isinstance(a, Closure):
+                        a._nccc_refused()
+                raise err
+        return call(*args)
+    return checked
+
+
+class Module:
+    """A generated module's tables: functions [(name, signatures,
+    options)], callbacks [(name, signatures, value specs)], closure_sets
+    [(name, (member, callback type), ...)], constants [names], records
+    {layout name: Record class}."""
+
+    def __init__(self, name, functions, callbacks, closure_sets, constants,
+                 records):
+        self.name, self.functions, self.callbacks = name, functions, callbacks
+        self.closure_sets, self.constants = closure_sets, constants
+        self.records = records
+
+    def _open_module(self, lib):
+        """A library made by nccc_add_bindings(... SHARED) exports
+        nccc_<module>_open (":i"), which initialises its runtime and
+        registers the module unless present."""
+        if lib.handle is None:
+            return
+        try:
+            addr = lib.symbol("nccc_%s_open" % self.name)
+        except UnknownError:
+            return
+        st = lib.call_address(addr, ":i")
+        if st != 0:
+            raise Error("nccc: nccc_%s_open failed: %s (status 0x%x)" % (
+                self.name, abi.STATUS_TEXT.get(st, "unknown status"), st),
+                status=st)
+
+    def bind(self, lib):
+        """The module bound to lib (from nccc.open or nccc.bind)."""
+        self._open_module(lib)
+        b = Bound(self, lib)
+        for layout_name, cls in self.records.items():
+            lib.classes[layout_name] = cls
+            setattr(b, layout_name, cls)
+        sets = _Sets(self, b)
+        for name, sigs, opts in self.functions:
+            qualified = self.name + "." + name
+            h = lib.lookup(qualified)
+            have = lib.signature(h)
+            keep = [t for t in b._targets
+                    if (sigs[t] if len(sigs) > 1 else sigs[0]) == have]
+            if not keep:
+                raise Error("nccc: %s has signature '%s' in the library, not "
+                            "the one %s.py was generated with"
+                            % (qualified, have, self.name))
+            b._targets = keep
+            setattr(b, name, self._function(lib, b, sets, h, qualified, opts))
+        for name, opts in ((n, o) for n, _, o in self.functions):
+            want = opts.get("closures")
+            if want:
+                sigs = {k: [b.signature(t) for t in types]
+                        for k, types in want.items()}
+                setattr(b, name, _checking_closures(name, getattr(b, name),
+                                                    sigs, want))
+        consts = lib.constants(self.name)
+        for c in self.constants:
+            if c not in consts:
+                raise Error("nccc: the library has no constant '%s.%s'"
+                            % (self.name, c))
+            setattr(b, c, consts[c])
+        return b
+
+    def _free(self, lib, b, opts_free, frees_owner):
+        if frees_owner:
+            return lambda p: getattr(b, opts_free)(p)
+        return lib.fast(self.name + "." + opts_free)
+
+    def _function(self, lib, b, sets, h, qualified, opts):
+        words = {}
+        own = opts.get("owned")
+        if own:
+            free = self._free(lib, b, own["free"], own.get("frees"))
+            words[1] = owned.owned_string(lib, free) if own.get("string") \
+                else owned.owner(free, own.get("type"))
+        for k, destructor in opts.get("owned_strings", {}).items():
+            words[k] = owned.owned_string(lib, lib.fast(self.name + "." +
+                                                        destructor))
+        call = lib.fast(h, nonnull=opts.get("nonnull", ()), words=words,
+                        thunks=opts.get("thunks", False))
+        for spec in opts.get("sets", ()):
+            call = sets.closures(call, opts["n"], dict(spec, name=qualified))
+        if opts.get("frees_sets"):
+            call = sets.release(call, opts["frees_sets"])
+        return call

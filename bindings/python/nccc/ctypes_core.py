@@ -1,0 +1,351 @@
+"""nccc.ctypes_core: the primitive in pure ctypes, for an interpreter with
+no compiler around (docs/PYTHON.md, "The primitive"). It has exactly the
+names of the C extension nccc._core and behaves the same: slot specs
+(letters the support library makes from signature codes), Function,
+the raw call, the one dispatcher, references, memory. The dispatcher is
+one ctypes callback, made once when this module loads: the only machine
+code made at run time, one callback for every closure.
+"""
+
+import ctypes
+import re
+import struct
+import sys
+import threading
+
+KIND = "ctypes"
+
+_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+_U64 = ctypes.c_uint64
+_TOP = 1 << 64
+_FLT_MAX = struct.unpack("<f", b"\xff\xff\x7f\x7f")[0]
+_ITEM = re.compile(r"(!?)([?iufdpzrwx])(\d*)")
+_frames = threading.local()
+
+
+class _Item:
+    __slots__ = ("kind", "nonnull", "bits", "slots", "slot", "lo", "hi")
+
+
+def _parse(spec):
+    """[items], var, slots of a spec string (core.h, enum pcore_kind)."""
+    if not isinstance(spec, str):
+        raise ValueError("nccc.ctypes_core: malformed slot spec %r" % (spec,))
+    var = spec.endswith("*")
+    body = spec[:-1] if var else spec
+    items, pos, slot = [], 0, 0
+    for m in _ITEM.finditer(body):
+        if m.start() != pos:
+            break
+        it = _Item()
+        it.nonnull, it.kind = bool(m.group(1)), m.group(2)
+        num = int(m.group(3)) if m.group(3) else 0
+        it.slots, it.bits = 1, num
+        if it.kind in "iu":
+            if not 1 <= num <= 64:
+                break
+            it.lo = -(1 << (num - 1)) if it.kind == "i" else 0
+            it.hi = (1 << (num - 1)) - 1 if it.kind == "i" else (1 << num) - 1
+        elif it.kind == "x":
+            if num < 1:
+                break
+            it.slots = num
+        it.slot = slot
+        slot += it.slots
+        items.append(it)
+        pos = m.end()
+    if pos != len(body):
+        raise ValueError("nccc.ctypes_core: malformed slot spec %r" % spec)
+    return items, var, slot
+
+
+def _int(v):
+    return type(v) is int or (isinstance(v, int) and not isinstance(v, bool))
+
+
+def _take(it, v, keep):
+    """The slot of v for item it, or None (the support library's)."""
+    k = it.kind
+    if k == "?":
+        s = 1 if v is True else 0 if v is False else None
+    elif k in "iu":
+        s = v & (_TOP - 1) if _int(v) and it.lo <= v <= it.hi else None
+    elif k == "r":
+        s = v & (_TOP - 1) if _int(v) and -(1 << 63) <= v < _TOP else None
+    elif k in "fd":
+        if isinstance(v, float) or _int(v):
+            try:
+                d = float(v)
+            except OverflowError:
+                return None
+            if k == "f" and abs(d) > _FLT_MAX and d != d * 2:
+                return None
+            s = struct.unpack("<Q", struct.pack("<d", d))[0]
+        else:
+            s = None
+    elif k == "p":
+        s = 0 if v is None else v if _int(v) and 0 <= v < _TOP else None
+    elif k == "z":
+        b = v.encode("utf-8", "surrogateescape") if isinstance(v, str) else \
+            v if isinstance(v, bytes) else None
+        if b is None or b"\0" in b:
+            return None
+        keep.append(b)
+        s = ctypes.cast(ctypes.c_char_p(b), ctypes.c_void_p).value
+    else:
+        return None
+    if s is not None and it.nonnull and s == 0:
+        return None
+    return s
+
+
+def _store(v, buf, at, n):
+    """What a slow path returned (int, or bytes) into n slots at buf[at]."""
+    if _int(v):
+        if not -(1 << 63) <= v < _TOP:
+            raise OverflowError("nccc.ctypes_core: slot value out of 64 bits")
+        buf[at] = v & (_TOP - 1)
+    elif isinstance(v, bytes) and len(v) <= 8 * n:
+        v = v + bytes(8 * n - len(v))
+        for k in range(n):
+            buf[at + k] = int.from_bytes(v[8 * k:8 * k + 8], sys.byteorder)
+    else:
+        raise TypeError("nccc.ctypes_core: a slot value (int or at most %d "
+                        "bytes) expected, got %s" % (8 * n, type(v).__name__))
+
+
+def _give(it, buf, at):
+    """The Python value of item it from its slots at buf[at]."""
+    s, k = buf[at], it.kind
+    if k == "?":
+        return s != 0
+    if k in "ir":
+        return s - _TOP if s >> 63 else s
+    if k in "uw":
+        return s
+    if k in "fd":
+        return struct.unpack("<d", struct.pack("<Q", s))[0]
+    if k == "p":
+        return s or None
+    if k == "z":
+        return ctypes.string_at(s).decode("utf-8", "surrogateescape") \
+            if s else None
+    return b"".join(buf[at + j].to_bytes(8, sys.byteorder)
+                    for j in range(it.slots))
+
+
+def _run(addr, inb, outb):
+    """Calls the nccc function at addr as the innermost call of this
+    thread (the GIL released by ctypes); the errors its callbacks raised."""
+    stack = getattr(_frames, "stack", None)
+    if stack is None:
+        stack = _frames.stack = []
+    stack.append([])
+    try:
+        _FN(addr)(ctypes.addressof(inb), ctypes.addressof(outb))
+    finally:
+        errors = stack.pop()
+    return errors or None
+
+
+class Function:
+    """Function(addr, ins, outs, name, slow, post[, refused]): as
+    nccc._core.Function (function.c)."""
+
+    def __init__(self, addr, ins, outs, name, slow, post, refused=None):
+        if not addr:
+            raise ValueError("nccc.ctypes_core: NULL function")
+        self.addr, self.__name__ = addr, name
+        self.slow, self.post, self.refused = slow, post, refused
+        self.ins, self.var, self.nin = _parse(ins)
+        self.outs, var_out, self.nout = _parse(outs)
+        if var_out:
+            raise ValueError("nccc.ctypes_core: results cannot end in '*'")
+        self.nargs = len(self.ins)
+
+    def __repr__(self):
+        return "<nccc function %s>" % self.__name__
+
+    def _refuse(self, args):
+        if self.refused is not None:
+            self.refused(args)
+
+    def __call__(self, *args, **kw):
+        n = len(args)
+        if kw:
+            self._refuse(args)
+            raise TypeError("'%s' takes no keyword arguments" % self.__name__)
+        if n != self.nargs and not (self.var and n > self.nargs):
+            try:
+                self.slow(0, n)
+            finally:
+                self._refuse(args)
+        extra = n - self.nargs
+        inb = (_U64 * (self.nin + extra + 1))()
+        outb = (_U64 * (self.nout + 1))()
+        keep = []
+        try:
+            for k, v in enumerate(args):
+                if k < self.nargs:
+                    it, at = self.ins[k], self.ins[k].slot
+                else:
+                    it, at = _RAW, self.nin + k - self.nargs
+                s = _take(it, v, keep)
+                if s is None:
+                    _store(self.slow(k + 1, v), inb, at, it.slots)
+                else:
+                    inb[at] = s
+        except BaseException:
+            self._refuse(args)
+            raise
+        errors = _run(self.addr, inb, outb)
+        if errors:
+            self.slow(-1, errors)
+        res = []
+        for k, it in enumerate(self.outs):
+            v = _give(it, outb, it.slot)
+            res.append(self.post(k + 1, v) if it.kind in "wx" else v)
+        if not res:
+            return None
+        return res[0] if len(res) == 1 else tuple(res)
+
+
+_RAW = _parse("r")[0][0]
+
+
+def open(path):  # noqa: A001 - the primitive's name
+    """The library loaded for good, as an int handle."""
+    try:
+        return ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)._handle
+    except OSError as e:
+        raise OSError("cannot load %r: %s" % (path, e)) from None
+
+
+def sym(handle, name):
+    p = _dlsym(handle, name.encode())
+    if not p:
+        raise LookupError("no symbol '%s'" % name)
+    return p
+
+
+_dlsym = ctypes.CDLL(None).dlsym
+_dlsym.restype, _dlsym.argtypes = ctypes.c_void_p, [ctypes.c_void_p,
+                                                     ctypes.c_char_p]
+
+
+def read(addr, n):
+    if not addr or n < 0:
+        raise ValueError("read of NULL or a negative size")
+    return ctypes.string_at(addr, n)
+
+
+def string(addr):
+    if not addr:
+        raise ValueError("string at NULL")
+    return ctypes.string_at(addr)
+
+
+def call(addr, ins, nout):
+    """Raw slots in, (nout raw slots out, callback errors or None)."""
+    inb, outb = (_U64 * (len(ins) + 1))(), (_U64 * (nout + 1))()
+    for k, v in enumerate(ins):
+        _store(v, inb, k, 1)
+    errors = _run(addr, inb, outb)
+    return tuple(outb[:nout]), errors
+
+
+# ---- the dispatcher ------------------------------------------------------
+
+_refs = {}
+_next_env = [0]
+
+
+class _Entry:
+    __slots__ = ("fn", "ins", "outs", "nout", "notice", "conv")
+
+
+def ref(fn, ins, outs, notice, conv):
+    """fn kept for the dispatcher with its specs; its environment word."""
+    e = _Entry()
+    e.fn, e.notice, e.conv = fn, notice, conv
+    e.ins, var_in, _ = _parse(ins)
+    e.outs, var_out, e.nout = _parse(outs)
+    if var_in or var_out:
+        raise ValueError("nccc.ctypes_core: a callback's spec cannot end "
+                         "in '*'")
+    _next_env[0] += 1
+    _refs[_next_env[0]] = e
+    return _next_env[0]
+
+
+def unref(env):
+    del _refs[env]
+
+
+def refs():
+    return len(_refs)
+
+
+def _keep_error(e):
+    stack = getattr(_frames, "stack", None)
+    if stack:
+        stack[-1].append(sys.exc_info()[1])
+    else:
+        sys.unraisablehook(sys.UnraisableHookArgs(
+            *sys.exc_info(), "Exception ignored in nccc callback", e.fn))
+
+
+def _put(e, k, v, outb):
+    it = e.outs[k]
+    s = _take(it, v, None)
+    if s is None:
+        _store(e.conv(-(k + 1), v), outb, it.slot, it.slots)
+    else:
+        outb[it.slot] = s
+
+
+def _dispatch(in_addr, out_addr):
+    env = _U64.from_address(in_addr).value
+    e = _refs.get(env)
+    if e is None:
+        return
+    if not out_addr:
+        del _refs[env]
+        try:
+            if e.notice is not None:
+                e.notice()
+        except BaseException:
+            _keep_error(e)
+        return
+    nin = sum(it.slots for it in e.ins) + 1
+    inb = (_U64 * nin).from_address(in_addr)
+    outb = (_U64 * max(e.nout, 1)).from_address(out_addr)
+    try:
+        args = []
+        for k, it in enumerate(e.ins):
+            v = _give(it, inb, it.slot + 1)
+            args.append(e.conv(k + 1, v) if it.kind in "wx" else v)
+        res = e.fn(*args)
+        if len(e.outs) == 1:
+            _put(e, 0, res, outb)
+        elif e.outs:
+            seq = list(res) if isinstance(res, (list, tuple)) else None
+            if seq is None:
+                raise TypeError("a callback with several results returns a "
+                                "sequence of them")
+            if len(seq) != len(e.outs):
+                raise TypeError("bad result (%d values expected, got %d)"
+                                % (len(e.outs), len(seq)))
+            for k, v in enumerate(seq):
+                _put(e, k, v, outb)
+    except BaseException:
+        _keep_error(e)
+        for k in range(e.nout):
+            outb[k] = 0
+
+
+_DISPATCH = _FN(_dispatch)
+
+
+def dispatcher():
+    return ctypes.cast(_DISPATCH, ctypes.c_void_p).value

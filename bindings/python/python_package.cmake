@@ -1,0 +1,31 @@
+# nccc_python_package(TARGET OUTPUT_DIR): the package nccc of
+# bindings/python/nccc in OUTPUT_DIR/nccc, importable with OUTPUT_DIR on
+# sys.path: its Python files copied there, and the C extension nccc._core
+# (bindings/python/nccc/_core) built as TARGET against the development
+# files of NCCC_PYTHON (Debian: python3-dev). Without them TARGET is not
+# defined and the package runs on its ctypes primitive. The extension
+# does not link the runtime: the runtime lives in the library it loads.
+function(nccc_python_package target output_dir)
+  set(_src ${PROJECT_SOURCE_DIR}/bindings/python/nccc)
+  file(GLOB _py CONFIGURE_DEPENDS ${_src}/*.py)
+  foreach(_f ${_py})
+    get_filename_component(_n ${_f} NAME)
+    configure_file(${_f} ${output_dir}/nccc/${_n} COPYONLY)
+  endforeach()
+  if(NOT NCCC_PYTHON)
+    return()
+  endif()
+  set(Python3_EXECUTABLE ${NCCC_PYTHON})
+  find_package(Python3 QUIET COMPONENTS Interpreter Development.Module)
+  if(NOT Python3_Development.Module_FOUND)
+    message(WARNING "nccc: no Python development files for ${NCCC_PYTHON}; "
+                    "the C extension nccc._core is not built (apt-get install "
+                    "python3-dev)")
+    return()
+  endif()
+  file(GLOB _c ${_src}/_core/*.c)
+  Python3_add_library(${target} MODULE WITH_SOABI ${_c})
+  target_link_libraries(${target} PRIVATE ${CMAKE_DL_LIBS})
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME _core
+    C_VISIBILITY_PRESET hidden LIBRARY_OUTPUT_DIRECTORY ${output_dir}/nccc)
+endfunction()

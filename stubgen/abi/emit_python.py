@@ -1,0 +1,77 @@
+"""bindings/python/nccc/abi.py: the ABI's facts as one Python module."""
+
+from stubgen.source import Source
+
+MODULE = "bindings/python/nccc/abi.py"
+
+
+def _code(c):
+    fields = ["name=%r" % c.name, "kind=%r" % c.kind, "bytes=%d" % c.bytes,
+              "signed=%r" % c.signed, "in_ok=%r" % c.in_ok,
+              "out_ok=%r" % c.out_ok]
+    if c.min is not None:
+        fields += ["bits=%d" % c.bits, "min=%d" % c.min, "max=%d" % c.max]
+    else:
+        fields += ["bits=None", "min=None", "max=None"]
+    return "%r: Code(%r, %s)," % (c.code, c.code, ", ".join(fields))
+
+
+def _rest(rest):
+    if rest is None:
+        return "None"
+    return "Rest(arg=%d, per=%r, mul=%d, div=%d, out=%r)" % (
+        rest.arg, rest.per, rest.mul, rest.div, rest.out)
+
+
+def emit(abi):
+    src = Source(indent="    ")
+    src.lines('''
+        """The nccc ABI's facts (docs/ABI.md), generated from idl/abi.json by
+        stubgen/abi (python3 -m stubgen.abi --write); do not edit."""
+
+        from collections import namedtuple
+
+        Code = namedtuple("Code", "code name kind bytes signed in_ok out_ok "
+                                  "bits min max")
+        Rest = namedtuple("Rest", "arg per mul div out")
+        Builtin = namedtuple("Builtin", "index name signature n_in n_out rest")
+        ''')
+    src.blank()
+    with src.block("CODES = {", "}"):
+        for c in abi.codes:
+            src.line(_code(c))
+    src.line("IN_CODES = %r" % abi.in_codes())
+    src.line("VALUE_CODES = %r" % abi.value_codes())
+    src.line("OUT_CODES = %r" % abi.out_codes())
+    with src.block("GRAMMAR = {", "}"):
+        for role, c in abi.grammar_chars():
+            src.line("%r: %r," % (role, c))
+    src.line("MAX_SLOTS = %d" % abi.max_slots)
+    src.line("SLOTS_VARIABLE = %d" % abi.slots_variable)
+    with src.block("HANDLE = {", "}"):
+        for k, v in sorted(abi.handle.items()):
+            src.line("%r: %d," % (k, v))
+    with src.block("STATUS = {", "}"):
+        for s in abi.status:
+            src.line("%r: %d," % (s.name, s.value))
+    with src.block("STATUS_TEXT = {", "}"):
+        for s in abi.status:
+            src.line("%d: %r," % (s.value, s.text))
+    src.line("# rest: a '*' side's size: argument arg (0-based) holds n, and "
+             "the side")
+    src.line("# takes ceil(n * mul / div) slots; out: it is the out side")
+    with src.block("BUILTINS = [", "]"):
+        for b in abi.builtins:
+            src.line("Builtin(%d, %r, %r, %d, %d, %s)," % (
+                b.index, b.name, b.signature, b.n_in, b.n_out, _rest(b.rest)))
+    src.line("BUILTIN = {b.name: b.index for b in BUILTINS}")
+    with src.block("SCOPES = {", "}"):
+        for s in abi.scopes:
+            src.line("%r: %d," % (s.name, s.value))
+    for f in abi.closure_flags:
+        src.line("CLOSURE_%s = %d" % (f.name.upper(), f.value))
+    src.line("CLOSURE_TARGET_SIGNATURE = %r" % abi.closure_target_signature)
+    with src.block("TYPE_KINDS = {", "}"):
+        for t in abi.type_kinds:
+            src.line("%d: %r," % (t.value, t.name))
+    return str(src)

@@ -1,0 +1,252 @@
+"""The Python emitter: M.py, a module for the Python support library
+bindings/python (docs/PYTHON.md, "Generated modules"), and M.pyi, its
+type stubs.
+
+    tour = importlib.import_module("tour").bind(nccc.open(path))
+    tour.add(40, 2)   # 42
+
+M.py holds data and record classes only: a table per function of the
+options its conversions need, decided here from the lowered facts
+(stubgen/model/lower.py: non-NULL arguments, owned results and strings,
+thunks to bind, closure arguments and their callback types, closure sets),
+and a last statement handing them to nccc.binder.Module, whose bind looks
+every function up once, checks its signature and makes its converter and
+call once in the primitive (lib.fast). M.pyi gives every function its
+argument and result types.
+"""
+
+from stubgen import abi as abi_source
+from stubgen.host import HostModule
+from stubgen.source import Source
+
+ABI = abi_source.load()
+_PY_TYPE = {"bool": "bool", "int": "int", "float": "float",
+            "pointer": "_Pointer", "function": "_Pointer", "string": "str",
+            "closure": "_Callback", "errno": "int"}
+
+
+def _codes(side):
+    """The codes of one side of a signature: single characters, and
+    {name} records as the record's name."""
+    items, i = [], 0
+    while i < len(side):
+        if side[i] == ABI.record_open:
+            close = side.index(ABI.record_close, i)
+            items.append(side[i + 1:close].split(ABI.record_count)[0])
+            i = close + 1
+        else:
+            items.append(side[i])
+            i += 1
+    return [c for c in items if c != ABI.variadic]
+
+
+def _py_type(code, records, result=False):
+    if code in records:
+        return records[code]
+    info = ABI.code(code) if len(code) == 1 else None
+    if info is None:
+        return "_typing.Any"
+    if result and info.kind == "pointer":
+        return "_typing.Optional[int]"
+    if result and info.kind == "string":
+        return "_typing.Optional[str]"
+    return _PY_TYPE[info.kind]
+
+
+def _options(host, lf):
+    """The options of one function (nccc/binder.py, Module._function)."""
+    opts = {}
+    if lf.nonnull:
+        opts["nonnull"] = tuple(lf.position(s) for s in lf.nonnull)
+    own = lf.owned_return
+    if own is not None:
+        o = {"free": own.destructor}
+        if own.string:
+            o["string"] = True
+        else:
+            o["type"] = own.slot.type.spell().replace(" *", "").strip()
+        if own.frees:
+            o["frees"] = True
+        opts["owned"] = o
+    if lf.owned_out_strings:
+        opts["owned_strings"] = {o.index + 1: o.destructor
+                                 for o in lf.owned_out_strings}
+    if lf.thunks:
+        opts["thunks"] = True
+    closures = {lf.position(c.slot): tuple(p.callback.name for p in c.params)
+                for c in lf.closures if c.closures is None}
+    if closures:
+        opts["closures"] = closures
+    by_set = {}
+    for c in lf.set_closures:
+        by_set.setdefault(c.closures.name, []).append(c)
+    if by_set:
+        opts["n"] = len(lf.in_slots)
+        opts["sets"] = tuple(_set_spec(lf, name, cl)
+                             for name, cl in by_set.items())
+    if lf.frees:
+        opts["frees_sets"] = tuple(cs.name for cs in lf.frees)
+    return opts
+
+
+def _set_spec(lf, name, cl):
+    spec = {"set": name, "owner": lf.position(cl[0].owner),
+            "members": {lf.position(c.slot): c.member
+                        for c in cl if c.member is not None}}
+    context = [lf.position(c.slot) for c in cl if c.member is None]
+    if context:
+        spec["context"] = context[0]
+    return spec
+
+
+def _record_classes(module):
+    """[(layout name, kind, field names)] of the structs and unions."""
+    return [(entry.name, entry.kind, [f.name for f in entry.fields])
+            for entry in module.layouts if entry.kind in ("struct", "union")]
+
+
+def _emit_module(host, module):
+    src = Source(indent="    ")
+    src.line('"""%s.py: the nccc module "%s" for Python, %s.' % (
+        host.name, host.name, host.generated_by()))
+    src.lines('''
+
+        Data only: bind, the conversions and calls are the support
+        library's (bindings/python/nccc/binder.py; docs/PYTHON.md,
+        "Generated modules"):  m = %s.bind(nccc.open(path))
+        """''' % host.name)
+    src.blank()
+    src.line("from nccc import binder as _binder")
+    src.line("from nccc.values import Record as _Record")
+    for name, kind, fields in _record_classes(module):
+        src.blank()
+        src.blank()
+        with src.block("class %s(_Record):" % name, ""):
+            src.line('"""%s %s (layout %s.%s)."""' % (kind, name, host.name,
+                                                     name))
+            src.line("__slots__ = (%s)" % "".join(
+                "%r, " % f for f in fields))
+            src.line("_layout_name = %r" % name)
+    src.blank()
+    src.blank()
+    src.line("# (registry name, signatures: one, or one per target of "
+             "stubgen/host.py, options)")
+    with src.block("FUNCTIONS = [", "]"):
+        for lf in host.functions:
+            src.line("(%r, %r, %r)," % (lf.name, tuple(lf.signatures),
+                                        _options(host, lf)))
+    src.line("# callback types: (name, signatures, value specs)")
+    with src.block("CALLBACKS = [", "]"):
+        for cb in host.callbacks:
+            src.line("(%r, %r, %r)," % (cb.name, tuple(cb.signatures),
+                                        tuple(getattr(cb, "values", None)
+                                              or ())))
+    src.line("# closure sets: (name, (member, callback type), ...)")
+    with src.block("CLOSURE_SETS = [", "]"):
+        for cs in host.closure_sets:
+            src.line("(%r, %s)," % (cs.name, ", ".join(
+                "(%r, %r)" % (m.name, m.callback.name) for m in cs.members)))
+    with src.block("CONSTANTS = [", "]"):
+        for c in host.constants:
+            src.line("%r," % c)
+    src.line("RECORDS = {%s}" % ", ".join(
+        "%r: %s" % (name, name) for name, _, _ in _record_classes(module)))
+    src.blank()
+    src.line("MODULE = _binder.Module(%r, FUNCTIONS, CALLBACKS, "
+             "CLOSURE_SETS, CONSTANTS, RECORDS)" % host.name)
+    src.blank()
+    src.blank()
+    with src.block("def bind(lib):", ""):
+        src.line('"""The module bound to a library from nccc.open or '
+                 'nccc.bind."""')
+        src.line("return MODULE.bind(lib)")
+    return str(src)
+
+
+def _arguments(lf, records):
+    """(name, Python type) of the arguments a bound function takes."""
+    ins = _codes(lf.signatures[0].split(ABI.separator)[0])
+    skip = {lf.position(c.slot) for c in lf.set_closures
+            if c.member is None}
+    members = {lf.position(c.slot) for c in lf.set_closures
+               if c.member is not None}
+    args, used = [], set()
+    for k, (slot, code) in enumerate(zip(lf.in_slots, ins), 1):
+        if k in skip:
+            continue
+        name = slot.name if slot.name and slot.name.isidentifier() and \
+            slot.name not in used and slot.name not in ("self", "lambda") \
+            else "arg%d" % k
+        used.add(name)
+        if k in members:
+            typ = "_typing.Optional[_typing.Callable[..., _typing.Any]]"
+        else:
+            typ = _py_type(code, records)
+        args.append("%s: %s" % (name, typ))
+    return args
+
+
+def _result(lf, records):
+    outs = _codes(lf.signatures[0].split(ABI.separator)[1])
+    types = [_py_type(c, records, result=True) for c in outs]
+    own = lf.owned_return
+    if own is not None and types:
+        types[0] = "_typing.Optional[str]" if own.string \
+            else "_typing.Optional[_nccc.Owned]"
+    if not types:
+        return "None"
+    if len(types) == 1:
+        return types[0]
+    return "_typing.Tuple[%s]" % ", ".join(types)
+
+
+def _emit_stubs(host, module):
+    records = {name: name for name, _, _ in _record_classes(module)}
+    src = Source(indent="    ")
+    src.line('"""Type stubs of %s.py, %s."""' % (host.name,
+                                                   host.generated_by()))
+    src.blank()
+    src.line("import typing as _typing")
+    src.blank()
+    src.line("import nccc as _nccc")
+    src.line("from nccc.values import Record as _Record")
+    src.blank()
+    src.line("_Pointer = _typing.Union[int, None, _nccc.Owned, bytes, "
+             "bytearray, memoryview]")
+    src.line("_Callback = _typing.Optional[_nccc.Closure]")
+    for name, kind, fields in _record_classes(module):
+        src.blank()
+        src.blank()
+        with src.block("class %s(_Record):" % name, ""):
+            for f in fields:
+                src.line("%s: _typing.Any" % f)
+            if not fields:
+                src.line("...")
+    src.blank()
+    src.blank()
+    with src.block("class Bound:", ""):
+        src.line('"""The module bound to a library."""')
+        src.line("lib: _nccc.Library")
+        for c in host.constants:
+            src.line("%s: int" % c)
+        for name in records:
+            src.line("%s: _typing.Type[%s]" % (name, name))
+        for lf in host.functions:
+            args = ", ".join(["self"] + _arguments(lf, records))
+            src.line("def %s(%s) -> %s: ..." % (lf.name, args,
+                                                 _result(lf, records)))
+        src.line("def callback(self, name: str, fn: _typing.Callable[..., "
+                 "_typing.Any], scope: str = ..., any_thread: bool = ...) "
+                 "-> _nccc.Closure: ...")
+        src.line("def signature(self, name: str) -> str: ...")
+        src.line("def layout(self, name: str) -> _typing.Any: ...")
+    src.blank()
+    src.blank()
+    src.line("def bind(lib: _nccc.Library) -> Bound: ...")
+    return str(src)
+
+
+def emit(module, idl_name):
+    host = HostModule(module, idl_name)
+    return {host.name + ".py": _emit_module(host, module),
+            host.name + ".pyi": _emit_stubs(host, module)}
