@@ -10,6 +10,9 @@
 #   NCCC_INSTALL_R6RS         share/r6rs      nccc/*.sls for Chez (--libdirs)
 #   NCCC_INSTALL_RACKET_PKG   share/nccc/racket/nccc   the Racket package nccc
 #                                             (raco pkg install --copy DIR)
+#   NCCC_INSTALL_PYTHON       lib/python3/dist-packages   the package nccc with
+#                                             its C extension (Debian's path
+#                                             for /usr; PYTHONPATH elsewhere)
 #
 # The C module's directory is lib/lua/<major version> rather than
 # lua5.4.pc's INSTALL_CMOD: Debian's INSTALL_CMOD holds the multiarch
@@ -108,3 +111,16 @@ install(FILES "${PROJECT_SOURCE_DIR}/cmake/nccc-racket-info.rkt"
 set(NCCC_INSTALL_JS "${CMAKE_INSTALL_LIBDIR}/node_modules/nccc" CACHE STRING
     "where the JavaScript package nccc goes, relative to the prefix")
 install(DIRECTORY "${_nccc_hosts_src}/js/" DESTINATION "${NCCC_INSTALL_JS}")
+
+# ---- Python: the package nccc, its C extension when python3-dev is there ----
+set(NCCC_INSTALL_PYTHON "lib/python3/dist-packages" CACHE STRING
+    "Python packages (nccc/), relative to the prefix")
+install(DIRECTORY "${_nccc_hosts_src}/python/nccc/" DESTINATION "${NCCC_INSTALL_PYTHON}/nccc"
+        FILES_MATCHING PATTERN "*.py")
+if(NOT TARGET nccc_python_core)
+  include("${_nccc_hosts_src}/python/python_package.cmake")
+  nccc_python_package(nccc_python_core "${PROJECT_BINARY_DIR}/python")
+endif()
+if(TARGET nccc_python_core)
+  install(TARGETS nccc_python_core LIBRARY DESTINATION "${NCCC_INSTALL_PYTHON}/nccc")
+endif()

@@ -5,7 +5,8 @@
 # consumer against the prefix alone, then runs each interpreter with only
 # the set-up the host pages document for a prefix off its default paths.
 # The environment names the interpreters (LUA54, LUAJIT, GUILE, CHEZ,
-# RACKET, RACO; default: their Debian names).
+# RACKET, RACO, PYTHON; default: their Debian names) and PYTHON_DIR, the
+# Python package directory under the prefix.
 set -euo pipefail
 build=$1 testdir=$2 cmake=$3 cc=$4 sanitize=$5 libasan=$6
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nccc-install.XXXXXX")
@@ -40,6 +41,8 @@ expect luajit "$(LUA_PATH="$prefix/share/lua/5.1/?.lua;$out/nccc/?.lua;;" \
   run "${LUAJIT:-luajit}" "$work/check.lua" luajit "$lib" 2>&1)"
 expect guile "$(GUILE_AUTO_COMPILE=0 GUILE_LOAD_PATH="$prefix/share/guile/site/3.0:$out" \
   run "${GUILE:-guile}" "$work/check_guile.scm" "$lib" 2>&1)"
+expect python "$(PYTHONPATH="$prefix/${PYTHON_DIR:-lib/python3/dist-packages}:$out/nccc" \
+  NCCC_PRIMITIVE=c run "${PYTHON:-python3}" "$work/check_python.py" "$lib" 2>&1)"
 expect chez "$(run "${CHEZ:-chezscheme}" --libdirs "$prefix/share/r6rs:$out" \
   --program "$work/check_chez.sps" "$lib" 2>&1)"
 # Racket: the package from the prefix, into a user scope of our own; the

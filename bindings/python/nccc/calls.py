@@ -48,6 +48,9 @@ def _slow(lib, f, nonnull):
             raise count_error(f.name, f.nargs, v, f.var_in)
         if k == -1:
             raise callback_error(v)
+        if k == -2:
+            raise ArgumentError("'%s' takes no keyword arguments" % f.name,
+                                function=f.name)
         try:
             return _convert(lib, f, k, v, k in nonnull)
         except values.Refusal as r:

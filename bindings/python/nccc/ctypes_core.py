@@ -173,8 +173,10 @@ class Function:
     def __call__(self, *args, **kw):
         n = len(args)
         if kw:
-            self._refuse(args)
-            raise TypeError("'%s' takes no keyword arguments" % self.__name__)
+            try:
+                self.slow(-2, tuple(kw))
+            finally:
+                self._refuse(args)
         if n != self.nargs and not (self.var and n > self.nargs):
             try:
                 self.slow(0, n)
@@ -286,13 +288,14 @@ def refs():
     return len(_refs)
 
 
-def _keep_error(e):
+def _keep_error():
+    """Keeps the exception for the call under way on this thread: True;
+    False when there is none (ctypes then reports it as unraisable)."""
     stack = getattr(_frames, "stack", None)
     if stack:
         stack[-1].append(sys.exc_info()[1])
-    else:
-        sys.unraisablehook(sys.UnraisableHookArgs(
-            *sys.exc_info(), "Exception ignored in nccc callback", e.fn))
+        return True
+    return False
 
 
 def _put(e, k, v, outb):
@@ -315,7 +318,8 @@ def _dispatch(in_addr, out_addr):
             if e.notice is not None:
                 e.notice()
         except BaseException:
-            _keep_error(e)
+            if not _keep_error():
+                raise
         return
     nin = sum(it.slots for it in e.ins) + 1
     inb = (_U64 * nin).from_address(in_addr)
@@ -339,9 +343,10 @@ def _dispatch(in_addr, out_addr):
             for k, v in enumerate(seq):
                 _put(e, k, v, outb)
     except BaseException:
-        _keep_error(e)
         for k in range(e.nout):
             outb[k] = 0
+        if not _keep_error():
+            raise
 
 
 _DISPATCH = _FN(_dispatch)

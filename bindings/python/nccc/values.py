@@ -113,16 +113,14 @@ def encode_pointer(code, v):
     address = getattr(v, "_nccc_address", None)
     if address is not None:
         return address()
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        try:
-            return buffer_address(v)
-        except TypeError:
-            raise type_refusal(code, v) from None
     if isinstance(v, int) and not isinstance(v, bool):
         if not 0 <= v < TOP:
             raise Refusal(ArgumentRangeError, "address %d out of range" % v)
         return v
-    raise type_refusal(code, v)
+    try:
+        return buffer_address(v)
+    except TypeError:
+        raise type_refusal(code, v) from None
 
 
 def encode_raw(v):

@@ -8,7 +8,8 @@
 ** a tuple. What its fast paths do not take goes to the support library:
 **   slow(k, v)   argument k (from 1): its slot (int) or bytes, or raises;
 **                slow(0, n) raises the count error, slow(-1, errors) the
-**                error of the callbacks that raised during the call;
+**                error of the callbacks that raised during the call,
+**                slow(-2, names) the error of keyword arguments;
 **   post(k, v)   result k (from 1) of a 'w' or 'x' item from its raw slot
 **                or bytes;
 **   refused(a)   (or None) called with the arguments before a refusal
@@ -106,7 +107,8 @@ static PyObject *function_call(PyObject *self, PyObject *const *args, size_t nar
   PyObject *r = NULL;
   pcore_frame fr;
   if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
-    PyErr_Format(PyExc_TypeError, "'%U' takes no keyword arguments", f->name);
+    Py_XDECREF(call_slow(f, -2, kwnames));
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "no keyword arguments");
     return refuse(f, args, n);
   }
   if (n != f->ins.n && !(f->ins.var && n > f->ins.n)) {
