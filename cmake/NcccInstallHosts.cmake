@@ -117,10 +117,8 @@ set(NCCC_INSTALL_PYTHON "lib/python3/dist-packages" CACHE STRING
     "Python packages (nccc/), relative to the prefix")
 install(DIRECTORY "${_nccc_hosts_src}/python/nccc/" DESTINATION "${NCCC_INSTALL_PYTHON}/nccc"
         FILES_MATCHING PATTERN "*.py")
-if(NOT TARGET nccc_python_core)
-  include("${_nccc_hosts_src}/python/python_package.cmake")
-  nccc_python_package(nccc_python_core "${PROJECT_BINARY_DIR}/python")
-endif()
+include("${_nccc_hosts_src}/python/python_package.cmake")
+nccc_python_package()
 if(TARGET nccc_python_core)
   install(TARGETS nccc_python_core LIBRARY DESTINATION "${NCCC_INSTALL_PYTHON}/nccc")
 endif()

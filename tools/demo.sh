@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # The main job on the bundled examples: installs what is missing, generates
 # nccc wrappers for idl/zlib.idl and idl/sqlite3.idl, builds, and runs the
-# C example programs, then examples/demo.lua (Lua 5.4) and examples/demo.scm
-# (Guile 3) on the same wrappers, through the Lua modules and Scheme
-# libraries generated from the same IDL files (build/plain/examples/
-# demo_gen/nccc). Exits non-zero if any step fails.
+# C example programs, then examples/demo.lua (Lua 5.4), examples/demo.scm
+# (Guile 3) and examples/demo.py (Python 3) on the same wrappers, through
+# the Lua modules, Scheme libraries and Python modules generated from the
+# same IDL files (build/plain/examples/demo_gen/nccc). Exits non-zero if
+# any step fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/tools/install-deps.sh"
 build="$root/build/plain"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" \
-  --target registry_demo zlib_demo nccc_demo nccc_demo_lua_core nccc_demo_modules >/dev/null
+  --target registry_demo zlib_demo nccc_demo nccc_demo_lua_core nccc_demo_modules \
+  nccc_python_core >/dev/null
 gen="$build/examples/demo_gen"
 echo "== the runtime on its own (examples/registry_demo.c)"
 "$build/examples/registry_demo"
@@ -26,3 +28,7 @@ echo
 echo "== Guile 3: the same in Scheme (examples/demo.scm)"
 GUILE_AUTO_COMPILE=0 guile-3.0 --no-auto-compile -L "$root/bindings/scheme" -L "$gen" \
   "$root/examples/demo.scm" "$build/examples/libnccc_demo.so" "$root/README.md"
+echo
+echo "== Python 3: the same in Python (examples/demo.py)"
+PYTHONPATH="$build/python" /usr/bin/python3 "$root/examples/demo.py" \
+  "$build/examples/libnccc_demo.so" "$root/README.md" "$gen/nccc"

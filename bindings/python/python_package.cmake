@@ -1,11 +1,20 @@
-# nccc_python_package(TARGET OUTPUT_DIR): the package nccc of
-# bindings/python/nccc in OUTPUT_DIR/nccc, importable with OUTPUT_DIR on
-# sys.path: its Python files copied there, and the C extension nccc._core
-# (bindings/python/nccc/_core) built as TARGET against the development
-# files of NCCC_PYTHON (Debian: python3-dev). Without them TARGET is not
-# defined and the package runs on its ctypes primitive. The extension
-# does not link the runtime: the runtime lives in the library it loads.
-function(nccc_python_package target output_dir)
+# nccc_python_package(): the package nccc of bindings/python/nccc in
+# ${PROJECT_BINARY_DIR}/python/nccc, importable with that directory on
+# sys.path (the tests, the demo and the install use it): its Python files
+# copied there, and the C extension nccc._core (bindings/python/nccc/_core)
+# built as the target nccc_python_core against the development files of
+# NCCC_PYTHON (Debian: python3-dev). Without them the target is not
+# defined and the package runs on its ctypes primitive. Made once, by the
+# first caller. The extension does not link the runtime: the runtime
+# lives in the library it loads.
+function(nccc_python_package)
+  get_property(_done GLOBAL PROPERTY NCCC_PYTHON_PACKAGE_DONE)
+  if(_done)
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY NCCC_PYTHON_PACKAGE_DONE ON)
+  set(target nccc_python_core)
+  set(output_dir ${PROJECT_BINARY_DIR}/python)
   set(_src ${PROJECT_SOURCE_DIR}/bindings/python/nccc)
   file(GLOB _py CONFIGURE_DEPENDS ${_src}/*.py)
   foreach(_f ${_py})
