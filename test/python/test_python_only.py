@@ -18,7 +18,7 @@ import nccc
 def test_the_front_has_the_documented_names():
     assert sorted(nccc.__all__) == sorted([
         "open", "bind", "default_library", "register_func",
-        "get_global_func", "Library", "Closure", "Owned", "Record",
+        "get_global_func", "release_gil", "Library", "Closure", "Owned", "Record",
         "PackedFunc", "NULL", "Error", "ArgumentError", "ArgumentRangeError",
         "ArgumentValueError", "UnknownError", "CallbackError", "PackedError",
         "PRIMITIVE", "primitive", "abi"])

@@ -76,6 +76,20 @@ def register_func(func_name, f=None, override=False, signature=None,
     return register(f) if f is not None else register
 
 
+def release_gil(on=True):
+    """Makes every call release the GIL while C runs (on=True), as calls
+    do anyway while a closure claimed with any_thread=True or a packed
+    function registered from Python lives: what a call needs when C may
+    call back from a thread it starts without such a closure. False
+    undoes it."""
+    if on != _releasing[0]:
+        primitive.release_gil(1 if on else -1)
+        _releasing[0] = bool(on)
+
+
+_releasing = [False]
+
+
 def get_global_func(name, allow_missing=False, lib=None):
     """The global packed function name, callable (TVM's
     tvm.get_global_func); None when missing and allow_missing."""
@@ -83,7 +97,7 @@ def get_global_func(name, allow_missing=False, lib=None):
 
 
 __all__ = ["open", "bind", "default_library", "register_func",
-           "get_global_func", "Library", "Closure", "Owned", "Record",
+           "get_global_func", "release_gil", "Library", "Closure", "Owned", "Record",
            "PackedFunc", "NULL", "Error", "ArgumentError",
            "ArgumentRangeError", "ArgumentValueError", "UnknownError",
            "CallbackError", "PackedError", "PRIMITIVE", "primitive", "abi"]

@@ -97,7 +97,7 @@ class CallbackLibrary(calls.CallingLibrary):
             p = self._sig_cstrings[sig] = self.cstring(sig)
         return p
 
-    def _member(self, sig, fn, obj, k):
+    def _member(self, sig, fn, obj, k, any_thread):
         """fn kept by the primitive for one member; its env word."""
         if not isinstance(sig, str):
             raise ArgumentError("bad callback #%d (signature string "
@@ -124,7 +124,7 @@ class CallbackLibrary(calls.CallingLibrary):
         def notice():
             obj.live = False
         return core.ref(fn, signature.spec(ins), signature.spec(outs),
-                        notice, conv)
+                        notice, conv, any_thread)
 
     def _flags(self, scope, any_thread):
         if scope not in abi.SCOPES:
@@ -148,7 +148,7 @@ class CallbackLibrary(calls.CallingLibrary):
         other than this one call it (the dispatcher takes the GIL)."""
         flags = self._flags(scope, any_thread)
         obj = Closure(self, scope, [sig])
-        env = self._member(sig, fn, obj, 1)
+        env = self._member(sig, fn, obj, 1, any_thread)
         outs = self.builtin("closure_claim_typed", 2, self._dispatcher(), env,
                             flags, self._sig_cstring(sig))
         if outs[0] != 0:
@@ -174,7 +174,7 @@ class CallbackLibrary(calls.CallingLibrary):
                     core.unref(env)
                 raise ArgumentError("bad callback #%d ((sig, fn) expected)"
                                     % k)
-            envs.append(self._member(m[0], m[1], obj, k))
+            envs.append(self._member(m[0], m[1], obj, k, any_thread))
             obj.signatures.append(m[0])
             args += [d, envs[-1], self._sig_cstring(m[0])]
         outs = self.builtin("closure_claim_group_typed", 2, *args)

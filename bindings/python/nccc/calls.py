@@ -157,7 +157,7 @@ class CallingLibrary(library.Library):
         has_closures = any(abi.CODES.get(it.code) and
                            abi.CODES[it.code].kind == "closure"
                            for it in f.ins)
-        fn = core.Function(
+        fn = core.function(
             f.addr, signature.spec(f.ins, f.var_in, nonnull),
             signature.spec(f.outs, False, (), words), f.name,
             _slow(self, f, nonnull), _post(self, f, words),

@@ -134,17 +134,19 @@ def _give(it, buf, at):
                     for j in range(it.slots))
 
 
-def _run(addr, inb, outb):
-    """Calls the nccc function at addr as the innermost call of this
-    thread (the GIL released by ctypes); the errors its callbacks raised."""
-    stack = getattr(_frames, "stack", None)
-    if stack is None:
-        stack = _frames.stack = []
-    stack.append([])
+def _run(fn, inb, outb):
+    """Calls fn (a _FN) as the innermost call of this thread (the GIL
+    released by ctypes); the errors its callbacks raised."""
     try:
-        _FN(addr)(ctypes.addressof(inb), ctypes.addressof(outb))
+        stack = _frames.stack
+    except AttributeError:
+        stack = _frames.stack = []
+    errors = []
+    stack.append(errors)
+    try:
+        fn(inb, outb)
     finally:
-        errors = stack.pop()
+        stack.pop()
     return errors or None
 
 
@@ -156,12 +158,15 @@ class Function:
         if not addr:
             raise ValueError("nccc.ctypes_core: NULL function")
         self.addr, self.__name__ = addr, name
+        self.fn = _FN(addr)
         self.slow, self.post, self.refused = slow, post, refused
         self.ins, self.var, self.nin = _parse(ins)
         self.outs, var_out, self.nout = _parse(outs)
         if var_out:
             raise ValueError("nccc.ctypes_core: results cannot end in '*'")
         self.nargs = len(self.ins)
+        self.in_type = _U64 * (self.nin + 1)
+        self.out_type = _U64 * (self.nout + 1)
 
     def __repr__(self):
         return "<nccc function %s>" % self.__name__
@@ -183,8 +188,8 @@ class Function:
             finally:
                 self._refuse(args)
         extra = n - self.nargs
-        inb = (_U64 * (self.nin + extra + 1))()
-        outb = (_U64 * (self.nout + 1))()
+        inb = (_U64 * (self.nin + extra + 1))() if extra else self.in_type()
+        outb = self.out_type()
         keep = []
         try:
             for k, v in enumerate(args):
@@ -200,7 +205,7 @@ class Function:
         except BaseException:
             self._refuse(args)
             raise
-        errors = _run(self.addr, inb, outb)
+        errors = _run(self.fn, inb, outb)
         if errors:
             self.slow(-1, errors)
         res = []
@@ -213,6 +218,7 @@ class Function:
 
 
 _RAW = _parse("r")[0][0]
+function = Function
 
 
 def open(path):  # noqa: A001 - the primitive's name
@@ -252,7 +258,7 @@ def call(addr, ins, nout):
     inb, outb = (_U64 * (len(ins) + 1))(), (_U64 * (nout + 1))()
     for k, v in enumerate(ins):
         _store(v, inb, k, 1)
-    errors = _run(addr, inb, outb)
+    errors = _run(_FN(addr), inb, outb)
     return tuple(outb[:nout]), errors
 
 
@@ -266,8 +272,9 @@ class _Entry:
     __slots__ = ("fn", "ins", "outs", "nout", "notice", "conv")
 
 
-def ref(fn, ins, outs, notice, conv):
-    """fn kept for the dispatcher with its specs; its environment word."""
+def ref(fn, ins, outs, notice, conv, any_thread=False):
+    """fn kept for the dispatcher with its specs; its environment word.
+    (ctypes releases the GIL in every call: any_thread changes nothing.)"""
     e = _Entry()
     e.fn, e.notice, e.conv = fn, notice, conv
     e.ins, var_in, _ = _parse(ins)
@@ -282,6 +289,16 @@ def ref(fn, ins, outs, notice, conv):
 
 def unref(env):
     del _refs[env]
+
+
+_releasing = [0]
+
+
+def release_gil(delta):
+    """The count of reasons to release the GIL, as nccc._core keeps it
+    (ctypes releases it in every call anyway)."""
+    _releasing[0] += delta
+    return _releasing[0]
 
 
 def refs():

@@ -6,8 +6,8 @@ TVM's own spelling of both, nccc.register_func and nccc.get_global_func."""
 import inspect
 import struct
 
-from nccc import callbacks, values
-from nccc.errors import (ArgumentError, Error, PackedError, UnknownError,
+from nccc import callbacks, signature, values
+from nccc.errors import (ArgumentError, PackedError, UnknownError,
                          describe_type)
 from nccc.primitive import core
 
@@ -90,28 +90,29 @@ class PackedLibrary(callbacks.CallbackLibrary):
         ins, sep, out = str(psig).partition(":")
         if not sep or len(out) > 1:
             raise ArgumentError("malformed packed signature '%s'" % (psig,))
-        sin = "".join(_SLOT_OF.get(c, "p") for c in ins)
-        sout = "".join(_SLOT_OF.get(c, "p") for c in out)
-        sig = sin + ":" + sout
+        # the slots C gives: strings as pointers, read here
+        codes_in = "".join(_SLOT_OF.get(c, "p") for c in ins)
+        code_out = "".join(_SLOT_OF.get(c, "p") for c in out)
+        strings = [c == "s" for c in codes_in]
+        items_in, _, items_out, _ = signature.parse(
+            codes_in.replace("s", "p") + ":" + code_out)
         lib = self
 
         def conv(k, v):
             if k > 0:
                 return v
             try:
-                return values.encode(sout, v)
+                return values.encode(code_out, v)
             except values.Refusal as r:
                 raise r.cls("packed %s: bad result (%s)" % (name, r.why)) \
                     from None
 
         def call(*args):
-            args = [lib.string(a) if c == "s" else a for a, c in zip(args, sin)]
-            return fn(*args)
-        spec_in = "".join("p" if c == "s" else c for c in sin)
-        from nccc import signature
-        parsed = signature.parse(spec_in + ":" + sout)
-        env = core.ref(call, signature.spec(parsed[0]),
-                       signature.spec(parsed[2]), None, conv)
+            return fn(*[lib.string(a) if s else a
+                        for a, s in zip(args, strings)])
+        # C may call a global from any thread: calls release the GIL
+        env = core.ref(call, signature.spec(items_in),
+                       signature.spec(items_out), None, conv, True)
         try:
             st = self.call("tvm.register_env", name, self._dispatcher(), env,
                            str(psig), flags)
@@ -121,7 +122,7 @@ class PackedLibrary(callbacks.CallbackLibrary):
         if st != 0:
             core.unref(env)
             raise PackedError("cannot register packed '%s' (%s): %s (status "
-                              "0x%x)" % (name, sig, self.last_error()[1], st),
+                              "0x%x)" % (name, psig, self.last_error()[1], st),
                               status=st, function=name)
         self._packed_envs[name] = env
         return True
@@ -173,13 +174,3 @@ def global_func(lib, name, allow_missing=False):
         raise UnknownError("no global packed function '%s'" % name,
                            status=st, function=name)
     return PackedFunc(lib, name)
-
-
-def check_override(override):
-    if not isinstance(override, bool):
-        raise ArgumentError("override must be True or False")
-    return override
-
-
-__all__ = ["PackedLibrary", "PackedFunc", "packed_signature", "global_func",
-           "Error"]

@@ -59,7 +59,29 @@ typedef struct pcore_frame {
   struct pcore_frame *prev;
 } pcore_frame;
 
-extern _Thread_local pcore_frame *pcore_current;
+/* initial-exec: read inline, without __tls_get_addr (the module needs a
+** few bytes of the static TLS glibc keeps spare for dlopen) */
+extern _Thread_local pcore_frame *pcore_current __attribute__((tls_model("initial-exec")));
+/* > 0: calls release the GIL (function.c); under the GIL */
+extern Py_ssize_t pcore_releasing;
+
+/* The value of an int that fits one machine word, without a call: 1, or
+** 0 when v is not such an int (bool included). CPython's own layout of
+** small ints, read where the version has it public. */
+static inline int pcore_small_int(PyObject *v, long long *x) {
+  if (!PyLong_CheckExact(v)) return 0;
+#if PY_VERSION_HEX >= 0x030C0000
+  if (!PyUnstable_Long_IsCompact((PyLongObject *)v)) return 0;
+  *x = (long long)PyUnstable_Long_CompactValue((PyLongObject *)v);
+#else
+  {
+    Py_ssize_t size = Py_SIZE(v);
+    if (size < -1 || size > 1) return 0;
+    *x = (long long)size * (long long)((PyLongObject *)v)->ob_digit[0];
+  }
+#endif
+  return 1;
+}
 
 /* spec.c */
 int pcore_parse(PyObject *spec, pcore_side *side);
@@ -70,6 +92,7 @@ int pcore_store(PyObject *v, uint64_t *slots, uint32_t n);
 
 /* function.c */
 extern PyTypeObject pcore_function_type;
+PyObject *pcore_function_builtin(PyObject *self, PyObject *args, PyObject *kw);
 void pcore_run(pcore_fn fn, const uint64_t *in, uint64_t *out, pcore_frame *fr);
 
 /* dispatch.c */
@@ -77,6 +100,7 @@ void pcore_dispatch(const uint64_t *in, uint64_t *out);
 PyObject *pcore_ref(PyObject *self, PyObject *const *args, Py_ssize_t n);
 PyObject *pcore_unref(PyObject *self, PyObject *env);
 PyObject *pcore_refs(PyObject *self, PyObject *unused);
+PyObject *pcore_release_gil(PyObject *self, PyObject *delta);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -2,8 +2,10 @@
 ** dispatch.c — the one dispatcher, the nccc function C calls for every
 ** callback of every Python closure, and the references it calls.
 **
-** ref(fn, ins, outs, notice, conv) keeps fn with the callback's slot
-** specs and gives its environment word (the address of the reference).
+** ref(fn, ins, outs, notice, conv[, any_thread]) keeps fn with the
+** callback's slot specs and gives its environment word (the address of
+** the reference). While a reference made with any_thread lives, calls
+** release the GIL (pcore_releasing, function.c).
 ** C calls the dispatcher with in[0] = that word; the dispatcher takes
 ** the GIL (PyGILState_Ensure: it may be any thread, one that C started
 ** too), converts in[1..] to Python values by ins, calls fn, and converts
@@ -27,6 +29,7 @@
 typedef struct pcore_entry {
   PyObject *fn, *notice, *conv;
   pcore_side ins, outs;
+  int any_thread;
 } pcore_entry;
 
 static Py_ssize_t live_refs; /* under the GIL */
@@ -37,6 +40,7 @@ static void drop(pcore_entry *r) {
   Py_XDECREF(r->conv);
   pcore_side_clear(&r->ins);
   pcore_side_clear(&r->outs);
+  if (r->any_thread) pcore_releasing--;
   PyMem_Free(r);
   live_refs--;
 }
@@ -44,8 +48,8 @@ static void drop(pcore_entry *r) {
 PyObject *pcore_ref(PyObject *self, PyObject *const *args, Py_ssize_t n) {
   pcore_entry *r;
   (void)self;
-  if (n != 5) {
-    PyErr_SetString(PyExc_TypeError, "ref(fn, ins, outs, notice, conv)");
+  if (n != 5 && n != 6) {
+    PyErr_SetString(PyExc_TypeError, "ref(fn, ins, outs, notice, conv[, any_thread])");
     return NULL;
   }
   r = PyMem_Calloc(1, sizeof *r);
@@ -60,6 +64,10 @@ PyObject *pcore_ref(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     PyErr_SetString(PyExc_ValueError, "nccc._core: a callback's spec cannot end in '*'");
     return NULL;
   }
+  if (n == 6 && PyObject_IsTrue(args[5])) {
+    r->any_thread = 1;
+    pcore_releasing++;
+  }
   r->fn = Py_NewRef(args[0]);
   r->notice = Py_NewRef(args[3]);
   r->conv = Py_NewRef(args[4]);
@@ -72,6 +80,16 @@ PyObject *pcore_unref(PyObject *self, PyObject *env) {
   if (r == NULL) return PyErr_Occurred() ? NULL : (PyErr_SetString(PyExc_ValueError, "NULL"), NULL);
   drop(r);
   Py_RETURN_NONE;
+}
+
+/* release_gil(delta): adds delta to the count of reasons to release the
+** GIL in calls; the count. */
+PyObject *pcore_release_gil(PyObject *self, PyObject *delta) {
+  Py_ssize_t d = PyLong_AsSsize_t(delta);
+  (void)self;
+  if (d == -1 && PyErr_Occurred()) return NULL;
+  pcore_releasing += d;
+  return PyLong_FromSsize_t(pcore_releasing);
 }
 
 PyObject *pcore_refs(PyObject *self, PyObject *unused) {

@@ -3,9 +3,13 @@
 ** refused): one nccc function's converter and call, made once from its
 ** slot specs (spec.c) and called through vectorcall. It checks the
 ** argument count, converts each argument into a slot buffer on the C
-** stack, calls the function with the GIL released (so that C may call
-** back from any thread), and converts the results: None, one value, or
-** a tuple. What its fast paths do not take goes to the support library:
+** stack, calls the function, and converts the results: None, one value,
+** or a tuple. The call keeps the GIL (releasing and taking it again
+** would cost more than the rest of the call) unless some reference may
+** be called from another thread (pcore_releasing > 0: a closure claimed
+** for any thread, a packed function, or nccc.release_gil(True)): then C
+** runs with the GIL released, so that a thread C started can take it
+** and call back while this call waits. What its fast paths do not take goes to the support library:
 **   slow(k, v)   argument k (from 1): its slot (int) or bytes, or raises;
 **                slow(0, n) raises the count error, slow(-1, errors) the
 **                error of the callbacks that raised during the call,
@@ -22,7 +26,8 @@
 
 #define STACK_SLOTS 32
 
-_Thread_local pcore_frame *pcore_current;
+_Thread_local pcore_frame *pcore_current __attribute__((tls_model("initial-exec")));
+Py_ssize_t pcore_releasing;
 
 typedef struct {
   PyObject_HEAD
@@ -30,17 +35,23 @@ typedef struct {
   pcore_fn fn;
   pcore_side ins, outs;
   PyObject *name, *slow, *post, *refused;
+  PyMethodDef def; /* function(): the same call as a builtin bound to this */
 } pcore_function;
 
-/* Runs fn with the GIL released, as the innermost call of this thread:
-** the dispatcher adds the errors of callbacks to fr->errors. */
+/* Runs fn as the innermost call of this thread (the GIL released when
+** pcore_releasing says so): the dispatcher adds the errors of callbacks
+** to fr->errors. */
 void pcore_run(pcore_fn fn, const uint64_t *in, uint64_t *out, pcore_frame *fr) {
   fr->errors = NULL;
   fr->prev = pcore_current;
   pcore_current = fr;
-  Py_BEGIN_ALLOW_THREADS
-  fn(in, out);
-  Py_END_ALLOW_THREADS
+  if (pcore_releasing > 0) {
+    PyThreadState *ts = PyEval_SaveThread();
+    fn(in, out);
+    PyEval_RestoreThread(ts);
+  } else {
+    fn(in, out);
+  }
   pcore_current = fr->prev;
 }
 
@@ -129,6 +140,11 @@ static PyObject *function_call(PyObject *self, PyObject *const *args, size_t nar
     static const pcore_item raw = {PCORE_RAW, 0, 64, 1, 0};
     const pcore_item *it = k < f->ins.n ? &f->ins.items[k] : &raw;
     uint64_t *slot = k < f->ins.n ? in + it->slot : in + f->ins.nslots + (k - f->ins.n);
+    long long x;
+    if (it->kind == PCORE_SINT && it->bits == 64 && pcore_small_int(args[k], &x)) {
+      *slot = (uint64_t)x; /* the commonest argument, taken inline */
+      continue;
+    }
     if (!pcore_take(it, args[k], slot)) {
       PyObject *v = call_slow(f, k + 1, args[k]);
       int bad = v == NULL || pcore_store(v, slot, it->slots) != 0;
@@ -148,6 +164,13 @@ done:
   if (in != in_stack) PyMem_Free(in);
   if (out != out_stack) PyMem_Free(out);
   return r;
+}
+
+/* The call as a builtin method of the Function (METH_FASTCALL): CPython's
+** interpreter calls builtins without the generic call protocol's steps. */
+static PyObject *function_fastcall(PyObject *self, PyObject *const *args, Py_ssize_t n,
+                                   PyObject *kwnames) {
+  return function_call(self, args, (size_t)n, kwnames);
 }
 
 static PyObject *function_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
@@ -180,6 +203,14 @@ static PyObject *function_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
   f->slow = Py_NewRef(slow);
   f->post = Py_NewRef(post);
   f->refused = Py_NewRef(refused);
+  f->def.ml_name = PyUnicode_AsUTF8(name);
+  f->def.ml_meth = (PyCFunction)(void (*)(void))function_fastcall;
+  f->def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
+  f->def.ml_doc = NULL;
+  if (f->def.ml_name == NULL) {
+    Py_DECREF(f);
+    return NULL;
+  }
   return (PyObject *)f;
 }
 
@@ -211,6 +242,17 @@ static void function_dealloc(PyObject *self) {
 
 static PyObject *function_repr(PyObject *self) {
   return PyUnicode_FromFormat("<nccc function %U>", ((pcore_function *)self)->name);
+}
+
+/* function(...): Function(...) as a builtin method bound to it, the
+** fastest callable CPython has for it. */
+PyObject *pcore_function_builtin(PyObject *self, PyObject *args, PyObject *kw) {
+  PyObject *f = function_new(&pcore_function_type, args, kw), *b;
+  (void)self;
+  if (f == NULL) return NULL;
+  b = PyCFunction_NewEx(&((pcore_function *)f)->def, f, NULL);
+  Py_DECREF(f);
+  return b;
 }
 
 static PyMemberDef function_members[] = {

@@ -79,8 +79,9 @@ void pcore_side_clear(pcore_side *side) {
 
 /* An int v within [lo, hi] of a signed item, or of 64 bits unsigned. */
 static int take_int(const pcore_item *it, PyObject *v, uint64_t *slot) {
-  int overflow;
+  int overflow = 0;
   long long x;
+  if (pcore_small_int(v, &x)) goto range;
   if (!PyLong_Check(v) || PyBool_Check(v)) return 0;
   x = PyLong_AsLongLongAndOverflow(v, &overflow);
   if (x == -1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
@@ -93,6 +94,7 @@ static int take_int(const pcore_item *it, PyObject *v, uint64_t *slot) {
     *slot = (uint64_t)u;
     return 1;
   }
+range:
   if (it->kind == PCORE_SINT && it->bits < 64) {
     long long lim = (long long)1 << (it->bits - 1);
     if (x < -lim || x >= lim) return 0;
