@@ -15,6 +15,8 @@ call once in the primitive (lib.fast). M.pyi gives every function its
 argument and result types.
 """
 
+import keyword
+
 from stubgen import abi as abi_source
 from stubgen.host import HostModule
 from stubgen.source import Source
@@ -99,6 +101,12 @@ def _set_spec(lf, name, cl):
     return spec
 
 
+def _class_name(name):
+    """A record class's Python name: the layout's, with a trailing _
+    when that is a Python keyword."""
+    return name + "_" if keyword.iskeyword(name) else name
+
+
 def _record_classes(module):
     """[(layout name, kind, field names)] of the structs and unions."""
     return [(entry.name, entry.kind, [f.name for f in entry.fields])
@@ -121,7 +129,7 @@ def _emit_module(host, module):
     for name, kind, fields in _record_classes(module):
         src.blank()
         src.blank()
-        with src.block("class %s(_Record):" % name, ""):
+        with src.block("class %s(_Record):" % _class_name(name), ""):
             src.line('"""%s %s (layout %s.%s)."""' % (kind, name, host.name,
                                                      name))
             src.line("__slots__ = (%s)" % "".join(
@@ -150,7 +158,8 @@ def _emit_module(host, module):
         for c in host.constants:
             src.line("%r," % c)
     src.line("RECORDS = {%s}" % ", ".join(
-        "%r: %s" % (name, name) for name, _, _ in _record_classes(module)))
+        "%r: %s" % (name, _class_name(name))
+        for name, _, _ in _record_classes(module)))
     src.blank()
     src.line("MODULE = _binder.Module(%r, FUNCTIONS, CALLBACKS, "
              "CLOSURE_SETS, CONSTANTS, RECORDS)" % host.name)
@@ -161,6 +170,11 @@ def _emit_module(host, module):
                  'nccc.bind."""')
         src.line("return MODULE.bind(lib)")
     return str(src)
+
+
+def _usable(name):
+    """A name the stubs can spell (not a Python keyword)."""
+    return bool(name) and name.isidentifier() and not keyword.iskeyword(name)
 
 
 def _arguments(lf, records):
@@ -174,9 +188,8 @@ def _arguments(lf, records):
     for k, (slot, code) in enumerate(zip(lf.in_slots, ins), 1):
         if k in skip:
             continue
-        name = slot.name if slot.name and slot.name.isidentifier() and \
-            slot.name not in used and slot.name not in ("self", "lambda") \
-            else "arg%d" % k
+        name = slot.name if _usable(slot.name) and slot.name not in used \
+            and slot.name != "self" else "arg%d" % k
         used.add(name)
         if k in members:
             typ = "_typing.Optional[_typing.Callable[..., _typing.Any]]"
@@ -201,7 +214,8 @@ def _result(lf, records):
 
 
 def _emit_stubs(host, module):
-    records = {name: name for name, _, _ in _record_classes(module)}
+    records = {name: _class_name(name) for name, _, _ in
+               _record_classes(module)}
     src = Source(indent="    ")
     src.line('"""Type stubs of %s.py, %s."""' % (host.name,
                                                    host.generated_by()))
@@ -217,21 +231,26 @@ def _emit_stubs(host, module):
     for name, kind, fields in _record_classes(module):
         src.blank()
         src.blank()
-        with src.block("class %s(_Record):" % name, ""):
+        with src.block("class %s(_Record):" % _class_name(name), ""):
             for f in fields:
-                src.line("%s: _typing.Any" % f)
-            if not fields:
-                src.line("...")
+                # a keyword field is reached with getattr or r["name"]
+                src.line(("%s: _typing.Any" if _usable(f) else
+                          "# field %s: a Python keyword") % f)
+            src.line("...")
     src.blank()
     src.blank()
     with src.block("class Bound:", ""):
         src.line('"""The module bound to a library."""')
         src.line("lib: _nccc.Library")
-        for c in host.constants:
+        for c in filter(_usable, host.constants):
             src.line("%s: int" % c)
-        for name in records:
-            src.line("%s: _typing.Type[%s]" % (name, name))
+        for name in filter(_usable, records):
+            src.line("%s: _typing.Type[%s]" % (name, records[name]))
         for lf in host.functions:
+            if not _usable(lf.name):
+                src.line("# %s: a Python keyword, reached with getattr"
+                         % lf.name)
+                continue
             args = ", ".join(["self"] + _arguments(lf, records))
             src.line("def %s(%s) -> %s: ..." % (lf.name, args,
                                                  _result(lf, records)))

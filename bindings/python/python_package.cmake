@@ -1,7 +1,7 @@
 # nccc_python_package(): the package nccc of bindings/python/nccc in
 # ${PROJECT_BINARY_DIR}/python/nccc, importable with that directory on
 # sys.path (the tests, the demo and the install use it): its Python files
-# copied there, and the C extension nccc._core (bindings/python/nccc/_core)
+# copied there, and the C extension nccc._core (bindings/python/core)
 # built as the target nccc_python_core against the development files of
 # NCCC_PYTHON (Debian: python3-dev). Without them the target is not
 # defined and the package runs on its ctypes primitive. Made once, by the
@@ -32,7 +32,7 @@ function(nccc_python_package)
                     "python3-dev)")
     return()
   endif()
-  file(GLOB _c ${_src}/_core/*.c)
+  file(GLOB _c ${PROJECT_SOURCE_DIR}/bindings/python/core/*.c)
   Python3_add_library(${target} MODULE WITH_SOABI ${_c})
   target_link_libraries(${target} PRIVATE ${CMAKE_DL_LIBS})
   set_target_properties(${target} PROPERTIES OUTPUT_NAME _core

@@ -6,6 +6,6 @@ from glob import glob
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("nccc._core", sources=sorted(glob("nccc/_core/*.c")),
+setup(ext_modules=[Extension("nccc._core", sources=sorted(glob("core/*.c")),
                              libraries=["dl"], extra_compile_args=["-std=c11"],
                              optional=True)])
