@@ -4,8 +4,9 @@ converter and call made once from its signature by the primitive
 that end in '*', and calls by address."""
 
 from nccc import abi, library, signature, values
-from nccc.errors import (ArgumentError, Error, UnknownError, bad_argument,
-                         callback_error, count_error, describe_type)
+from nccc.errors import (ArgumentError, ArgumentValueError, Error,
+                         UnknownError, bad_argument, callback_error,
+                         count_error, describe_type)
 from nccc.primitive import core
 from nccc.signature import RECORD
 
@@ -42,7 +43,7 @@ def _refused_closures(args):
             a._nccc_refused()
 
 
-def _slow(lib, f, nonnull):
+def _slow(f, nonnull):
     def slow(k, v):
         if k == 0:
             raise count_error(f.name, f.nargs, v, f.var_in)
@@ -52,13 +53,13 @@ def _slow(lib, f, nonnull):
             raise ArgumentError("'%s' takes no keyword arguments" % f.name,
                                 function=f.name)
         try:
-            return _convert(lib, f, k, v, k in nonnull)
+            return _convert(f, k, v, k in nonnull)
         except values.Refusal as r:
             raise bad_argument(r.cls, k, f.name, r.why) from None
     return slow
 
 
-def _convert(lib, f, k, v, nonnull):
+def _convert(f, k, v, nonnull):
     if k > f.nargs:
         return values.encode_raw(v)
     item = f.ins[k - 1]
@@ -73,7 +74,7 @@ def _convert(lib, f, k, v, nonnull):
         if v is values.NULL:
             return 0
         if isinstance(v, (str, bytes)):
-            raise values.Refusal(values.ArgumentValueError,
+            raise values.Refusal(ArgumentValueError,
                                  "string contains a NUL byte")
         raise values.type_refusal(code, v)
     if kind == "closure":
@@ -160,7 +161,7 @@ class CallingLibrary(library.Library):
         fn = core.function(
             f.addr, signature.spec(f.ins, f.var_in, nonnull),
             signature.spec(f.outs, False, (), words), f.name,
-            _slow(self, f, nonnull), _post(self, f, words),
+            _slow(f, nonnull), _post(self, f, words),
             _refused_closures if has_closures else None)
         rule = VAR_SIZE.get(f.name)
         if rule is not None and f.var_in and not rule.out:
@@ -237,7 +238,7 @@ class CallingLibrary(library.Library):
     def _invoke(self, f, extra, args):
         if len(args) != f.nargs and not (f.var_in and len(args) > f.nargs):
             raise count_error(f.name, f.nargs, len(args), f.var_in)
-        slow, slots, temps = _slow(self, f, ()), [], []
+        slow, slots, temps = _slow(f, ()), [], []
         try:
             for k, v in enumerate(args, 1):
                 if k <= f.nargs and f.ins[k - 1].code == "s" and \

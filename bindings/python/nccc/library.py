@@ -6,7 +6,8 @@ record layouts, constants — read once and cached on the library."""
 import math
 
 from nccc import abi
-from nccc.errors import Error, UnknownError, callback_error, describe_type
+from nccc.errors import (ArgumentError, ArgumentValueError, Error,
+                         UnknownError, callback_error, describe_type)
 from nccc.primitive import core
 from nccc.signature import RECORD
 from nccc import values
@@ -61,8 +62,7 @@ class Library:
                 raise Error("nccc: the root at 0x%x has no built-in %d '%s'"
                             % (root, b.index, b.name), status=st)
             self.builtins.append(outs[1])
-        _, major_minor, text = self.builtin("version", 3)
-        self.version = self._cstring(text)
+        self.version = self._cstring(self.builtin("version", 3)[2])
 
     def __repr__(self):
         return "<nccc library %s (runtime %s)>" % (
@@ -139,7 +139,7 @@ class Library:
         """A C copy of str text (free it with lib.free)."""
         data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
         if b"\0" in data:
-            raise values.ArgumentValueError("string contains a NUL byte")
+            raise ArgumentValueError("string contains a NUL byte")
         p = self.alloc(len(data) + 1)
         self.write(p, data + b"\0")
         return p
@@ -267,7 +267,7 @@ class Library:
         layout = self.layout(qualified)
         if not isinstance(data, (bytes, bytearray)) or \
                 len(data) != layout.size:
-            raise values.ArgumentError("bad argument #2 to 'unpack' (%d bytes"
+            raise ArgumentError("bad argument #2 to 'unpack' (%d bytes"
                                        " expected)" % layout.size)
         return values.unpack_record(layout, bytes(data))
 
@@ -294,7 +294,7 @@ class Library:
     def lookup(self, name):
         """The handle of a function by name."""
         if not isinstance(name, str):
-            raise values.ArgumentError("function name expected, got %s"
+            raise ArgumentError("function name expected, got %s"
                                        % describe_type(name))
         outs = self._with_cstring(name, "lookup", 2)
         if outs[0] == ST["ERR_NAME_NOT_FOUND"]:

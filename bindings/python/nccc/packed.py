@@ -7,8 +7,8 @@ import inspect
 import struct
 
 from nccc import callbacks, signature, values
-from nccc.errors import (ArgumentError, PackedError, UnknownError,
-                         describe_type)
+from nccc.errors import (ArgumentError, ArgumentRangeError, PackedError,
+                         UnknownError, describe_type)
 from nccc.primitive import core
 
 # TVM's type codes of packed values (DLPack's and TVM's, not nccc's ABI)
@@ -32,7 +32,7 @@ def _packed_arg(name, k, v):
         return K_FLOAT, struct.unpack("=Q", struct.pack("=d", v))[0]
     if isinstance(v, int):
         if not -(1 << 63) <= v < 1 << 64:
-            raise values.ArgumentRangeError(
+            raise ArgumentRangeError(
                 "bad argument #%d to packed '%s' (value out of 64 bits)"
                 % (k, name))
         return K_INT, v % (1 << 64)

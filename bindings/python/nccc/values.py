@@ -10,8 +10,7 @@ import struct
 import sys
 
 from nccc import abi
-from nccc.errors import (ArgumentError, ArgumentRangeError,
-                         ArgumentValueError, describe_type)
+from nccc.errors import ArgumentError, ArgumentRangeError, describe_type
 from nccc.signature import RECORD, TYPE_NAME
 
 TOP = 1 << 64
