@@ -245,3 +245,19 @@ def test_add_bindings_unknown_language(tmp_path):
     assert r.returncode != 0
     assert "nccc_add_bindings: unknown language 'cobol' (known: c, js, " \
         "lua, python, scheme)" in " ".join(r.stderr.split())
+
+
+
+def test_add_bindings_langs_python(tmp_path):
+    build, r = _langs_project(tmp_path, "python")
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = subprocess.run([CMAKE, "--build", str(build)], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = build / "nccc" / "tour_nccc"
+    assert sorted(p.name for p in out.iterdir()) == \
+        ["tour.py", "tour.pyi", "tour_nccc.c", "tour_nccc.h"]
+    assert (out / "tour.py").read_text().rstrip().endswith(
+        "return MODULE.bind(lib)")
+    assert "def add(self, a: int, b: int) -> int: ..." in \
+        (out / "tour.pyi").read_text()
