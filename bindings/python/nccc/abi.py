@@ -67,6 +67,17 @@ STATUS = {
     'ERR_POOL_EXHAUSTED': 16391,
     'ERR_FAULT_INJECTED': 16392,
     'ERR_WRONG_THREAD': 16393,
+    'ERR_RPC_TRANSPORT': 16640,
+    'ERR_RPC_TIMEOUT': 16641,
+    'ERR_RPC_RESET': 16642,
+    'ERR_RPC_SESSION': 16643,
+    'ERR_RPC_REPLAYED': 16644,
+    'ERR_RPC_FRAME': 16645,
+    'ERR_RPC_PROTOCOL': 16646,
+    'ERR_RPC_TOO_BIG': 16647,
+    'ERR_RPC_WORD_SIZE': 16648,
+    'ERR_RPC_FREED': 16649,
+    'ERR_RPC_DEPTH': 16650,
 }
 STATUS_TEXT = {
     0: 'ok',
@@ -91,6 +102,17 @@ STATUS_TEXT = {
     16391: 'pool exhausted',
     16392: 'fault injected',
     16393: 'wrong thread',
+    16640: 'transport failed',
+    16641: 'no answer in time',
+    16642: 'peer restarted',
+    16643: 'stale session',
+    16644: 'replayed request id',
+    16645: 'bad frame',
+    16646: 'protocol error',
+    16647: 'message too big',
+    16648: 'value too wide for the device',
+    16649: 'remote pointer freed',
+    16650: 'nesting too deep',
 }
 # rest: a '*' side's size: argument arg (0-based) holds n, and the side
 # takes ceil(n * mul / div) slots; out: it is the out side
