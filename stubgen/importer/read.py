@@ -5,11 +5,12 @@ what is left out with the reason."""
 
 import os
 
-from clang.cindex import CursorKind as CK, TypeKind as TK
+from clang.cindex import AvailabilityKind, CursorKind as CK, TypeKind as TK
 
 from stubgen.ctype import PREDEFINED
 from stubgen.importer.decls import (CType, Enum, Function, Header, Param,
                                     Record, Typedef)
+from stubgen.importer.spell import spell
 
 SCALARS = {
     TK.BOOL: "_Bool", TK.CHAR_S: "char", TK.CHAR_U: "char",
@@ -98,6 +99,15 @@ class Reader:
         _name_params(params)
         f = Function(c.spelling, self.order(c), self.where(c), ret, params,
                      variadic)
+        if c.availability == AvailabilityKind.DEPRECATED:
+            f.left_out = "the header marks it deprecated (a call to it " \
+                "would not compile warning-free)"
+            return f
+        for t in [ret] + [p.type for p in params]:
+            if not _by_value_known(t):
+                f.left_out = "it passes '%s' by value, a type known here " \
+                    "only by name" % spell(t)
+                return f
         f.defined = c.is_definition()     # an inline function
         if variadic:
             f.left_out = ("variadic: the IDL calls it through instantiations "
@@ -187,7 +197,8 @@ class Reader:
         under = decl.underlying_typedef_type
         if not self.own(decl):
             canon = under.get_canonical()
-            if canon.kind in SCALARS:
+            if canon.kind in SCALARS and not canon.is_volatile_qualified() \
+                    and not canon.is_const_qualified():
                 td.type = CType("scalar", SCALARS[canon.kind])
             else:
                 td.opaque = True
@@ -238,7 +249,10 @@ class Reader:
                 why = "the flexible array member '%s'" % c.spelling
             else:
                 try:
-                    fields.append(Param(c.spelling, self.ctype(c.type, c)))
+                    t = self.ctype(c.type, c)
+                    if not _by_value_known(t):
+                        raise Unsupported("a type known here only by name")
+                    fields.append(Param(c.spelling, t))
                     continue
                 except Unsupported as e:
                     why = "the field '%s' (%s)" % (c.spelling, e)
@@ -259,6 +273,17 @@ class Reader:
                  values, self.enum_typedefs.get(decl.hash))
         h.enums.append(e)
         return e
+
+
+def _by_value_known(t):
+    """Whether a value of type t can travel by value: not an opaque type
+    or a struct or union written without its fields (arrays of them
+    neither)."""
+    r = t.resolved()
+    while r.kind == "array":
+        r = r.target.resolved()
+    return r.kind != "opaque" and not (r.kind == "record" and
+                                       r.record.fields is None)
 
 
 def _name_params(params):

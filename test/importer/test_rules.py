@@ -102,10 +102,16 @@ def test_constants_and_enums(widget):
     "// left out: widget_log: variadic: the IDL calls it through "
     "instantiations with fixed parameters ([variadic=widget_log], IDL.md)",
     "// left out: widget_precise: long double does not fit in a slot",
+    "// left out: widget_old: the header marks it deprecated (a call to it "
+    "would not compile warning-free)",
     "// left out: 'widget_count' is a variable; the IDL binds functions and "
     "constants",
     "// REVIEW: written as opaque: it has the bit-field 'visible', which the "
     "IDL cannot express\nstruct flags;",
+    "// left out: widget_seek: it passes 'fpos_t' by value, a type known "
+    "here only by name",
+    "// REVIEW: written as opaque: it has the field 'at' (a type known here "
+    "only by name), which the IDL cannot express\nstruct mark;",
 ])
 def test_left_out_with_the_reason(widget, line):
     assert line in widget

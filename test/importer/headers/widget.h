@@ -1,6 +1,7 @@
 /* A made-up API with one case of every rule of the importer
    (docs/IMPORT.md); test_rules.py reads its draft. */
 #include <stddef.h>
+#include <stdio.h>
 
 #define WIDGET_MAX 16
 #define WIDGET_BITS ((unsigned long)WIDGET_MAX << 2)
@@ -33,7 +34,11 @@ void widget_watch(widget *w, void (*cb)(int code, void *ud), void *ud,
                   void (*release)(void *ud));
 int widget_log(const char *fmt, ...);
 long double widget_precise(widget *w);
+__attribute__((deprecated)) int widget_old(widget *w);
 void widget_flags(widget *w, struct flags *f);
+struct mark { fpos_t at; };
+int widget_seek(widget *w, fpos_t at, struct mark *m);
+int widget_mark(widget *w, struct mark *m);
 extern int widget_count;
 #ifdef WIDGET_EXTRA
 int widget_extra(void);
