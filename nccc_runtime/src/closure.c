@@ -543,6 +543,34 @@ nccc_status nccc_closure_info(void *ctx, unsigned member, nccc_fn *out_target,
   return NCCC_OK;
 }
 
+nccc_status nccc_closure_signature(void *ctx, unsigned member, char *buf, size_t size) {
+  static const char cut[] = "...";
+  char kept[NCCCI_CLOSURE_SIG_KEEP];
+  size_t len;
+  int head, typed = 0;
+  rec *r;
+  if (buf == NULL) return nccc_fail(NCCC_ERR_NULL_POINTER, "closure signature", "buf");
+  nccc_platform_lock();
+  head = head_of(ctx, 1);
+  r = head < 0 ? NULL : member_of(head, member);
+  if (r != NULL) {
+    memcpy(kept, P.sig[r - P.r], sizeof kept);
+    typed = (uint32_t)r->check != NCCC_CLOSURE_UNTYPED;
+  }
+  nccc_platform_unlock();
+  if (head < 0) return nccc_fail(NCCC_ERR_STALE_CLOSURE, "closure signature", "not a live closure");
+  if (r == NULL) return nccc_fail(NCCC_ERR_INDEX_INVALID, "closure signature", "no such member");
+  if (!typed) kept[0] = '\0';
+  len = strlen(kept);
+  if (len + 1 > size || (len + 1 == sizeof kept && memcmp(kept + len + 1 - sizeof cut, cut,
+                                                          sizeof cut) == 0)) {
+    return nccc_fail(NCCC_ERR_BUFFER_TOO_SMALL, "closure signature",
+                     len + 1 > size ? "buf too small" : "the signature was kept cut");
+  }
+  memcpy(buf, kept, len + 1);
+  return NCCC_OK;
+}
+
 void nccc_closure_get_stats(nccc_closure_stats *out) {
   if (out == NULL) return;
   nccc_platform_lock();

@@ -59,8 +59,9 @@ NCCC_INTERNAL size_t nccci_strnlen(const char *s, size_t max);
 
 NCCC_INTERNAL int nccci_closure_live_locked(void *ctx, unsigned member);
 
-/* Bytes of a closure's signature kept for messages (closure_type.c). */
-#define NCCCI_CLOSURE_SIG_KEEP 24
+/* Bytes of a closure's signature kept (closure_type.c), for messages and
+** nccc_closure_signature. */
+#define NCCCI_CLOSURE_SIG_KEEP NCCC_CLOSURE_SIGNATURE_KEPT
 
 /* Keeps signature (NULL: untyped) in dst, cut to fit with "..." . */
 NCCC_INTERNAL void nccci_closure_sig_keep(char *dst, const char *signature);

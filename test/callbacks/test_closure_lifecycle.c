@@ -230,6 +230,32 @@ START_TEST(test_info_and_notices_on_release) {
 }
 END_TEST
 
+START_TEST(test_signature_of_each_member) {
+  nccc_fn targets[2] = {host_dispatch, host_dispatch};
+  uint64_t envs[2] = {host_ref(proc_cmp, NULL), host_ref(proc_cmp, NULL)};
+  const char *sigs[2] = {"pp:i", "iiiiiiiiiiiiiiiiiiiiiiii:i"}; /* 26 bytes: kept cut */
+  char buf[NCCC_CLOSURE_SIGNATURE_KEPT] = "untouched";
+  void *typed, *untyped;
+  ck_assert_int_eq(nccc_closure_claim_group_typed(2, targets, envs, sigs, NCCC_SCOPE_FOREVER,
+                                                  0, &typed),
+                   NCCC_OK);
+  ck_assert_int_eq(nccc_closure_signature(typed, 0, buf, sizeof buf), NCCC_OK);
+  ck_assert_str_eq(buf, "pp:i");
+  ck_assert_int_eq(nccc_closure_signature(typed, 0, buf, 4), NCCC_ERR_BUFFER_TOO_SMALL);
+  ck_assert_int_eq(nccc_closure_signature(typed, 1, buf, sizeof buf), NCCC_ERR_BUFFER_TOO_SMALL);
+  ck_assert_str_eq(buf, "pp:i");
+  ck_assert_int_eq(nccc_closure_signature(typed, 2, buf, sizeof buf), NCCC_ERR_INDEX_INVALID);
+  ck_assert_int_eq(nccc_closure_signature(typed, 0, NULL, 8), NCCC_ERR_NULL_POINTER);
+  ck_assert_int_eq(nccc_closure_claim(host_dispatch, envs[0], NCCC_SCOPE_FOREVER, &untyped),
+                   NCCC_OK);
+  ck_assert_int_eq(nccc_closure_signature(untyped, 0, buf, sizeof buf), NCCC_OK);
+  ck_assert_str_eq(buf, "");
+  ck_assert_int_eq(nccc_closure_release(typed), NCCC_OK);
+  ck_assert_int_eq(nccc_closure_release(untyped), NCCC_OK);
+  ck_assert_int_eq(nccc_closure_signature(typed, 0, buf, sizeof buf), NCCC_ERR_STALE_CLOSURE);
+}
+END_TEST
+
 /* ---- the built-ins ------------------------------------------------------------ */
 
 START_TEST(test_builtins) {
@@ -325,7 +351,7 @@ Suite *nccc_check_suite(void) {
                        test_async_spent_after_one_call, test_garbage_contexts,
                        test_init_makes_contexts_stale, test_pool_exhaustion,
                        test_claim_errors, test_info_and_notices_on_release,
-                       test_builtins));
+                       test_signature_of_each_member, test_builtins));
   tcase_set_timeout(tc, 60);
   return s;
 }

@@ -193,6 +193,20 @@ NCCC_API nccc_status nccc_closure_check(void *ctx);
 NCCC_API nccc_status nccc_closure_info(void *ctx, unsigned member, nccc_fn *out_target,
                                        uint64_t *out_env, unsigned *out_flags);
 
+/*
+** The signature member of ctx was claimed for ("" for an untyped claim)
+** into buf (size bytes, with its NUL), for code that passes the closure
+** on to another runtime (a remote device). A record keeps at most
+** NCCC_CLOSURE_SIGNATURE_KEPT - 1 bytes of it. Errors:
+** NCCC_ERR_NULL_POINTER (buf), NCCC_ERR_STALE_CLOSURE,
+** NCCC_ERR_INDEX_INVALID (no such member), NCCC_ERR_BUFFER_TOO_SMALL (it
+** does not fit in size, or was longer than the record keeps). buf is
+** untouched on failure.
+*/
+#define NCCC_CLOSURE_SIGNATURE_KEPT 24
+NCCC_API nccc_status nccc_closure_signature(void *ctx, unsigned member, char *buf,
+                                            size_t size);
+
 typedef struct nccc_closure_stats {
   uint32_t capacity;       /* NCCC_MAX_CLOSURES */
   uint32_t in_use;         /* records claimed now (group members included) */
