@@ -211,6 +211,7 @@ class Rpc:
         self.messages = [Named(e) for e in data["messages"]]
         self.byte_orders = [Named(e) for e in data["byte_orders"]]
         self.log_levels = [Named(e) for e in data["log_levels"]]
+        self.callbacks = dict(data["callbacks"])
 
     def crc16(self, data):
         """The frame CRC of data (bytes): MSB first, no final xor."""

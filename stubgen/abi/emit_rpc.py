@@ -38,7 +38,8 @@ def emit(abi):
         /*
         ** nccc/rpc_wire.h — the numbers of the remote-call protocol
         ** (docs/RPC.md): framing bytes, CRC, header size, message types,
-        ** byte orders, log levels.
+        ** byte orders, log levels, the functions of callbacks across the
+        ** wire.
         **
         ** Generated from idl/abi.json by stubgen/abi (python3 -m stubgen.abi
         ** --write); do not edit.
@@ -81,5 +82,14 @@ def emit(abi):
     _enum(src, "nccc_rpc_message", "NCCC_RPC_", rpc.messages)
     _enum(src, "nccc_rpc_byte_order", "NCCC_RPC_ORDER_", rpc.byte_orders)
     _enum(src, "nccc_rpc_log_level", "NCCC_RPC_LOG_", rpc.log_levels)
+    cb = rpc.callbacks
+    src.line("/* Callbacks across the wire (docs/RPC.md). */")
+    for role in ("claim", "runner"):
+        src.line("/* %s */" % cb[role]["doc"])
+        src.line('#define NCCC_RPC_%s_NAME "%s"' % (role.upper(), cb[role]["name"]))
+        src.line('#define NCCC_RPC_%s_SIGNATURE "%s"' % (role.upper(), cb[role]["signature"]))
+    src.line("/* %s */" % cb["released_doc"])
+    src.line("#define NCCC_RPC_CALLBACK_RELEASED 0x%xu" % cb["released"])
+    src.blank()
     src.line("#endif")
     return str(src)

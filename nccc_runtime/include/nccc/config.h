@@ -224,4 +224,12 @@
 #endif
 #endif
 
+/* In slots a host procedure called back from the device may take (its
+** arguments, after env; docs/RPC.md, "Callbacks across the wire"). The
+** device's forwarder keeps 8 * (NCCC_RPC_CALLBACK_SLOTS + 2) bytes on
+** its stack per callback. */
+#ifndef NCCC_RPC_CALLBACK_SLOTS
+#define NCCC_RPC_CALLBACK_SLOTS 16
+#endif
+
 #endif

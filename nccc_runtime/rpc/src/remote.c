@@ -4,6 +4,7 @@
 ** requests (docs/RPC.md).
 */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -73,14 +74,18 @@ static int receive(nccc_remote *r, int64_t deadline, uint32_t *n) {
 static void on_log(nccc_remote *r, const uint8_t *p, uint32_t n) {
   char text[256];
   uint16_t len;
+  int level;
   r->stats.logs++;
-  if (n < NCCCI_RPC_RESULT_FIXED + 2 || r->options.log == NULL) return;
+  if (n < NCCCI_RPC_RESULT_FIXED + 2) return;
   len = nccc_rpc_get16(p + NCCCI_RPC_RESULT_FIXED);
   if (len > n - NCCCI_RPC_RESULT_FIXED - 2) len = (uint16_t)(n - NCCCI_RPC_RESULT_FIXED - 2);
   if (len > sizeof text - 1) len = sizeof text - 1;
   memcpy(text, p + NCCCI_RPC_RESULT_FIXED + 2, len);
   text[len] = 0;
-  r->options.log(r->options.log_ctx, (int)nccc_rpc_get32(p + NCCC_RPC_HEADER_BYTES), text);
+  level = (int)nccc_rpc_get32(p + NCCC_RPC_HEADER_BYTES);
+  /* the restart that follows an abort fails the request with its text */
+  if (level == NCCC_RPC_LOG_ABORT) snprintf(r->aborted, sizeof r->aborted, "%s", text);
+  if (r->options.log != NULL) r->options.log(r->options.log_ctx, level, text);
 }
 
 /* ---- the session ---- */
@@ -118,6 +123,7 @@ static nccc_status take_start(nccc_remote *r, const uint8_t *p, uint32_t n) {
   r->next_id = 0;
   r->device_highest = 0;
   r->device_cache_n = 0;
+  r->aborted[0] = 0;
   r->stats.sessions++;
   return NCCC_OK;
 }
@@ -253,8 +259,11 @@ static int wait_answer(nccc_remote *r, uint32_t id, int sends, nccc_status *st,
     nccc_rpc_header h;
     int got = receive(r, deadline, &n);
     if (got == GOT_NOTHING && restarted) {
-      *st = nccc_fail(NCCC_ERR_RPC_RESET, "rpc",
-                      "the device restarted during the request; its outcome is unknown");
+      *st = r->aborted[0] != 0
+                ? nccc_fail(NCCC_ERR_RPC_RESET, "the device aborted during the request", r->aborted)
+                : nccc_fail(NCCC_ERR_RPC_RESET, "rpc",
+                            "the device restarted during the request; its outcome is unknown");
+      r->aborted[0] = 0;
       return WAIT_DONE;
     }
     if (got == GOT_NOTHING) return WAIT_SILENT;

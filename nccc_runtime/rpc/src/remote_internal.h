@@ -21,7 +21,7 @@ typedef struct nccci_mirror {
 } nccci_mirror;
 
 /* How a bound function's slots are marshalled, one kind per slot. */
-enum { NCCCI_SLOT_RAW, NCCCI_SLOT_POINTER, NCCCI_SLOT_STRING };
+enum { NCCCI_SLOT_RAW, NCCCI_SLOT_POINTER, NCCCI_SLOT_STRING, NCCCI_SLOT_CLOSURE };
 
 typedef struct nccci_remote_fn {
   nccc_handle handle;  /* on the device */
@@ -40,6 +40,7 @@ struct nccc_remote {
   pthread_mutex_t lock;    /* recursive */
   int open;                /* a session is up */
   uint8_t nonce;
+  char aborted[256];       /* the text of an abort log, until the restart */
   uint32_t next_id;
   nccc_rpc_decoder decoder;
   uint8_t *rx;
@@ -101,5 +102,10 @@ NCCC_INTERNAL void nccci_remote_unbind_all(nccc_remote *r);
 ** an optional child process to end on close. */
 NCCC_INTERNAL nccc_status nccci_remote_fd_transport(int read_fd, int write_fd, long child,
                                                     nccc_remote_transport *out);
+
+/* Passes the local closure whose context is in *slot on to the device
+** (rpc.claim) and puts the device's context there (remote_callback.c;
+** docs/RPC.md, "Callbacks across the wire"). NULL stays NULL. */
+NCCC_INTERNAL nccc_status nccci_remote_closure_out(nccc_remote *r, uint64_t *slot);
 
 #endif

@@ -17,7 +17,7 @@
 #define KIND_OF_ERRNO NCCCI_SLOT_RAW
 #define KIND_OF_POINTER NCCCI_SLOT_POINTER
 #define KIND_OF_FUNCTION NCCCI_SLOT_POINTER
-#define KIND_OF_CLOSURE NCCCI_SLOT_POINTER
+#define KIND_OF_CLOSURE NCCCI_SLOT_CLOSURE
 #define KIND_OF_STRING NCCCI_SLOT_STRING
 
 int nccci_remote_kind(char code) {
@@ -129,10 +129,12 @@ static char *mirror_read(nccc_remote *r, uint64_t device) {
 /* ---- the call ---- */
 
 /* The in slot's value as the device sees it: a local copy of a device
-** string is the device's address again; pointers must fit. */
-static nccc_status device_value(const nccc_remote *r, int kind, uint64_t *v) {
+** string is the device's address again; pointers must fit; a closure is
+** passed on to the device. */
+static nccc_status device_value(nccc_remote *r, int kind, uint64_t *v) {
   const nccci_mirror *m;
   if (kind == NCCCI_SLOT_RAW) return NCCC_OK;
+  if (kind == NCCCI_SLOT_CLOSURE) return nccci_remote_closure_out(r, v);
   m = mirror_of(r, *v);
   if (m != NULL) *v = m->device;
   if (r->device.pointer_bytes == 4 && *v > 0xffffffffu) {

@@ -45,4 +45,8 @@ NCCC_INTERNAL void nccci_rpc_free_all(nccc_rpc_server *s);
 NCCC_INTERNAL void nccci_rpc_records(nccc_handle handle, uint64_t *slots, size_t n,
                                      int out_side);
 
+/* Releases every device closure made for the host (a new session),
+** telling no host (rpc_callback.c). */
+NCCC_INTERNAL void nccci_rpc_callbacks_end_session(void);
+
 #endif

@@ -108,6 +108,7 @@ static void on_hello(nccc_rpc_server *s, const uint8_t *p, uint32_t n) {
   s->resets++;
   s->stats.sessions++;
   nccci_rpc_free_all(s);
+  nccci_rpc_callbacks_end_session();
   send_start(s, p[NCCC_RPC_HEADER_BYTES + 1]);
 }
 

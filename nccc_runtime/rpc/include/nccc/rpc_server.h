@@ -140,4 +140,14 @@ NCCC_API nccc_status nccc_rpc_server_call_host(nccc_rpc_server *s, nccc_handle h
 NCCC_API nccc_status nccc_rpc_server_log(nccc_rpc_server *s, uint8_t level,
                                          const char *text);
 
+/*
+** Serves host procedures as the device's callbacks (docs/RPC.md,
+** "Callbacks across the wire"): registers the global function rpc.claim
+** (NCCC_RPC_CLAIM_NAME), through which a host's client makes device
+** closures whose calls and release notices go back to the host over s.
+** Call it after nccc_rpc_server_init, once the runtime is initialised.
+** NCCC_OK, NCCC_ERR_NULL_POINTER, or nccc_register's errors.
+*/
+NCCC_API nccc_status nccc_rpc_server_serve_callbacks(nccc_rpc_server *s);
+
 #endif

@@ -1,7 +1,8 @@
 /*
 ** nccc/rpc_wire.h — the numbers of the remote-call protocol
 ** (docs/RPC.md): framing bytes, CRC, header size, message types,
-** byte orders, log levels.
+** byte orders, log levels, the functions of callbacks across the
+** wire.
 **
 ** Generated from idl/abi.json by stubgen/abi (python3 -m stubgen.abi
 ** --write); do not edit.
@@ -62,5 +63,15 @@ typedef enum nccc_rpc_log_level {
   NCCC_RPC_LOG_INFO = 0x02,
   NCCC_RPC_LOG_ABORT = 0x03 /* the device aborted (TVMPlatformAbort); the request in progress fails */
 } nccc_rpc_log_level;
+
+/* Callbacks across the wire (docs/RPC.md). */
+/* the device's: runner, scope, final, n, then per member the host context and 3 slots of signature bytes -> status, device context */
+#define NCCC_RPC_CLAIM_NAME "rpc.claim"
+#define NCCC_RPC_CLAIM_SIGNATURE "IIII*:ip"
+/* the host's: host context, member, the callback's slots -> its results */
+#define NCCC_RPC_RUNNER_NAME "rpc.run_callback"
+#define NCCC_RPC_RUNNER_SIGNATURE "LI*:*"
+/* or'ed into the runner's member slot: the device released its closure, the host releases its own */
+#define NCCC_RPC_CALLBACK_RELEASED 0x10000u
 
 #endif
