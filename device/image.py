@@ -8,7 +8,8 @@ Compiles every SOURCE (paths relative to ROOT, or absolute) and the board
 code of device/ with arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -Os, -Wall
 -Wextra -Werror; archives the SOURCE objects; links PROGRAM.c against
 them, newlib and the board's start-up (no newlib crt0) with
-device/mps2_an385.ld and --gc-sections into OUT/PROGRAM.elf, with a link
+device/mps2_an385.ld and --gc-sections (and newlib's libm) into
+OUT/PROGRAM.elf, with a link
 map OUT/PROGRAM.map. It fails when the image pulls in malloc/free, a
 thread library or the printf family: the device has no heap and no
 threads. With --sizes it prints the sections of the objects whose file
@@ -63,10 +64,12 @@ def build(root, out, program, sources, defines=(), includes=()):
     archive.unlink(missing_ok=True)
     run(["arm-none-eabi-ar", "rcs", str(archive)] + [str(o) for o in objects])
     stem = Path(program).name.rsplit(".", 1)[0]
+    main_obj = out / (stem + ".o")
+    run([CC] + flags + ["-c", str(root / program), "-o", str(main_obj)])
     elf, link_map = out / (stem + ".elf"), out / (stem + ".map")
     run([CC] + flags + ["-nostartfiles", "-T", str(root / "device/mps2_an385.ld"),
                         "-Wl,--gc-sections", "-Wl,-Map=" + str(link_map),
-                        str(root / program), str(archive), "-o", str(elf)])
+                        str(main_obj), str(archive), "-lm", "-o", str(elf)])
     pulled = [line for line in run(["arm-none-eabi-nm", str(elf)]).splitlines()
               if FORBIDDEN.search(line)]
     if pulled:
