@@ -8,8 +8,8 @@
 **
 ** A device trusts the addresses and functions it is given, as nccc_call
 ** trusts its caller (docs/RPC.md): so here device memory is a 64 KiB
-** arena, which the alloc hook hands out (emptied before each input, its
-** last byte always 0), the read, write and strlen requests are pointed
+** arena, which the alloc hook hands out (from its start again for each
+** input; its last byte, which no request reaches, always 0), the read, write and strlen requests are pointed
 ** into it, a call of a built-in goes to the global registry instead, and
 ** the registry's two functions return arena addresses (a result the
 ** request asks back as a string is read there). Answers go nowhere.
@@ -40,7 +40,7 @@ static void split(const uint64_t *in, uint64_t *out) {
 
 static void *arena_alloc(size_t size) {
   size_t at = (arena_used + 15) & ~(size_t)15;
-  if (size > ARENA - 1 - at) return NULL;
+  if (at >= ARENA - 1 || size > ARENA - 1 - at) return NULL;
   arena_used = at + size;
   return arena + at;
 }
@@ -115,7 +115,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ready = 1;
   }
   arena_used = 0;
-  memset(arena, 0, sizeof arena);
   if (nccc_rpc_server_init(&server, &io) != NCCC_OK) abort();
   if (size == 0) return 0;
   piece = (size_t)data[0] + 1;
