@@ -14,7 +14,11 @@ packages=(
   gcc-mips-linux-gnu libc6-dev-mips-cross qemu-user clang libclang-rt-14-dev
   rustc cargo
   emscripten nodejs
+  chromium  # the web example's browser test
 )
+# npm fetches SQLite's amalgamation and the browser test's packages; a
+# nodejs that bundles its own npm (NodeSource's) conflicts with Debian's.
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
