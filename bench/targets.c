@@ -11,6 +11,10 @@ double bench_mix6(int32_t a, double b, int64_t c, float d, uint8_t e,
   return (double)a + b + (double)c + (double)d + (double)e + f;
 }
 
+double bench_mix4(int32_t a, double b, int32_t c, double d) {
+  return (double)a + b + (double)c + d;
+}
+
 bench_vec3 bench_vec3_scale(bench_vec3 v, double k) {
   bench_vec3 r;
   r.x = v.x * k;
