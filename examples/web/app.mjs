@@ -60,7 +60,7 @@ function insertPlanets(rt, sqlite3, db) {
     if (step !== sqlite3.SQLITE_DONE) throw new Error(`insert ${p.name}: ${sqlite3.sqlite3_errmsg(db)}`);
     sqlite3.sqlite3_reset(stmt);
   }
-  stmt.close();
+  if (sqlite3.sqlite3_finalize(stmt) !== sqlite3.SQLITE_OK) throw new Error('sqlite3_finalize failed');
 }
 
 function runSqlite(rt) {
@@ -95,7 +95,8 @@ function runSqlite(rt) {
   fill('areas', areas);
   show('area-calls', String(calls));
 
-  db.close();
+  const closed = sqlite3.sqlite3_close(db);
+  if (closed !== sqlite3.SQLITE_OK) throw new Error(`sqlite3_close returned ${closed}`);
   show('area-released', area.live ? 'no' : 'yes');
 }
 

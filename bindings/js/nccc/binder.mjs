@@ -47,7 +47,11 @@ function checkingClosures(name, call, want, types) {
 function openModule(rt, M) {
   const open = rt.exports[`nccc_${M.name}_open`];
   if (typeof open !== "function") return;
-  const st = rt.callAddress(rt.symbol(`nccc_${M.name}_open`), ":i");
+  // Called as the export it is: its address (rt.symbol) would append it
+  // to the function table, which then grows.
+  const fr = rt.frame(0, 1);
+  rt.run(open, fr, `nccc_${M.name}_open`);
+  const st = rt.mem.i32[fr.outp >> 2];
   if (st !== 0) throw new NcccError(`nccc: nccc_${M.name}_open failed (status 0x${st.toString(16)})`, { kind: "status", status: st });
 }
 
