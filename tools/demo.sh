@@ -4,8 +4,9 @@
 # C example programs, then examples/demo.lua (Lua 5.4), examples/demo.scm
 # (Guile 3) and examples/demo.py (Python 3) on the same wrappers, through
 # the Lua modules, Scheme libraries and Python modules generated from the
-# same IDL files (build/plain/examples/demo_gen/nccc). Exits non-zero if
-# any step fails.
+# same IDL files (build/plain/examples/demo_gen/nccc); last, builds the
+# web example (SQLite in WebAssembly, examples/web) and prints where it is
+# and how to serve it. Exits non-zero if any step fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/tools/install-deps.sh"
@@ -32,3 +33,10 @@ echo
 echo "== Python 3: the same in Python (examples/demo.py)"
 PYTHONPATH="$build/python" /usr/bin/python3 "$root/examples/demo.py" \
   "$build/examples/libnccc_demo.so" "$root/README.md" "$gen/nccc"
+echo
+echo "== JavaScript in a browser: SQLite and qsort in WebAssembly (examples/web)"
+cmake --build "$build" --target nccc_js_wasm >/dev/null
+site="$build/wasm/examples/web/site"
+echo "  built: $site (SQLite, the runtime and the wrappers in nccc_web.wasm)"
+echo "  serve it: node $root/examples/web/serve.mjs $site 8080"
+echo "  then open http://127.0.0.1:8080/ (ctest -L browser checks the page in chromium)"
