@@ -9,7 +9,9 @@
 //
 // NCCC_WASM: the nccc build (runtime, wrappers, targets); BENCH_MJS: the
 // generated bench.mjs; PEERS_MJS: emcc's glue of the peer build;
-// BINDINGS: bindings/js. Prints one line per variant.
+// BINDINGS: bindings/js. Prints one line per variant; *.hand is the
+// cheapest slot path written by hand (no checks), the floor of the
+// generated caller's design.
 //
 // Every variant is its own loop (one call site each, so that no variant
 // makes another's call polymorphic), feeds each result into the next
@@ -44,6 +46,11 @@ const { ccall } = peers;
 const { add, mix4, fold } = bench;
 const stepPointer = peers.addFunction((acc, i) => acc + i, 'jjji');
 const stepClosure = bench.callback('step_fn', (acc, i) => acc + i, 'forever');
+// The cheapest slot path, by hand: each wrapper called as the wasm
+// function it is, its slots at the top of the slot stack, no checks.
+const rt = bench.runtime;
+const addWrapper = rt.fnAt(rt.fn('bench.add').addr);
+const mix4Wrapper = rt.fnAt(rt.fn('bench.mix4').addr);
 const addTypes = ['number', 'number'];
 const mix4Types = ['number', 'number', 'number', 'number'];
 
@@ -63,6 +70,18 @@ const variants = [
     for (let i = 0n; i < NB; i++) acc = add(acc, i);
     return acc;
   }],
+  ['add.hand', addSum, () => {
+    const t = rt.top, k = t >> 3;
+    let acc = 0n;
+    for (let i = 0n; i < NB; i++) {
+      const i64 = rt.mem.i64;
+      i64[k] = acc;
+      i64[k + 1] = i;
+      addWrapper(t, t + 16);
+      acc = rt.mem.i64[k + 2];
+    }
+    return acc;
+  }],
   ['mix4.direct', mix4Sum, () => {
     let acc = 0;
     for (let k = 0; k < N; k++) acc = peers._bench_mix4(k, acc, 1, 0.5);
@@ -76,6 +95,22 @@ const variants = [
   ['mix4.generated', mix4Sum, () => {
     let acc = 0;
     for (let k = 0; k < N; k++) acc = mix4(k, acc, 1, 0.5);
+    return acc;
+  }],
+  ['mix4.hand', mix4Sum, () => {
+    const t = rt.top, w = t >> 2, d = t >> 3;
+    let acc = 0;
+    for (let k = 0; k < N; k++) {
+      const { i32, f64 } = rt.mem;
+      i32[w] = k;
+      i32[w + 1] = k >> 31;
+      f64[d + 1] = acc;
+      i32[w + 4] = 1;
+      i32[w + 5] = 0;
+      f64[d + 3] = 0.5;
+      mix4Wrapper(t, t + 32);
+      acc = rt.mem.f64[d + 4];
+    }
     return acc;
   }],
   ['cb.addFunction', addSum, () => peers._bench_fold(NB, stepPointer, 0)],
