@@ -47,10 +47,31 @@ const { add, mix4, fold } = bench;
 const stepPointer = peers.addFunction((acc, i) => acc + i, 'jjji');
 const stepClosure = bench.callback('step_fn', (acc, i) => acc + i, 'forever');
 // The cheapest slot path, by hand: each wrapper called as the wasm
-// function it is, its slots at the top of the slot stack, no checks.
+// function it is, its slots at the top of the slot stack (rt.mem: the
+// memory's views, kept fresh by the runtime, and the stack's top); no
+// checks, no frame kept for callbacks.
 const rt = bench.runtime;
+const m = rt.mem;
 const addWrapper = rt.fnAt(rt.fn('bench.add').addr);
 const mix4Wrapper = rt.fnAt(rt.fn('bench.mix4').addr);
+function addHand(a, b) {
+  const t = m.top, k = t >> 3;
+  m.i64[k] = a;
+  m.i64[k + 1] = b;
+  addWrapper(t, t + 16);
+  return m.i64[k + 2];
+}
+function mix4Hand(a, b, c, d) {
+  const t = m.top, w = t >> 2;
+  m.i32[w] = a;
+  m.i32[w + 1] = a >> 31;
+  m.f64[(t >> 3) + 1] = b;
+  m.i32[w + 4] = c;
+  m.i32[w + 5] = c >> 31;
+  m.f64[(t >> 3) + 3] = d;
+  mix4Wrapper(t, t + 32);
+  return m.f64[(t >> 3) + 4];
+}
 const addTypes = ['number', 'number'];
 const mix4Types = ['number', 'number', 'number', 'number'];
 
@@ -71,15 +92,8 @@ const variants = [
     return acc;
   }],
   ['add.hand', addSum, () => {
-    const t = rt.top, k = t >> 3;
     let acc = 0n;
-    for (let i = 0n; i < NB; i++) {
-      const i64 = rt.mem.i64;
-      i64[k] = acc;
-      i64[k + 1] = i;
-      addWrapper(t, t + 16);
-      acc = rt.mem.i64[k + 2];
-    }
+    for (let i = 0n; i < NB; i++) acc = addHand(acc, i);
     return acc;
   }],
   ['mix4.direct', mix4Sum, () => {
@@ -98,19 +112,8 @@ const variants = [
     return acc;
   }],
   ['mix4.hand', mix4Sum, () => {
-    const t = rt.top, w = t >> 2, d = t >> 3;
     let acc = 0;
-    for (let k = 0; k < N; k++) {
-      const { i32, f64 } = rt.mem;
-      i32[w] = k;
-      i32[w + 1] = k >> 31;
-      f64[d + 1] = acc;
-      i32[w + 4] = 1;
-      i32[w + 5] = 0;
-      f64[d + 3] = 0.5;
-      mix4Wrapper(t, t + 32);
-      acc = rt.mem.f64[d + 4];
-    }
+    for (let k = 0; k < N; k++) acc = mix4Hand(k, acc, 1, 0.5);
     return acc;
   }],
   ['cb.addFunction', addSum, () => peers._bench_fold(NB, stepPointer, 0)],

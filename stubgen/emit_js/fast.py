@@ -2,10 +2,10 @@
 numbers, booleans and pointers (no string, closure or record, nothing to
 own) gets a JavaScript function printed for its own signature, which
 checks and writes each argument straight into the slot stack and reads
-each result straight out of it; every value it does not take on the way
+each result straight out of it; a call with any value it does not take
 (a wrong type, a number for an int64, a value out of range, NULL, an
-object holding a pointer) goes to the support library's rt.put, which
-converts it or raises. The signature is the one of wasm32 (ILP32, signed char);
+object holding a pointer) goes whole to the support library's generic
+caller, which converts it or raises. The signature is the one of wasm32 (ILP32, signed char);
 bind falls back to rt.fast when the library's differs.
 """
 
@@ -35,47 +35,52 @@ def specialisable(lf):
     return None
 
 
-def _write(code, k, arg, nonnull):
-    """The statement writing argument arg (position k from 1) into slot
-    k - 1: the fast test and store, else rt.put (which refuses NULL for
-    a nonnull argument)."""
+def _accepts(code, arg):
+    """The test that arg takes the fast path into a slot of code (None:
+    every value does, its store converts or raises)."""
     c = _ABI.code(code)
-    at = "t + %d" % (8 * (k - 1))
-    w = "(t >> 2) + %d" % (2 * (k - 1))
-    d = "(t >> 3) + %d" % (k - 1)
-    slow = "rt.put(f, %d, %s, %s%s)" % (k, at, arg, ", true" if nonnull else "")
     if c.kind in ("pointer", "function"):
         # wasm32: an address is an unsigned 32-bit number; NULL, and
-        # objects holding an address, take the slow way
-        test = 'typeof %s === "number" && %s >>> 0 === %s && %s !== 0' % (
+        # objects holding an address, take the generic caller
+        return 'typeof %s === "number" && %s >>> 0 === %s && %s !== 0' % (
             arg, arg, arg, arg)
-        store = "m.u32[%s] = %s; m.u32[%s + 1] = 0;" % (w, arg, w)
-    elif c.kind == "bool":
-        test = 'typeof %s === "boolean"' % arg
-        store = "m.u32[%s] = %s ? 1 : 0; m.u32[%s + 1] = 0;" % (w, arg, w)
-    elif c.kind == "float" and c.bytes == 8:
-        test = 'typeof %s === "number"' % arg
-        store = "m.f64[%s] = %s;" % (d, arg)
-    elif c.kind == "float":
-        return "%s;" % slow
-    elif c.bytes == 8:
+    if c.kind == "bool":
+        return 'typeof %s === "boolean"' % arg
+    if c.kind == "float":
+        return 'typeof %s === "number"' % arg if c.bytes == 8 else None
+    if c.bytes == 8:
         # asIntN/asUintN: engines compile these; comparing with BigInt
         # constants costs several times more
-        array, fit = ("i64", "asIntN") if c.signed else ("u64", "asUintN")
-        test = 'typeof %s === "bigint" && BigInt.%s(64, %s) === %s' % (
-            arg, fit, arg, arg)
-        store = "m.%s[%s] = %s;" % (array, d, arg)
-    elif c.signed:
+        return 'typeof %s === "bigint" && BigInt.%s(64, %s) === %s' % (
+            arg, "asIntN" if c.signed else "asUintN", arg, arg)
+    if c.signed:
         test = 'typeof %s === "number" && (%s | 0) === %s' % (arg, arg, arg)
         if c.bytes < 4:
             test += " && %s >= %d && %s <= %d" % (arg, c.min, arg, c.max)
-        store = "m.i32[%s] = %s; m.i32[%s + 1] = %s >> 31;" % (w, arg, w, arg)
-    else:
-        test = 'typeof %s === "number" && %s >>> 0 === %s' % (arg, arg, arg)
-        if c.bytes < 4:
-            test += " && %s <= %d" % (arg, c.max)
-        store = "m.u32[%s] = %s; m.u32[%s + 1] = 0;" % (w, arg, w)
-    return "if (%s) { %s } else %s;" % (test, store, slow)
+        return test
+    test = 'typeof %s === "number" && %s >>> 0 === %s' % (arg, arg, arg)
+    if c.bytes < 4:
+        test += " && %s <= %d" % (arg, c.max)
+    return test
+
+
+def _store(code, k, arg):
+    """The statement writing argument arg (position k from 1) into slot
+    k - 1, once _accepts took it."""
+    c = _ABI.code(code)
+    w = "(t >> 2) + %d" % (2 * (k - 1))
+    d = "(t >> 3) + %d" % (k - 1)
+    if c.kind == "bool":
+        return "m.u32[%s] = %s ? 1 : 0; m.u32[%s + 1] = 0;" % (w, arg, w)
+    if c.kind == "float" and c.bytes == 8:
+        return "m.f64[%s] = %s;" % (d, arg)
+    if c.kind == "float":
+        return "rt.put(f, %d, t + %d, %s);" % (k, 8 * (k - 1), arg)
+    if c.bytes == 8:
+        return "m.%s[%s] = %s;" % ("i64" if c.signed else "u64", d, arg)
+    if c.signed:
+        return "m.i32[%s] = %s; m.i32[%s + 1] = %s >> 31;" % (w, arg, w, arg)
+    return "m.u32[%s] = %s; m.u32[%s + 1] = 0;" % (w, arg, w)
 
 
 def _read(code, j, nin):
@@ -94,24 +99,33 @@ def _read(code, j, nin):
 
 
 def emit_special(src, lf, sig, quote):
-    """B[name] for a specialisable function: rt.special(h, sig, make),
-    make(f, fn, m) the caller over the runtime's memory object m (its
-    views, the slot stack's top, end and running frame, the count of
-    pending callback errors: bindings/js/nccc/runtime.mjs, Memory)."""
+    """B[name] for a specialisable function: rt.special(h, sig, make,
+    opts), make(f, fn, m, slow) the caller over the runtime's memory
+    object m (its views, the slot stack's top, end and running frame, the
+    count of pending callback errors: bindings/js/nccc/runtime.mjs,
+    Memory). One test takes the count, every argument and the frame's
+    room; a call it does not take goes whole to slow, the generic caller
+    (rt.fast with opts: the non-NULL arguments). So the caller stays
+    small enough for the engine to inline where it is called (a fallback
+    per argument made it half as fast)."""
     ins, outs = sig.split(_ABI.separator)
     args = ["a%d" % k for k in range(1, len(ins) + 1)]
     end = 8 * (len(ins) + len(outs))
+    tests = ["arguments.length === %d" % len(ins)]
+    tests += [t for t in map(_accepts, ins, args) if t]
+    tests.append("t + %d <= m.end" % end)
+    nonnull = sorted(lf.position(s) for s in lf.nonnull)
+    opts = ", {nonnull: {%s}}" % ", ".join(
+        "%d: true" % k for k in nonnull) if nonnull else ""
     src.line("// %s: %s, specialised" % (lf.name, sig))
-    with src.block("B[%s] = (rt, h) => rt.special(h, %s, (f, fn, m) => "
+    with src.block("B[%s] = (rt, h) => rt.special(h, %s, (f, fn, m, slow) => "
                    "function %s(%s) {" % (quote(lf.name), quote(sig),
-                                          lf.name, ", ".join(args)), "});"):
-        src.line("if (arguments.length !== %d) rt.refuseCount(f, "
-                 "arguments.length);" % len(ins))
+                                          lf.name, ", ".join(args)),
+                   "}%s);" % opts):
         src.line("const t = m.top;")
-        src.line("if (t + %d > m.end) rt.stackFull();" % end)
-        nonnull = {lf.position(s) for s in lf.nonnull}
+        src.line("if (!(%s)) return slow(...arguments);" % " && ".join(tests))
         for k, code in enumerate(ins, 1):
-            src.line(_write(code, k, args[k - 1], k in nonnull))
+            src.line(_store(code, k, args[k - 1]))
         src.line("m.frame = t + %d;" % end)
         src.line("fn(t, t + %d);" % (8 * len(ins)))
         src.line("if (m.pending !== 0) rt.takePending(t + %d, f.name);"

@@ -2,9 +2,9 @@
 // "Generated modules"): bind(rt) of a module hands its tables to
 // rt.bindModule, which looks each function up, checks its signature,
 // and makes its caller: the module's specialised one, its binder's, or
-// rt.fast. Also what specialised callers use (rt.special, rt.put,
-// rt.refuseCount), owned results, and closure sets (owners.mjs).
-import { NcccError, asArgumentError, badArgument, countError } from "./errors.mjs";
+// rt.fast. Also what specialised callers use (rt.special, rt.put),
+// owned results, and closure sets (owners.mjs).
+import { NcccError, asArgumentError, badArgument } from "./errors.mjs";
 import { Runtime } from "./runtime.mjs";
 import { PUT, valueList } from "./values.mjs";
 import { converting, closureSets } from "./owners.mjs";
@@ -102,16 +102,15 @@ Runtime.prototype.bindModule = function (M) {
 
 // ---- what specialised callers use ---------------------------------------
 
-// make(f, fn, mem) of a specialised caller when the library's signature
-// is the one it was printed for, else the generic caller.
-Runtime.prototype.special = function (h, sig, make) {
+// make(f, fn, mem, slow) of a specialised caller when the library's
+// signature is the one it was printed for, else the generic caller slow
+// (rt.fast with opts), which the specialised one hands every call it
+// does not take.
+Runtime.prototype.special = function (h, sig, make, opts) {
   const f = this.fn(h);
-  if (f.signature !== sig) return this.fast(h);
-  return make(f, this.fnAt(f.addr), this.mem);
-};
-
-Runtime.prototype.refuseCount = function (f, got) {
-  throw countError(f.name, f.ins.length, got, false);
+  const slow = this.fast(h, opts);
+  if (f.signature !== sig) return slow;
+  return make(f, this.fnAt(f.addr), this.mem, slow);
 };
 
 // Argument k of f into the slot at addr by the support library's rules
