@@ -52,7 +52,8 @@ function insertPlanets(rt, sqlite3, db) {
   if (rc !== sqlite3.SQLITE_OK) throw new Error(`prepare: ${sqlite3.sqlite3_errmsg(db)}`);
   for (const p of PLANETS) {
     const name = rt.newCString(p.name);
-    sqlite3.sqlite3_bind_text(stmt, 1, name, p.name.length, SQLITE_TRANSIENT);
+    // -1: the text ends at its NUL (a byte count, not a string's length)
+    sqlite3.sqlite3_bind_text(stmt, 1, name, -1, SQLITE_TRANSIENT);
     sqlite3.sqlite3_bind_double(stmt, 2, p.radius);
     sqlite3.sqlite3_bind_int64(stmt, 3, BigInt(p.moons));
     const step = sqlite3.sqlite3_step(stmt);
