@@ -31,22 +31,7 @@ command -v valgrind >/dev/null 2>&1 || {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# Total instructions of one run ("Collected" in callgrind's summary).
-count() {
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" \
-    "$prog" "$1" "$2" 2>"$tmp/log" || {
-    cat "$tmp/log" >&2
-    exit 1
-  }
-  sed -n 's/^==[0-9]*== Collected : *\([0-9]*\).*/\1/p' "$tmp/log"
-}
-
-per_call() {
-  a=$(count "$1" "$N1")
-  b=$(count "$1" "$N2")
-  awk -v a="$a" -v b="$b" -v n1="$N1" -v n2="$N2" \
-    'BEGIN { printf "%.2f", (b - a) / (n2 - n1) }'
-}
+. "$here/callgrind.sh"
 
 echo "instructions per call (callgrind; iterations $N1 and $N2; loop included)"
 echo "$(uname -m), $(cc --version 2>/dev/null | head -n 1), $(valgrind --version)"

@@ -13,8 +13,8 @@
 #   library), lua (<module>.lua), python (<module>.py and its stubs
 #   <module>.pyi), scheme (<module>.sls, with <module>.scm
 #   and <module>.rkt for Guile's and Racket's module systems), js
-#   (<module>.mjs and <module>.d.ts, docs/JS.md); the host modules go to
-#   OUTPUT_DIR beside the C files.
+#   (<module>.mjs and <module>.d.ts, docs/JS.md), rust (<module>.rs,
+#   docs/RUST.md); the host modules go to OUTPUT_DIR beside the C files.
 # OUTPUT_DIR: where the files go (default: ${CMAKE_CURRENT_BINARY_DIR}/nccc/<target>).
 # MODULE: the IDL's module name; read from its "module NAME" line if absent.
 #   Required when the IDL is made at build time: the OUTPUT of an
@@ -98,9 +98,9 @@ function(nccc_add_bindings target idl)
   list(PREPEND B_LANGS c)
   list(REMOVE_DUPLICATES B_LANGS)
   foreach(lang IN LISTS B_LANGS)
-    if(NOT lang MATCHES "^(c|lua|python|scheme|js)$")
+    if(NOT lang MATCHES "^(c|lua|python|scheme|js|rust)$")
       message(FATAL_ERROR "nccc_add_bindings: unknown language '${lang}' "
-                          "(known: c, js, lua, python, scheme)")
+                          "(known: c, js, lua, python, rust, scheme)")
     endif()
   endforeach()
   get_filename_component(idl "${idl}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -144,6 +144,9 @@ function(nccc_add_bindings target idl)
   endif()
   if("js" IN_LIST B_LANGS)
     list(APPEND outputs "${out}/${module}.mjs" "${out}/${module}.d.ts")
+  endif()
+  if("rust" IN_LIST B_LANGS)
+    list(APPEND outputs "${out}/${module}.rs")
   endif()
   set(env)
   if(NCCC_PYTHON)

@@ -139,7 +139,7 @@ def _slice_param(call, slot, name):
     call.slot_in(slot, "%s.as%s_ptr() as usize as u64" % (name, "_mut" if mutable else ""))
     count = next(p for p in call.f.params if p.name == slot.info.length)
     call.slot_in(count.in_slot, "nccc::Value::to_slot(%s.len() as %s)"
-                 % (name, value_rust(count.type)))
+                 % (name, value_rust(count.in_slot.type)))
 
 
 def _closure(call, closure):
@@ -151,8 +151,11 @@ def _closure(call, closure):
     for k, p in enumerate(closure.params):
         cb = p.callback
         name = ident(p.name or "callback%d" % k)
-        args = [_cb_arg_type(s) for s in cb.in_slots]
-        outs = [_cb_arg_type(s) for s in cb.out_slots if s.code != ERRNO_CODE]
+        args = [_cb_arg_type(s) for s in _cb_args(cb)]
+        # a string a callback gives C must outlive the callback: the closure
+        # returns it as a pointer it keeps valid itself
+        outs = ["nccc::Ptr" if s.code == STRING_CODE else _cb_arg_type(s)
+                for s in cb.out_slots if s.code != ERRNO_CODE]
         ret = "()" if not outs else outs[0] if len(outs) == 1 else \
             "(%s)" % ", ".join(outs)
         fn = "FnMut(%s) -> %s" % (", ".join(args), ret)
@@ -168,7 +171,7 @@ def _closure(call, closure):
         lc = call.host.lowered_callback(cb)
         body = _cb_body(name, cb, n_outs, heap)
         n_in, n_out = _slot_at(cb.n_in), _slot_at(cb.n_out)
-        sig = "self.pick(%s)" % _sigs(lc.signatures, nul=True)
+        sig = "pick_signature(self.target, %s)" % _sigs(lc.signatures, nul=True)
         unwrap = "%s.map(|mut %s| " % (name, name) if closure.nullable else ""
         close = ")" if closure.nullable else ""
         if heap:
@@ -215,6 +218,14 @@ def _closure(call, closure):
             call.slot_in(closure.slot, "%s.context" % ctx)
 
 
+def _cb_index(slot):
+    """A callback's in slot in the closure's slice (in[1..])."""
+    index = slot.index
+    if not index.records:
+        return str(index.fixed - 1)
+    return "%s - 1" % _slot_at(index)
+
+
 def _in_name(cb):
     return "i" if cb.in_slots else "_i"
 
@@ -223,7 +234,21 @@ def _out_name(n_outs):
     return "o" if n_outs else "_o"
 
 
+def _cb_args(cb):
+    """The in slots a callback's closure takes: a [length=n] pointer with
+    its count is one slice (the count is left out)."""
+    counts = {s.info.length for s in cb.in_slots if s.info is not None and s.info.length}
+    return [s for s in cb.in_slots if s.param is None or s.param.name not in counts]
+
+
+def _cb_count(cb, slot):
+    return next(s for s in cb.in_slots if s.param is not None
+                and s.param.name == slot.info.length)
+
+
 def _cb_arg_type(slot):
+    if slot.info is not None and slot.info.length:
+        return "&[%s]" % pointee_rust(slot.type)
     if slot.record is not None:
         return record_name(slot.record)
     if slot.code == STRING_CODE:
@@ -235,14 +260,18 @@ def _cb_body(name, cb, n_outs, heap):
     """The slot-level closure around a typed one: arguments from i[k-1]
     (the dispatcher drops env), results into o."""
     args = []
-    for s in cb.in_slots:
-        at = "i[%s - 1..]" % _slot_at(s.index)
-        if s.record is not None:
-            args.append("<%s as nccc::Record>::from_slots(&%s)" % (record_name(s.record), at))
+    for s in _cb_args(cb):
+        # in[0] is the environment word: the closure gets in[1..]
+        at = _cb_index(s)
+        if s.info is not None and s.info.length:
+            args.append("nccc::callback::slice_arg(i[%s], i[%s])"
+                        % (at, _cb_index(_cb_count(cb, s))))
+        elif s.record is not None:
+            args.append("<%s as nccc::Record>::from_slots(&i[%s..])" % (record_name(s.record), at))
         elif s.code == STRING_CODE:
-            args.append("nccc::callback::str_arg(%s[0])" % at)
+            args.append("nccc::callback::str_arg(i[%s])" % at)
         else:
-            args.append("nccc::Value::from_slot(%s[0])" % at)
+            args.append("nccc::Value::from_slot(i[%s])" % at)
     call = "%s(%s)" % (name, ", ".join(args))
     outs = [s for s in cb.out_slots if s.code != ERRNO_CODE]
     if not outs:
@@ -267,7 +296,7 @@ def _results(call):
                                % (at, rust_str(call.qname)))
             continue
         if slot.role == "status":
-            call.checks.append("let status = output[%s] as i32; if status != 0 { return Err(nccc::Error::new(nccc::ErrorKind::Status, %s, \"the packed function failed\")); }"
+            call.checks.append("let status = output[%s] as i32 as u32; if status != 0 { return Err(nccc::Error::status(status, %s, b\"the packed function failed\")); }"
                                % (at, rust_str(call.qname)))
             continue
         if slot.record is not None:
@@ -276,10 +305,10 @@ def _results(call):
                                  % (record_name(slot.record), at)))
         elif j in owned and owned[j].string:
             free = "self.f_%s" % owned[j].destructor
-            call.results.append(("nccc::String", "self.owned_string(output[%s], %s)?" % (at, free)))
+            call.results.append(("nccc::String", "owned_string_result(output[%s], %s)?" % (at, free)))
         elif slot.code == STRING_CODE:
             call.results.append(("Option<nccc::String>",
-                                 "self.string(output[%s])?" % at))
+                                 "string_result(output[%s])?" % at))
         elif j in owned and j == 0:
             marker = pointee_rust(slot.type)
             call.results.append(("nccc::Owned<%s>" % marker,
@@ -344,7 +373,7 @@ def _typed_method(src, host, lf):
         src.indent()
     src.line("/// `%s`: %s" % (call.qname, " | ".join(lf.signatures)))
     with src.block("pub fn %s(&self%s) -> Result<%s, nccc::Error> {" % (
-            ident(lf.name), "".join(", " + p for p in call.params), ret), "}"):
+            _method_name(lf), "".join(", " + p for p in call.params), ret), "}"):
         for line in checks:
             src.line(line)
         src.line("let mut input = [0u64; %s];" % (_slot_at(lf.function.n_in) or "0"))
@@ -355,8 +384,14 @@ def _typed_method(src, host, lf):
             src.indent()
         for line in call.claims + slots:
             src.line(line)
-        src.line("self.f_%s.call(&input, &mut output);" % lf.name)
+        if lf.thunks:
+            # binding a thunk fails only in the thread's last error
+            src.line("self.rt.clear_error()?;")
+        src.line("// SAFETY: bind checked that the function takes as many slots as these buffers hold.")
+        src.line("unsafe { self.f_%s.call_unchecked(&input, &mut output) };" % lf.name)
         src.line("nccc::callback::take_panic(%s)?;" % rust_str(call.qname))
+        if lf.thunks:
+            src.line("self.rt.check_error(%s)?;" % rust_str(call.qname))
         for line in call.checks:
             src.line(line)
         src.line("Ok(%s)" % value)
@@ -372,7 +407,7 @@ def _raw_method(src, host, lf):
     src.line("/// `%s`: %s (raw slots: this function's values are not typed in Rust)"
              % (host.qualified(lf.name), " | ".join(lf.signatures)))
     with src.block("pub fn %s(&self, input: &[u64], output: &mut [u64]) -> Result<(), nccc::Error> {"
-                   % ident(lf.name), "}"):
+                   % _method_name(lf), "}"):
         src.line("let f = &self.f_%s;" % lf.name)
         src.line("if input.len() < f.n_in() || output.len() < f.n_out() { return Err(nccc::Error::new(nccc::ErrorKind::Count, %s, \"fewer slots than the signature\")); }"
                  % rust_str(host.qualified(lf.name)))
@@ -391,7 +426,8 @@ def _record(src, host, layout):
     union = layout.kind == "union"
     src.line("/// `%s %s` (layout checked when the module binds)." % (layout.kind, layout.name))
     src.line("#[repr(C)]")
-    src.line("#[derive(Clone, Copy%s)]" % ("" if union else ", Debug, PartialEq"))
+    plain = not union and not any(_holds_union(f.type) for f in layout.fields)
+    src.line("#[derive(Clone, Copy%s)]" % (", Debug, PartialEq" if plain else ""))
     with src.block("pub %s %s {" % ("union" if union else "struct", name), "}"):
         for f, t, _ in fields:
             src.line("%s%s: %s," % ("" if union else "pub ", f, t))
@@ -436,6 +472,19 @@ def _record(src, host, layout):
         with src.block("fn fields(each: &mut dyn FnMut(&'static str, usize, usize)) {", "}"):
             for f, t, cname in fields:
                 src.line("each(%s, nccc::offset_of!(%s, %s), core::mem::size_of::<%s>());" % (rust_str(cname), name, f, t))
+
+
+def _holds_union(t):
+    """A union, or a struct or array holding one (no Debug or PartialEq
+    can be derived for it)."""
+    r = t.resolved()
+    if r.kind == "union":
+        return True
+    if r.kind == "array":
+        return _holds_union(r.elem)
+    if r.kind == "struct":
+        return any(_holds_union(f.type) for f in r.decl.fields or ())
+    return False
 
 
 def _constant_type(c):
@@ -484,7 +533,35 @@ def emit(module, idl_name):
             else:
                 _raw_method(src, host, lf)
     src.blank()
+    _helpers(src)
     return {host.name + ".rs": str(src)}
+
+
+def _helpers(src):
+    src.lines("""
+        /// The signature of a callback type for the target the module bound to.
+        fn pick_signature(target: usize, signatures: &'static [&'static str]) -> &'static str {
+            signatures[if signatures.len() > 1 { target } else { 0 }]
+        }
+
+        fn string_result(slot: u64) -> Result<Option<nccc::String>, nccc::Error> {
+            // SAFETY: a string result is NULL or a NUL-terminated C string (the IDL says so).
+            unsafe { nccc::string_from_c(slot as usize, MODULE) }
+        }
+
+        /// An owned string: copied, then freed at once by its destructor.
+        fn owned_string_result(slot: u64, free: nccc::Function) -> Result<nccc::String, nccc::Error> {
+            let text = string_result(slot);
+            free.call(&[slot], &mut [0u64; 1]);
+            Ok(text?.unwrap_or_default())
+        }
+        """)
+
+
+def _method_name(lf):
+    """The method of a function: its name, unless the module's own
+    constructor has it."""
+    return ident(lf.name) + ("_" if lf.name == "bind" else "")
 
 
 def _bind(src, host, module):
@@ -500,24 +577,13 @@ def _bind(src, host, module):
         for lf in host.functions:
             src.line("let (f_%s, t) = rt.bind_targets(%s, %s)?; targets &= t;"
                      % (lf.name, rust_str(host.qualified(lf.name)), _sigs(lf.signatures)))
+            if _typed(lf):
+                src.line("let f_%s = f_%s.sized(%s, %s, %s)?;" % (
+                    lf.name, lf.name, _slot_at(lf.function.n_in) or "0",
+                    _slot_at(lf.function.n_out) or "0", rust_str(host.qualified(lf.name))))
         src.line("if targets == 0 { return Err(nccc::Error::new(nccc::ErrorKind::Signature, MODULE, \"no target agrees with every signature\")); }")
         with src.block("let constants = Constants {", "};"):
             for c in module.constants:
                 src.line("%s: rt.constant(MODULE, %s)?," % (ident(c.name), rust_str(c.name)))
         src.line("Ok(Module { rt, target: targets.trailing_zeros() as usize, constants, %s })"
                  % ", ".join("f_%s" % lf.name for lf in host.functions))
-    src.blank()
-    src.line("fn pick(&self, signatures: &'static [&'static str]) -> &'static str {")
-    src.line("    signatures[if signatures.len() > 1 { self.target } else { 0 }]")
-    src.line("}")
-    src.blank()
-    src.line("fn string(&self, slot: u64) -> Result<Option<nccc::String>, nccc::Error> {")
-    src.line("    // SAFETY: a string result is NULL or a NUL-terminated C string (the IDL says so).")
-    src.line("    unsafe { nccc::string_from_c(slot as usize, MODULE) }")
-    src.line("}")
-    src.blank()
-    src.line("fn owned_string(&self, slot: u64, free: nccc::Function) -> Result<nccc::String, nccc::Error> {")
-    src.line("    let text = self.string(slot);")
-    src.line("    free.call(&[slot], &mut [0u64; 1]);")
-    src.line("    Ok(text?.unwrap_or_default())")
-    src.line("}")

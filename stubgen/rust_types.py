@@ -85,6 +85,8 @@ def pointee_rust(t):
     kind = target.kind
     if kind in ("struct", "union", "opaque"):
         return record_name(target)
-    if kind in ("void", "function", "pointer", "funcptr", "array"):
+    if kind in ("pointer", "funcptr"):
+        return value_rust(target)
+    if kind in ("void", "function", "array"):
         return "()"
     return value_rust(target)

@@ -2,11 +2,12 @@
 # The main job on the bundled examples: installs what is missing, generates
 # nccc wrappers for idl/zlib.idl and idl/sqlite3.idl, builds, and runs the
 # C example programs, then examples/demo.lua (Lua 5.4), examples/demo.scm
-# (Guile 3) and examples/demo.py (Python 3) on the same wrappers, through
-# the Lua modules, Scheme libraries and Python modules generated from the
-# same IDL files (build/plain/examples/demo_gen/nccc); last, builds the
-# web example (SQLite in WebAssembly, examples/web) and prints where it is
-# and how to serve it. Exits non-zero if any step fails.
+# (Guile 3), examples/demo.py (Python 3) and examples/rust/demo.rs (Rust,
+# built with cargo) on the same wrappers, through the Lua modules, Scheme
+# libraries, Python modules and Rust modules generated from the same IDL
+# files (build/plain/examples/demo_gen/nccc); last, builds the web example
+# (SQLite in WebAssembly, examples/web) and prints where it is and how to
+# serve it. Exits non-zero if any step fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/tools/install-deps.sh"
@@ -33,6 +34,12 @@ echo
 echo "== Python 3: the same in Python (examples/demo.py)"
 PYTHONPATH="$build/python" /usr/bin/python3 "$root/examples/demo.py" \
   "$build/examples/libnccc_demo.so" "$root/README.md" "$gen/nccc"
+echo
+echo "== Rust: the same with Rust closures (examples/rust/demo.rs)"
+CARGO_HOME="$build/examples/rust/cargo-home" NCCC_DEMO_LIB="$build/examples/libnccc_demo.so" \
+  NCCC_DEMO_GENERATED="$gen/nccc" \
+  cargo run --offline --quiet --release --manifest-path "$build/examples/rust/Cargo.toml" \
+  --target-dir "$build/examples/rust/target" -- "$root/README.md"
 echo
 echo "== JavaScript in a browser: SQLite and qsort in WebAssembly (examples/web)"
 cmake --build "$build" --target nccc_js_wasm >/dev/null

@@ -87,6 +87,10 @@ def emit(abi):
                  "signature: %s, rest: %s };" % (b.ident, b.index, _str(b.name),
                                                  _str(b.signature), rest))
     src.blank()
+    with src.block("pub const BUILTINS: &[Builtin] = &[", "];"):
+        for b in abi.builtins:
+            src.line("%s," % b.ident)
+    src.blank()
     src.line("/// Closure scopes and the flags or'ed into them.")
     for s in abi.scopes:
         src.line("pub const SCOPE_%s: u64 = %d;" % (_const(s.name), s.value))

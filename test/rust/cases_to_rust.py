@@ -1,62 +1,37 @@
 """cases_to_rust.py CASES.json OUT.rs: the shared case table as Rust tests.
 
-Each case whose every step Rust can state becomes one #[test] calling the
-generated modules tour.rs and hcb.rs (the method's parameter and result
-types come from the generator, stubgen.emit_rust.rust_signature). A case
-Rust cannot state is listed at the end of OUT.rs with the reason, and
-not run: arguments of the wrong type, count or range are refused by
-the compiler (no value of a wrong type can be written), a callback whose
-scope differs from the IDL's (the IDL fixes it for a Rust closure), and
-the steps of the dynamic support libraries (registry calls by name,
-packed calls, closures as values).
+Each case whose every step Rust can state becomes one #[test] over the
+generated modules tour.rs and hcb.rs (each method's parameter and result
+types come from the generator, stubgen.emit_rust.rust_signature). A call
+whose arguments no value of the method's types can hold (a wrong type,
+count or range: a compile error in Rust), a call by name or handle, and
+closures used as values go through the registry with nccc::dynamic,
+whose checks refuse the bad values at run time (case_registry.py). A
+case Rust cannot state is listed at the end of OUT.rs with the reason,
+and not run.
 """
 
 import json
-import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-from stubgen.emit_rust import rust_signature  # noqa: E402
-from stubgen.model import build  # noqa: E402
-
-IDLS = {"tour": "idl/examples/tour.idl", "hcb": "test/hosts/fixture/hcb.idl"}
-MODULES = {m: build(open(os.path.join(ROOT, p)).read()) for m, p in IDLS.items()}
-KINDS = {"null": "Null", "closed": "Closed", "callback": "Panic", "unknown": "Unknown",
-         "nul": "Text", "released": "Released"}
+from case_common import (IDLS, MODULES, RANGES, Unsupported,
+                         _debug, _int, _lit)
+from case_registry import RegistrySteps
+from stubgen.emit_rust import rust_signature
 
 
-class Unsupported(Exception):
-    pass
-
-
-def _int(v):
-    if isinstance(v, bool):
-        raise Unsupported("a boolean for an integer")
-    if isinstance(v, dict) and ("i64" in v or "u64" in v):
-        text = v.get("i64", v.get("u64"))
-        return int(text, 0)
-    if isinstance(v, int):
-        return v
-    raise Unsupported("not an integer: %r" % (v,))
-
-
-RANGES = {"i%d" % b: (-2 ** (b - 1), 2 ** (b - 1) - 1) for b in (8, 16, 32, 64)}
-RANGES.update({"u%d" % b: (0, 2 ** b - 1) for b in (8, 16, 32, 64)})
-RANGES.update({"isize": RANGES["i64"], "usize": RANGES["u64"],
-               "nccc::c_long": RANGES["i64"], "nccc::c_ulong": RANGES["u64"],
-               "nccc::c_char": RANGES["i8"]})
-
-
-class Case:
+class Case(RegistrySteps):
     def __init__(self, name):
         self.name = name
         self.lines = []
         self.saved = {}        # name -> kind (owned, value, string)
         self.callbacks = {}    # id -> step
-        self.closures = {}     # id -> variable of a returned nccc::Closure
+        self.released = {}     # id -> "typed" or "dyn": a closure value to release
+        self.groups = {}       # id -> group step
+        self.forever_ids = []
+        self.calling, self.closure_index, self.heap = None, 0, False
+        self.values = set()    # ids of closures used as values
         self.n = 0
 
     def var(self, stem):
@@ -71,6 +46,10 @@ class Case:
                 raise Unsupported("a value never saved")
             if kind == "owned" and ty == "nccc::Ptr":
                 return "%s.ptr()?" % v["saved"]
+            if kind == "dyn":
+                if ty != "nccc::Ptr":
+                    raise Unsupported("a registry value for a %s" % ty)
+                return "dyn_ptr(&%s)" % v["saved"]
             return v["saved"]
         if isinstance(v, dict) and "constant" in v:
             m, c = v["constant"].split(".")
@@ -125,6 +104,9 @@ class Case:
             raise Unsupported("a record of type %s" % ty)
         from stubgen.rust_types import value_rust
         parts = []
+        names = {f.name for f in layout.fields}
+        if set(fields) - names:
+            raise Unsupported("a field the struct has not")
         for f in layout.fields:
             t = value_rust(f.type)
             if f.name in fields:
@@ -137,12 +119,11 @@ class Case:
         step = self.callbacks.get(cid)
         if step is None:
             raise Unsupported("a closure made elsewhere")
-        if step.get("used"):
-            raise Unsupported("one closure passed twice (each Rust call makes its own)")
-        step["used"] = True
+        if cid in self.values:
+            raise Unsupported("a closure used as a value")
         heap = "Box<" in ty
         scope = step.get("scope", "call")
-        if (scope == "call") == heap:
+        if scope != self.idl_scope(mod, ty):
             raise Unsupported("a %s closure where the IDL has another scope" % scope)
         m = re.search(r"FnMut\((.*?)\) -> (.*?)( \+ Send|>*$)", ty)
         args = [a.strip() for a in m.group(1).split(",") if a.strip()]
@@ -150,17 +131,29 @@ class Case:
         if ret.endswith(">") and ret.count("<") < ret.count(">"):
             ret = ret[:ret.rindex(">")]
         names = ["a%d" % k for k in range(len(args))]
+        self.heap = heap
         body = self.behaviour(cid, step["do"], names, args, ret)
         params = ", ".join("%s: %s" % (n, self.qualify(t, mod)) for n, t in zip(names, args))
         closure = "{ let %s_calls = %s_calls.clone(); let %s_seen = %s_seen.clone(); " \
             "move |%s| -> %s { %s_calls.fetch_add(1, SeqCst); let _ = &%s_seen; %s } }" % (
                 cid, cid, cid, cid, params, self.qualify(ret, mod), cid, cid, body)
         if heap:
+            if scope == "forever" and not ty.startswith("Option"):
+                self.forever_ids.append(cid)
             value = "Box::new(%s)" % closure
             return "Some(%s)" % value if ty.startswith("Option") else value
         var = self.var("f")
         self.lines.append("let mut %s = %s;" % (var, closure))
         return "Some(&mut %s)" % var if ty.startswith("Option") else "&mut %s" % var
+
+    def idl_scope(self, mod, ty):
+        """The IDL's scope of the callback parameter being converted."""
+        from stubgen.model.lower import lower
+        lf = lower(MODULES[mod]).function(self.calling)
+        scopes = [c.scope for c in lf.closures for p in c.params]
+        scope = scopes[self.closure_index] if self.closure_index < len(scopes) else "call"
+        self.closure_index += 1
+        return scope
 
     def qualify(self, t, mod):
         if t in ("hcb_obj", "point", "counter"):
@@ -187,6 +180,14 @@ class Case:
             rec = ", ".join('format!("{:?}", %s)' % n for n in names)
             tail = "" if ret == "()" else " Default::default()"
             return "%s_seen.lock().unwrap().push(vec![%s]);%s" % (cid, rec, tail)
+        elif do == "reenter" and len(names) == 2 and ret in RANGES and not self.heap:
+            return "tour_m.add(%s as i64, %s as i64).unwrap() as %s" % (names[0], names[1], ret)
+        elif isinstance(do, dict) and "call" in do and not self.heap:
+            call = "rt.call_dynamic(%s, &[%s]).unwrap()" % (
+                _lit(do["call"]), ", ".join(self.dyn_arg(a) for a in do.get("args", [])))
+            tail = "" if ret == "()" else " Default::default()"
+            return "let r = %s; %s_seen.lock().unwrap().push(r.iter().map(show).collect());%s" % (
+                call, cid, tail)
         elif isinstance(do, dict) and "arg" in do and do["arg"] <= len(names):
             return names[do["arg"] - 1]
         elif isinstance(do, dict) and "error_at" in do and ints and ret in RANGES:
@@ -196,8 +197,10 @@ class Case:
 
     # ---- steps ---------------------------------------------------------------
     def step(self, st):
-        for key in ("call", "callback", "check", "counters", "close", "forget",
-                    "collect", "constant", "layout", "release"):
+        for key in ("call", "packed", "callback", "group", "check", "counters", "close", "forget",
+                    "collect", "constant", "layout", "release", "alloc", "free",
+                    "read_string", "signature", "functions", "modules", "repeat",
+                    "exhaust"):
             if key in st:
                 return getattr(self, "do_" + key)(st)
         raise Unsupported("a step of kind %s" % next(k for k in st if k != "name"))
@@ -205,27 +208,29 @@ class Case:
     def do_call(self, st):
         mod, fn = st["call"].split(".", 1)
         if mod not in MODULES or st.get("registry") or st.get("handle"):
-            raise Unsupported("a call through the registry")
+            return self.dynamic_call(st)
         sig = rust_signature(MODULES[mod], IDLS[mod], fn)
         if sig is None:
-            raise Unsupported("a function over raw slots")
+            return self.dynamic_call(st)
         params, types = sig
-        args = st.get("args", [])
+        args = self.expand_groups(st.get("args", []), params)
         if len(args) != len(params):
-            raise Unsupported("a wrong argument count")
-        values = [self.arg(a, p.split(": ", 1)[1], mod) for a, p in zip(args, params)]
+            return self.dynamic_call(st)
+        mark = len(self.lines)
+        self.forever_ids = []
+        self.calling, self.closure_index = fn, 0
+        try:
+            values = [self.arg(a, p.split(": ", 1)[1], mod) for a, p in zip(args, params)]
+        except Unsupported:
+            # no Rust value of the method's types holds these arguments:
+            # the same call through the registry, where the crate checks them
+            del self.lines[mark:]
+            return self.dynamic_call(st)
         r = self.var("r")
         self.lines.append("let %s = (|| Ok::<_, nccc::Error>(%s_m.%s(%s)?))();"
                           % (r, mod, fn, ", ".join(values)))
         if "error" in st:
-            kind = KINDS.get(st["error"])
-            if kind is None:
-                raise Unsupported("an error of kind %s" % st["error"])
-            self.lines.append("let e = %s.expect_err(\"an error\");" % r)
-            self.lines.append("assert_eq!(e.kind, nccc::ErrorKind::%s, \"{}\", e);" % kind)
-            if "message" in st:
-                self.lines.append("assert!(e.to_string().contains(%s), \"{}\", e);"
-                                  % _lit(st["message"]))
+            self.expect_error(r, st)
             return
         expect = list(st.get("expect", []))
         f = next(x for x in MODULES[mod].functions if x.name == fn)
@@ -242,19 +247,24 @@ class Case:
         if f.packed is not None:
             status = expect.pop(0)
             if status != 0:
-                raise Unsupported("a packed status")
-        if len(expect) != len(types):
+                self.lines.append("assert_eq!(%s.expect_err(\"a status\").status, %d);" % (r, status))
+                return
+        if len(expect) + len(self.forever_ids) != len(types):
             raise Unsupported("results Rust gives otherwise")
         names = [self.var("v") for _ in types]
         pattern = names[0] if len(names) == 1 else "(%s)" % ", ".join(names)
         self.lines.append("let %s = %s.expect(\"a result\");" % (pattern, r))
         for name, ty, want in zip(names, types, expect):
             self.expect(name, ty, want, mod)
+        for name, cid in zip(names[len(expect):], self.forever_ids):
+            self.lines.append("let %s_closure = %s;" % (cid, name))
+            self.released[cid] = "typed"
 
     def expect(self, name, ty, want, mod):
         if isinstance(want, dict) and "save" in want:
             self.lines.append("let %s = %s;" % (want["save"], name))
-            self.saved[want["save"]] = "owned" if ty.startswith("nccc::Owned") else "value"
+            self.saved[want["save"]] = "owned" if ty.startswith("nccc::Owned") else \
+                "ptr" if ty == "nccc::Ptr" else "value"
             return
         if isinstance(want, dict) and "any" in want:
             self.lines.append("let _ = %s;" % name)
@@ -302,19 +312,32 @@ class Case:
         self.callbacks[cid] = dict(st)
         self.lines.append("let %s_calls = Arc::new(AtomicUsize::new(0));" % cid)
         self.lines.append("let %s_seen = Arc::new(Mutex::new(Vec::<Vec<String>>::new()));" % cid)
+        if cid in self.values:
+            self.dyn_closure(cid)
 
     def do_check(self, st):
         cid = st["check"]
-        if cid not in self.callbacks or "member" in st:
+        if cid in self.groups:
+            if "member" not in st:
+                if "calls" in st or "collected" in st:
+                    raise Unsupported("a check of a whole group")
+                return
+            cid = "%s_%d" % (cid, st["member"])
+        if cid not in self.callbacks:
             raise Unsupported("a check of a closure made elsewhere")
         if "calls" in st:
             self.lines.append("assert_eq!(%s_calls.load(SeqCst), %d);" % (cid, st["calls"]))
         if "collected" in st:
-            want = [[_debug(v) for v in args] for args in st["collected"]]
+            want = [[self.shown(v) for v in args] for args in st["collected"]]
             self.lines.append("assert_eq!(*%s_seen.lock().unwrap(), vec![%s] as Vec<Vec<String>>);"
-                              % (cid, ", ".join("vec![%s]" % ", ".join(
-                                  "%s.to_string()" % _lit(x) for x in args)
-                                  for args in want)))
+                              % (cid, ", ".join("vec![%s]" % ", ".join(args) for args in want)))
+
+    def shown(self, v):
+        """An expected argument as the closures record it ({:?})."""
+        if isinstance(v, dict) and "constant" in v:
+            m, c = v["constant"].split(".")
+            return "format!(\"{:?}\", %s_m.constants.%s)" % (m, c)
+        return "%s.to_string()" % _lit(_debug(v))
 
     def do_counters(self, st):
         for key, field in (("in_use", "in_use"), ("stale", "stale_calls"),
@@ -370,24 +393,37 @@ class Case:
                 self.lines.append("assert_eq!(f.code, %s.as_bytes());" % _lit(fw["type"]))
 
     def do_release(self, st):
-        raise Unsupported("a closure released as a value")
+        cid = st["release"]
+        if cid not in self.released:
+            raise Unsupported("a closure Rust gives no value of")
+        self.lines.append("assert_eq!(%s_closure.release(rt).unwrap(), %s);"
+                          % (cid, "true" if st["expect"] else "false"))
 
 
-def _lit(text):
-    """A Rust string literal."""
-    return re.sub(r"\\u([0-9a-fA-F]{4})", r"\\u{\1}", json.dumps(text))
-
-
-def _debug(v):
-    """A value as Rust's {:?} prints the argument a callback received."""
-    if isinstance(v, str):
-        return _lit(v)
-    return str(_int(v))
+def _value_closures(steps):
+    """The closures a case uses as values: passed to more than one call,
+    released, or passed through the registry. Rust makes these with
+    Runtime::dynamic_closure when the case makes them, and the calls that
+    take them go through the registry."""
+    uses = {}
+    ids = set()
+    for st in steps:
+        inner = st.get("step", st)
+        for a in inner.get("args", []):
+            if isinstance(a, dict) and "closure" in a:
+                uses[a["closure"]] = uses.get(a["closure"], 0) + (st.get("repeat", 1))
+                if inner.get("registry") or inner.get("handle"):
+                    ids.add(a["closure"])
+        if "release" in st:
+            ids.add(st["release"])
+    return ids | {cid for cid, n in uses.items() if n > 1}
 
 
 def convert(case, k):
     c = Case(case.get("name", "case %d" % k))
-    for st in case.get("steps", [case]):
+    steps = case.get("steps", [case])
+    c.values = _value_closures(steps)
+    for st in steps:
         c.step(st)
     fn = "case_%03d_%s" % (k, re.sub(r"[^a-z0-9]+", "_", c.name.lower()).strip("_")[:40])
     body = ["let base = rt.closure_stats().unwrap();", "let _ = &base;"] + c.lines

@@ -34,3 +34,103 @@ pub fn with_fixture<R>(test: impl FnOnce(&Runtime<'_>, &tour::Module<'_>, &hcb::
 fn open_fixture(rt: &Runtime<'_>) -> Result<(), Error> {
     rt.open(nccc_fixture_open, "fixture")
 }
+
+/// What the converted cases (tests/cases.rs) share: comparing and making
+/// the values of dynamic calls, the behaviours of dynamic closures.
+pub mod cases {
+    pub use nccc::Dyn;
+    use nccc::Ptr;
+
+    /// Equal as the case table compares: floats by their bits.
+    pub fn same(got: &Dyn, want: &Dyn) -> bool {
+        match (got, want) {
+            (Dyn::Float(a), Dyn::Float(b)) => a.to_bits() == b.to_bits(),
+            (Dyn::Float(a), Dyn::Int(b)) => *a == *b as f64,
+            (Dyn::Ptr(p), Dyn::Int(0)) | (Dyn::Ptr(p), Dyn::Null) => p.is_null(),
+            (Dyn::Null, Dyn::Int(0)) => true,
+            (Dyn::Struct(fields), Dyn::Struct(wanted)) => wanted.iter().all(|(name, w)| {
+                fields.iter().any(|(n, g)| n == name && same(g, w))
+            }),
+            _ => got == want,
+        }
+    }
+
+    /// The behaviour "sum": the arguments added (floats if any is one).
+    pub fn sum(args: &[Dyn]) -> Dyn {
+        if args.iter().any(|a| matches!(a, Dyn::Float(_))) {
+            return Dyn::Float(args.iter().map(|a| match a {
+                Dyn::Float(x) => *x,
+                Dyn::Int(n) => *n as f64,
+                _ => 0.0,
+            }).sum());
+        }
+        Dyn::Int(args.iter().map(|a| if let Dyn::Int(n) = a { *n } else { 0 }).sum())
+    }
+
+    /// The behaviour "double".
+    pub fn double(arg: &Dyn) -> Dyn {
+        match arg {
+            Dyn::Float(x) => Dyn::Float(2.0 * x),
+            Dyn::Int(n) => Dyn::Int(2 * n),
+            other => other.clone(),
+        }
+    }
+
+    /// An argument as the typed closures record it (`{:?}` of the value).
+    pub fn show(arg: &Dyn) -> String {
+        match arg {
+            Dyn::Int(n) => format!("{}", n),
+            Dyn::Float(x) => format!("{:?}", x),
+            Dyn::Bool(b) => format!("{}", b),
+            Dyn::Str(s) => format!("{:?}", s),
+            other => format!("{:?}", other),
+        }
+    }
+
+    /// TVM's type codes of packed values (TVM's ABI, not nccc's): what
+    /// tvm.call_global takes beside each value and gives with its result.
+    const K_DL_INT: i128 = 0;
+    const K_DL_FLOAT: i128 = 2;
+    const K_TVM_NULLPTR: i128 = 4;
+    const K_TVM_STR: i128 = 11;
+
+    /// Calls the global packed function `name` through tvm.call_global: an
+    /// integer goes as kDLInt, a float as kDLFloat, a string as kTVMStr,
+    /// NULL as kTVMNullptr; the result comes back by its type code (none
+    /// for kTVMNullptr). A non-zero status is an error of kind Status with
+    /// the runtime's message.
+    pub fn packed(rt: &nccc::Runtime<'_>, name: &str, args: &[Dyn]) -> Result<Vec<Dyn>, nccc::Error> {
+        let mut slots = vec![Dyn::Str(name.into()), Dyn::Int(args.len() as i128)];
+        for a in args {
+            let (code, value) = match a {
+                Dyn::Int(n) => (K_DL_INT, Dyn::Int(*n as i64 as u64 as i128)),
+                Dyn::Float(x) => (K_DL_FLOAT, Dyn::Int(x.to_bits() as i128)),
+                Dyn::Str(_) => (K_TVM_STR, a.clone()),
+                _ => (K_TVM_NULLPTR, Dyn::Int(0)),
+            };
+            slots.push(Dyn::Int(code));
+            slots.push(value);
+        }
+        let out = rt.call_dynamic("tvm.call_global", &slots)?;
+        let status = match out[0] { Dyn::Int(s) => s as u32, _ => 0 };
+        if status != 0 {
+            let mut e = rt.error(status, "tvm.call_global");
+            e.kind = nccc::ErrorKind::Status;
+            return Err(e);
+        }
+        let raw = match out[2] { Dyn::Int(v) => v as u64, _ => 0 };
+        Ok(match out[1] {
+            Dyn::Int(K_DL_INT) => vec![Dyn::Int(raw as i64 as i128)],
+            Dyn::Int(K_DL_FLOAT) => vec![Dyn::Float(f64::from_bits(raw))],
+            _ => vec![],
+        })
+    }
+
+    /// The pointer a dynamic value holds (NULL for anything else).
+    pub fn dyn_ptr(v: &Dyn) -> Ptr {
+        match v {
+            Dyn::Ptr(p) => *p,
+            _ => Ptr::NULL,
+        }
+    }
+}

@@ -244,8 +244,7 @@ def test_add_bindings_unknown_language(tmp_path):
     _, r = _langs_project(tmp_path, "c cobol")
     assert r.returncode != 0
     assert "nccc_add_bindings: unknown language 'cobol' (known: c, js, " \
-        "lua, python, scheme)" in " ".join(r.stderr.split())
-
+        "lua, python, rust, scheme)" in " ".join(r.stderr.split())
 
 
 def test_add_bindings_langs_python(tmp_path):

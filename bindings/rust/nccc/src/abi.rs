@@ -184,6 +184,46 @@ pub const CLEAR_ERROR: Builtin = Builtin { index: 34, name: "clear_error", signa
 pub const CLOSURE_CLAIM_TYPED: Builtin = Builtin { index: 35, name: "closure_claim_typed", signature: "FLIs:ip", rest: None };
 pub const CLOSURE_CLAIM_GROUP_TYPED: Builtin = Builtin { index: 36, name: "closure_claim_group_typed", signature: "III*:ip", rest: Some(Rest { arg: 2, mul: 3, div: 1, out: false }) };
 
+pub const BUILTINS: &[Builtin] = &[
+    BUILTIN,
+    VERSION,
+    LAST_ERROR,
+    LOOKUP,
+    FUNCTION,
+    CALL,
+    CALL_CHECKED,
+    REGISTER,
+    MODULE_COUNT,
+    MODULE_INFO,
+    MODULE_FIND,
+    MODULE_TYPE,
+    MODULE_FIELD,
+    MODULE_CONSTANT,
+    ALLOC,
+    FREE,
+    PEEK,
+    POKE,
+    READ,
+    WRITE,
+    STRLEN,
+    CLOSURE_CLAIM,
+    CLOSURE_CLAIM_GROUP,
+    CLOSURE_RELEASE,
+    CLOSURE_STATS,
+    TRACE_ENABLE,
+    TRACE_ENABLE_MODULE,
+    TRACE_BUFFER,
+    TRACE_STATS,
+    TRACE_READ,
+    TRACE_CLEAR,
+    FAULT_ARM,
+    FAULT_DISARM,
+    FAULT_QUERY,
+    CLEAR_ERROR,
+    CLOSURE_CLAIM_TYPED,
+    CLOSURE_CLAIM_GROUP_TYPED,
+];
+
 /// Closure scopes and the flags or'ed into them.
 pub const SCOPE_CALL: u64 = 1;
 pub const SCOPE_ASYNC: u64 = 2;

@@ -90,8 +90,8 @@ pub fn claim_call<'r, 'e, 'a>(rt: &'r Runtime<'r>, members: &'e [Member<'e, 'a>]
     Ok(CallClaim { rt, context, members })
 }
 
-fn claim(rt: &Runtime<'_>, scope: u64, final_member: usize,
-         members: impl Iterator<Item = (u64, &'static str)>, n: usize) -> Result<u64, Error> {
+fn claim<'s>(rt: &Runtime<'_>, scope: u64, final_member: usize,
+             members: impl Iterator<Item = (u64, &'s str)>, n: usize) -> Result<u64, Error> {
     let flags = scope | abi::CLOSURE_NOTIFY | abi::CLOSURE_THREAD;
     let target = dispatch as crate::RawFn as usize as u64;
     let mut slots = [0u64; 3 + 3 * MAX_MEMBERS];
@@ -121,6 +121,8 @@ const MAX_MEMBERS: usize = 8;
 #[must_use = "a forever closure lives until it is released"]
 pub struct Closure {
     pub context: u64,
+    /// The scope it was claimed with (0 when unknown: a context from C).
+    pub scope: u64,
 }
 
 impl Closure {
@@ -153,7 +155,8 @@ pub type Callback = core::convert::Infallible;
 /// ends it. Each box is dropped by its release notice.
 #[cfg(feature = "alloc")]
 pub fn claim_boxed<const N: usize>(rt: &Runtime<'_>, scope: u64, final_member: usize,
-                                   members: [Callback; N]) -> Result<Closure, Error> {
+                                   members: [(alloc::boxed::Box<dyn FnMut(&[u64], &mut [u64]) + Send>,
+                                              usize, usize, &str); N]) -> Result<Closure, Error> {
     use alloc::boxed::Box;
     let mut envs = [(0u64, ""); N];
     for (k, (run, n_in, n_out, signature)) in members.into_iter().enumerate() {
@@ -163,7 +166,7 @@ pub fn claim_boxed<const N: usize>(rt: &Runtime<'_>, scope: u64, final_member: u
                                      _borrow: PhantomData });
         envs[k] = (Box::into_raw(entry) as usize as u64, signature);
     }
-    claim(rt, scope, final_member, envs.iter().copied(), N).map(|context| Closure { context })
+    claim(rt, scope, final_member, envs.iter().copied(), N).map(|context| Closure { context, scope })
         .map_err(|e| {
             for (env, _) in envs {
                 // SAFETY: the claim failed, so no closure refers to the
@@ -235,6 +238,9 @@ fn run_caught(run: &mut SlotFn<'_>, args: &[u64], results: &mut [u64]) {
             .unwrap_or("a callback panicked");
         PANICS.with(|p| {
             let (count, first) = p.get();
+            if count == 0 {
+                PENDING.fetch_add(1, core::sync::atomic::Ordering::SeqCst);
+            }
             p.set((count + 1, first.or_else(|| {
                 Some(Error::new(ErrorKind::Panic, "", text))
             })));
@@ -261,25 +267,41 @@ std::thread_local! {
     static PANICS: Cell<(usize, Option<Error>)> = Cell::new((0, None));
 }
 
+/// How many threads have a caught panic not yet reported: lets every
+/// forward call skip the thread-local check with one load.
+#[cfg(feature = "std")]
+static PENDING: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
+
 /// After a forward call: the first panic of a callback since the last
 /// check on this thread, as the call's error ("boom (and 2 more)").
 #[inline(always)]
 pub fn take_panic(function: &'static str) -> Result<(), Error> {
     #[cfg(feature = "std")]
-    {
-        let (count, first) = PANICS.with(|p| p.replace((0, None)));
-        if let Some(mut e) = first {
-            e.function = function;
-            if count > 1 {
-                let mut digits = [0u8; 20];
-                e.append(b" (and ");
-                e.append(decimal(count - 1, &mut digits));
-                e.append(b" more)");
-            }
-            return Err(e);
-        }
+    if PENDING.load(core::sync::atomic::Ordering::Relaxed) != 0 {
+        return report_panic(function);
     }
     let _ = function;
+    Ok(())
+}
+
+/// The slow path of take_panic, out of line so that the forward calls stay
+/// small.
+#[cfg(feature = "std")]
+#[cold]
+#[inline(never)]
+fn report_panic(function: &'static str) -> Result<(), Error> {
+    let (count, first) = PANICS.with(|p| p.replace((0, None)));
+    if let Some(mut e) = first {
+        PENDING.fetch_sub(1, core::sync::atomic::Ordering::SeqCst);
+        e.function = function;
+        if count > 1 {
+            let mut digits = [0u8; 20];
+            e.append(b" (and ");
+            e.append(decimal(count - 1, &mut digits));
+            e.append(b" more)");
+        }
+        return Err(e);
+    }
     Ok(())
 }
 
@@ -304,6 +326,20 @@ pub fn str_arg<'a>(slot: u64) -> &'a str {
     // in the generated closure (it is only passed to the user's closure).
     let bytes = unsafe { crate::text::c_bytes(slot as usize) };
     core::str::from_utf8(bytes).unwrap_or("")
+}
+
+/// An array argument of a callback: `n` elements of `T` at `slot` (what
+/// C passed for a `[length=n]` pointer), for the duration of the callback;
+/// NULL reads as empty.
+pub fn slice_arg<'a, T: crate::slot::Plain>(slot: u64, n: u64) -> &'a [T] {
+    if slot == 0 || n == 0 {
+        return &[];
+    }
+    // SAFETY: C passes n elements of the IDL's element type at the
+    // address, kept for the call; T is that type's Rust spelling (same
+    // size and alignment, checked by the layout of its module or
+    // primitive), and any bit pattern is a valid T (Plain).
+    unsafe { core::slice::from_raw_parts(slot as usize as *const T, n as usize) }
 }
 
 /// The runtime's closure counters (`closure_stats`).

@@ -29,8 +29,17 @@ pub enum ErrorKind {
     Unknown,
     /// A string with a NUL byte inside, or one too long for the buffer.
     Text,
-    /// A buffer with fewer slots than the function's signature needs.
+    /// A wrong number of arguments, or a buffer with fewer slots than the
+    /// function's signature needs.
     Count,
+    /// A value of the wrong type for its slot (dynamic calls).
+    Type,
+    /// An integer or float out of its slot's range (dynamic calls).
+    Range,
+    /// A number with a fraction for an integer slot (dynamic calls).
+    Integral,
+    /// No such field in a struct (dynamic calls).
+    Field,
 }
 
 const MESSAGE_BYTES: usize = 96;

@@ -22,6 +22,8 @@ extern crate std;
 
 pub mod abi;
 pub mod callback;
+#[cfg(feature = "alloc")]
+pub mod dynamic;
 mod error;
 mod owned;
 mod record;
@@ -34,7 +36,9 @@ pub use error::{Error, ErrorKind};
 pub use owned::Owned;
 pub use record::{check_layout, Record};
 pub use runtime::{Function, Handle, Layout, LayoutField, Runtime};
-pub use slot::{FnPtr, Field, Ptr, Value};
+pub use slot::{slot_bytes, FnPtr, Field, Plain, Ptr, Value};
+#[cfg(feature = "alloc")]
+pub use dynamic::Dyn;
 pub use text::{string_from_c, with_c_str, String};
 
 #[cfg(feature = "alloc")]

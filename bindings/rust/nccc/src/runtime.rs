@@ -8,7 +8,8 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use crate::abi::{self, Builtin};
 use crate::error::{Error, ErrorKind};
 use crate::slot::Value;
-use crate::text::{c_bytes, with_c_str};
+use crate::slot::{slot_bytes, Ptr};
+use crate::text::{c_bytes, push_str, with_c_str, String};
 use crate::{nccc_init, nccc_root, RawFn};
 
 /// Set while a `Runtime` exists: the C runtime is one per process.
@@ -51,6 +52,28 @@ impl Function {
         self.raw
     }
 
+    /// The function, when its signature takes exactly `n_in` and `n_out`
+    /// slots (what a generated module's buffers hold); else an error of
+    /// kind `Signature`.
+    pub fn sized(self, n_in: usize, n_out: usize, function: &'static str) -> Result<Function, Error> {
+        if self.n_in != n_in || self.n_out != n_out {
+            return Err(Error::new(ErrorKind::Signature, function,
+                                  "the library's slot counts differ from the IDL's"));
+        }
+        Ok(self)
+    }
+
+    /// The primitive without the length check.
+    ///
+    /// # Safety
+    /// `input` holds at least `n_in()` slots and `output` at least
+    /// `n_out()` (a generated module's buffers, sized when it bound).
+    #[inline(always)]
+    pub unsafe fn call_unchecked(&self, input: &[u64], output: &mut [u64]) {
+        // SAFETY: the caller's promise: the buffers are long enough.
+        unsafe { (self.raw)(input.as_ptr(), output.as_mut_ptr()) }
+    }
+
     /// The primitive: `fn(in, out)`. Panics when a buffer is shorter than
     /// the signature's slot count (the C function would read or write
     /// past it).
@@ -88,11 +111,11 @@ pub struct LayoutField<'r> {
 /// The nccc runtime of this process, with its global registry in a block
 /// the caller owns for as long as the runtime lives. There is one at a
 /// time; dropping it re-initialises the C runtime onto its own static
-/// block, so C never keeps a pointer into the caller's memory.
+/// block, so C never keeps a pointer into the caller's memory. It may be
+/// shared between threads: the C runtime locks what it shares and keeps
+/// the last error per thread.
 pub struct Runtime<'p> {
     _pool: PhantomData<&'p mut [u8]>,
-    // the C runtime's last error is per thread: keep the value on one
-    _not_send: PhantomData<*const ()>,
 }
 
 impl<'p> Runtime<'p> {
@@ -123,7 +146,7 @@ impl<'p> Runtime<'p> {
             ACTIVE.store(false, Ordering::Release);
             return Err(Error::status(status, "nccc_init", b""));
         }
-        Ok(Runtime { _pool: PhantomData, _not_send: PhantomData })
+        Ok(Runtime { _pool: PhantomData })
     }
 
     /// A built-in by its entry in the ABI table (`abi::LOOKUP` ...).
@@ -169,6 +192,20 @@ impl<'p> Runtime<'p> {
             e.kind = ErrorKind::Unknown;
         }
         e
+    }
+
+    /// The thread's last error as an `Err` naming `function`, if there is
+    /// one (after a call whose failure shows only there).
+    pub fn check_error(&self, function: &'static str) -> Result<(), Error> {
+        let mut out = [0u64; 3];
+        self.builtin(abi::LAST_ERROR)?.call(&[], &mut out);
+        let status = out[1] as u32;
+        if status != abi::OK {
+            // SAFETY: last_error's message is a C string of the runtime (or 0).
+            let message = unsafe { c_bytes(out[2] as usize) };
+            return Err(Error::status(status, function, message));
+        }
+        Ok(())
     }
 
     /// Clears the thread's last error (before a call whose failure shows
@@ -248,6 +285,43 @@ impl<'p> Runtime<'p> {
             return Err(self.error(out[0] as u32, module));
         }
         Ok(())
+    }
+
+    /// The C string at `ptr` (`None` for NULL), read with the runtime's
+    /// `strlen` and `read` built-ins, as any host reads C memory. Errors:
+    /// not UTF-8, or (without `alloc`) longer than 256 bytes.
+    pub fn string_at(&self, ptr: Ptr) -> Result<Option<String>, Error> {
+        if ptr.is_null() {
+            return Ok(None);
+        }
+        let mut len = [0u64; 2];
+        self.run(abi::STRLEN, &[ptr.to_slot()], &mut len)?;
+        let mut out = String::new();
+        let mut chunk = [0u64; 33];
+        let mut bytes = [0u8; 256];
+        let mut done = 0;
+        let mut pending = 0;
+        while done < len[1] as usize {
+            let n = (len[1] as usize - done).min(256);
+            self.run(abi::READ, &[(ptr.addr() + done) as u64, n as u64], &mut chunk)?;
+            for (k, b) in slot_bytes(&chunk[1..]).iter().take(n).enumerate() {
+                bytes[pending + k] = *b;
+            }
+            let valid = match core::str::from_utf8(&bytes[..pending + n]) {
+                Ok(text) => text.len(),
+                Err(e) if e.error_len().is_none() => e.valid_up_to(),
+                Err(_) => return Err(Error::new(ErrorKind::Text, "read", "a C string that is not UTF-8")),
+            };
+            // SAFETY: from_utf8 accepted the first `valid` bytes.
+            push_str(&mut out, unsafe { core::str::from_utf8_unchecked(&bytes[..valid]) })?;
+            bytes.copy_within(valid..pending + n, 0);
+            pending = pending + n - valid;
+            done += n;
+        }
+        if pending != 0 {
+            return Err(Error::new(ErrorKind::Text, "read", "a C string that is not UTF-8"));
+        }
+        Ok(Some(out))
     }
 
     /// The index of a module.

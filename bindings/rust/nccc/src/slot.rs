@@ -44,6 +44,22 @@ macro_rules! integer_value {
     )*};
 }
 
+/// A value every bit pattern of its size is valid for (so C memory can be
+/// read as it): integers, floating point, pointers.
+///
+/// # Safety
+/// Implement only for such types.
+pub unsafe trait Plain: Value {}
+
+macro_rules! plain {
+    ($($t:ty),*) => {$(
+        // SAFETY: every bit pattern is a value of the type.
+        unsafe impl Plain for $t {}
+    )*};
+}
+
+plain!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64, Ptr, FnPtr);
+
 integer_value!(i8 => i64, i16 => i64, i32 => i64, i64 => i64, isize => i64,
                u8 => u64, u16 => u64, u32 => u64, u64 => u64, usize => u64);
 
@@ -131,6 +147,7 @@ impl Value for f32 {
 /// gets one only from C (a result) or as `Ptr::NULL`; `from_addr` makes
 /// one from a number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
 pub struct Ptr(usize);
 
 impl Ptr {
@@ -182,6 +199,7 @@ impl Value for Ptr {
 
 /// A C function pointer, as a value (Rust never calls it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(transparent)]
 pub struct FnPtr(usize);
 
 impl FnPtr {
@@ -227,8 +245,9 @@ impl<T: Field, const N: usize> Field for [T; N] {
     }
 }
 
-/// The bytes of a slot buffer (native-endian, as C sees them).
-pub(crate) fn slot_bytes(slots: &[u64]) -> &[u8] {
+/// The bytes of a slot buffer (native-endian, as C sees them): what the
+/// `read` built-in gives after its status.
+pub fn slot_bytes(slots: &[u64]) -> &[u8] {
     // SAFETY: u64 has no padding and every byte of it is initialised; u8
     // has alignment 1; the length covers exactly the same memory.
     unsafe { core::slice::from_raw_parts(slots.as_ptr() as *const u8, slots.len() * 8) }

@@ -79,6 +79,13 @@ impl Default for String {
 }
 
 #[cfg(not(feature = "alloc"))]
+impl String {
+    pub fn new() -> String {
+        String::default()
+    }
+}
+
+#[cfg(not(feature = "alloc"))]
 impl Deref for String {
     type Target = str;
     fn deref(&self) -> &str {
@@ -110,6 +117,22 @@ pub unsafe fn string_from_c(addr: usize, function: &'static str) -> Result<Optio
     make_string(text, function).map(Some)
 }
 
+/// Appends `text` to `s`. Errors (without `alloc`): past 256 bytes.
+pub(crate) fn push_str(s: &mut String, text: &str) -> Result<(), Error> {
+    #[cfg(feature = "alloc")]
+    s.push_str(text);
+    #[cfg(not(feature = "alloc"))]
+    {
+        if s.len + text.len() > STACK_BYTES {
+            return Err(Error::new(ErrorKind::Text, "read",
+                                  "a C string over 256 bytes needs the alloc feature"));
+        }
+        s.bytes[s.len..s.len + text.len()].copy_from_slice(text.as_bytes());
+        s.len += text.len();
+    }
+    Ok(())
+}
+
 #[cfg(feature = "alloc")]
 fn make_string(text: &str, _: &'static str) -> Result<String, Error> {
     Ok(String::from(text))
@@ -117,11 +140,7 @@ fn make_string(text: &str, _: &'static str) -> Result<String, Error> {
 
 #[cfg(not(feature = "alloc"))]
 fn make_string(text: &str, function: &'static str) -> Result<String, Error> {
-    if text.len() > STACK_BYTES {
-        return Err(Error::new(ErrorKind::Text, function,
-                              "a C string over 256 bytes needs the alloc feature"));
-    }
-    let mut s = String { bytes: [0; STACK_BYTES], len: text.len() };
-    s.bytes[..text.len()].copy_from_slice(text.as_bytes());
+    let mut s = String::default();
+    push_str(&mut s, text).map_err(|e| e.about(function, 0))?;
     Ok(s)
 }

@@ -1,0 +1,22 @@
+# callgrind.sh — sourced by the benchmark scripts (run_calls.sh,
+# rust/run.sh): per_call VARIANT runs "$prog VARIANT N" under callgrind
+# for N = N1 and N2 and prints (Ir(N2) - Ir(N1)) / (N2 - N1), the cost of
+# one iteration with start-up, set-up and exit cancelled out. The caller
+# sets prog, N1, N2 and tmp (a directory it removes).
+
+# Total instructions of one run ("Collected" in callgrind's summary).
+count() {
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" \
+    "$prog" "$1" "$2" >/dev/null 2>"$tmp/log" || {
+    cat "$tmp/log" >&2
+    exit 1
+  }
+  sed -n 's/^==[0-9]*== Collected : *\([0-9]*\).*/\1/p' "$tmp/log"
+}
+
+per_call() {
+  a=$(count "$1" "$N1")
+  b=$(count "$1" "$N2")
+  awk -v a="$a" -v b="$b" -v n1="$N1" -v n2="$N2" \
+    'BEGIN { printf "%.2f", (b - a) / (n2 - n1) }'
+}

@@ -1,0 +1,445 @@
+//! Calls by name or handle with values known only at run time (feature
+//! `alloc`): each argument is converted by the registry signature's code
+//! for its slot, with the checks a generated module leaves to the compiler
+//! (type, range, integral numbers, slot count, NUL in strings), and each
+//! result decoded by its code. Structs go by the module's layout table.
+//! Closures made here convert their arguments and results the same way.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::abi::{self, Code, Kind};
+use crate::callback::{claim_boxed, Closure};
+use crate::error::{Error, ErrorKind};
+use crate::runtime::{Handle, Runtime};
+use crate::slot::{slot_bytes, slot_bytes_mut, Ptr, Value};
+use crate::text::c_bytes;
+
+/// A value of a dynamic call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Dyn {
+    Int(i128),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+    Null,
+    Ptr(Ptr),
+    /// A closure (its context goes in the slot).
+    Closure(Closure),
+    /// A struct or union by its fields' names (fields left out are 0).
+    Struct(Vec<(String, Dyn)>),
+}
+
+/// One slot's code, or a record of a module's layout table.
+#[derive(Clone, Debug)]
+enum Item {
+    Code(Code),
+    Record(String),
+}
+
+struct Side {
+    items: Vec<Item>,
+    variable: bool,
+}
+
+fn parse_side(text: &[u8]) -> Result<Side, Error> {
+    let mut items = Vec::new();
+    let mut variable = false;
+    let mut k = 0;
+    while k < text.len() {
+        let c = text[k];
+        if c == abi::SIG_VARIADIC {
+            variable = true;
+        } else if c == abi::SIG_RECORD_OPEN {
+            let end = text[k..].iter().position(|&b| b == abi::SIG_RECORD_CLOSE)
+                .ok_or_else(|| Error::new(ErrorKind::Signature, "", "an unclosed record"))?;
+            let inner = &text[k + 1..k + end];
+            let name = inner.split(|&b| b == abi::SIG_RECORD_COUNT).next().unwrap_or(inner);
+            items.push(Item::Record(String::from_utf8_lossy(name).into_owned()));
+            k += end;
+        } else {
+            let code = abi::CODES.iter().find(|x| x.code == c)
+                .ok_or_else(|| Error::new(ErrorKind::Signature, "", "an unknown signature code"))?;
+            items.push(Item::Code(*code));
+        }
+        k += 1;
+    }
+    Ok(Side { items, variable })
+}
+
+/// "bad argument #k (WHAT)", the error of one argument.
+fn kind_error(kind: ErrorKind, function: &'static str, position: usize, what: &str) -> Error {
+    let mut e = Error::new(kind, function, "bad argument #");
+    e.append(itoa(position as i128).text());
+    e.append(b" (");
+    e.append(what.as_bytes());
+    e.append(b")");
+    e.at(position)
+}
+
+/// A number as decimal text, without allocating.
+struct Digits {
+    buf: [u8; 48],
+    at: usize,
+}
+
+impl Digits {
+    fn text(&self) -> &[u8] {
+        &self.buf[self.at..]
+    }
+}
+
+fn itoa(n: i128) -> Digits {
+    let mut d = Digits { buf: [0; 48], at: 48 };
+    let mut m = n.unsigned_abs();
+    loop {
+        d.at -= 1;
+        d.buf[d.at] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        d.at -= 1;
+        d.buf[d.at] = b'-';
+    }
+    d
+}
+
+fn range_error(code: &Code, n: i128, function: &'static str, position: usize) -> Error {
+    let mut e = kind_error(ErrorKind::Range, function, position, "value ");
+    let cut = e.message().len() - 1;
+    let mut text = String::from(&e.message()[..cut]);
+    text.push_str(core::str::from_utf8(itoa(n).text()).unwrap_or(""));
+    text.push_str(" out of range for ");
+    text.push_str(code.name);
+    text.push(')');
+    e.set_message(text.as_bytes());
+    e
+}
+
+/// The range of an integer code: (min, max).
+fn range(code: &Code) -> (i128, i128) {
+    let bytes = if code.bytes == 0 { core::mem::size_of::<usize>() } else { code.bytes as usize };
+    let bits = 8 * bytes as u32;
+    if code.kind == Kind::Bool {
+        (0, 1)
+    } else if code.signed {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    }
+}
+
+/// The slot of `value` for `code`, checked.
+fn encode(code: &Code, value: &Dyn, function: &'static str, position: usize,
+          strings: &mut Vec<Vec<u8>>) -> Result<u64, Error> {
+    encode_slot(code, value, function, position, strings, false)
+}
+
+/// The same; `variadic`: a slot of a '*' side, which also takes a pointer.
+fn encode_slot(code: &Code, value: &Dyn, function: &'static str, position: usize,
+               strings: &mut Vec<Vec<u8>>, variadic: bool) -> Result<u64, Error> {
+    let wrong = |what| Err(kind_error(ErrorKind::Type, function, position, what));
+    let expected = match code.kind {
+        Kind::Bool => "boolean expected",
+        Kind::Int | Kind::Errno => "integer expected",
+        Kind::Float => "number expected",
+        Kind::String => "string expected",
+        Kind::Closure => "closure expected",
+        Kind::Pointer | Kind::Function => "pointer expected",
+    };
+    match (code.kind, value) {
+        (Kind::Bool, Dyn::Bool(b)) => Ok(*b as u64),
+        (Kind::Bool, _) => wrong(expected),
+        (Kind::Int, Dyn::Int(n)) => {
+            let (lo, hi) = range(code);
+            if *n < lo || *n > hi {
+                return Err(range_error(code, *n, function, position));
+            }
+            Ok(*n as i64 as u64)
+        }
+        (Kind::Int, Dyn::Float(x)) if !x.is_finite() || *x != (*x as i128) as f64 => {
+            Err(kind_error(ErrorKind::Integral, function, position, "a non-integral number for an integer"))
+        }
+        (Kind::Int, Dyn::Float(x)) => {
+            encode_slot(code, &Dyn::Int(*x as i128), function, position, strings, variadic)
+        }
+        (Kind::Int, Dyn::Ptr(p)) if variadic => Ok(p.to_slot()),
+        (Kind::Int, Dyn::Str(_)) if variadic => {
+            let string = abi::CODES.iter().find(|c| c.kind == Kind::String).copied().unwrap_or(*code);
+            encode_slot(&string, value, function, position, strings, false)
+        }
+        (Kind::Int, _) => wrong(expected),
+        (Kind::Float, Dyn::Int(n)) => encode(code, &Dyn::Float(*n as f64), function, position, strings),
+        (Kind::Float, Dyn::Float(x)) if code.bytes == 4 => {
+            if x.is_finite() && (*x > f32::MAX as f64 || *x < f32::MIN as f64) {
+                return Err(kind_error(ErrorKind::Range, function, position, "a number out of float's range"));
+            }
+            Ok((*x as f32).to_slot())
+        }
+        (Kind::Float, Dyn::Float(x)) => Ok(x.to_slot()),
+        (Kind::Float, _) => wrong(expected),
+        (Kind::Pointer | Kind::Function | Kind::Closure, Dyn::Null) => Ok(0),
+        (Kind::Pointer | Kind::Function, Dyn::Ptr(p)) => Ok(p.to_slot()),
+        (Kind::Closure, Dyn::Closure(c)) => Ok(c.context),
+        (Kind::String, Dyn::Null) => Ok(0),
+        (Kind::String, Dyn::Str(s)) => {
+            if s.as_bytes().contains(&0) {
+                return Err(kind_error(ErrorKind::Text, function, position, "a NUL byte inside a string"));
+            }
+            let mut bytes = Vec::with_capacity(s.len() + 1);
+            bytes.extend_from_slice(s.as_bytes());
+            bytes.push(0);
+            let addr = bytes.as_ptr() as u64;
+            strings.push(bytes);
+            Ok(addr)
+        }
+        _ => wrong(expected),
+    }
+}
+
+/// The value of a result slot.
+fn decode(code: &Code, slot: u64) -> Result<Dyn, Error> {
+    Ok(match code.kind {
+        Kind::Bool => Dyn::Bool(slot & 1 != 0),
+        Kind::Int | Kind::Errno => {
+            let bytes = if code.bytes == 0 { core::mem::size_of::<usize>() } else { code.bytes as usize };
+            let bits = 8 * bytes as u32;
+            if code.signed {
+                Dyn::Int(((slot << (64 - bits)) as i64 >> (64 - bits)) as i128)
+            } else {
+                Dyn::Int((if bits == 64 { slot } else { slot & ((1 << bits) - 1) }) as i128)
+            }
+        }
+        Kind::Float if code.bytes == 4 => Dyn::Float(f32::from_slot(slot) as f64),
+        Kind::Float => Dyn::Float(f64::from_slot(slot)),
+        Kind::String if slot == 0 => Dyn::Null,
+        // SAFETY: a string result is NULL or a C string (its signature says so).
+        Kind::String => Dyn::Str(String::from_utf8_lossy(unsafe { c_bytes(slot as usize) }).into_owned()),
+        Kind::Closure => Dyn::Closure(Closure { context: slot, scope: 0 }),
+        _ if slot == 0 => Dyn::Null,
+        _ => Dyn::Ptr(Ptr::from_slot(slot)),
+    })
+}
+
+impl Runtime<'_> {
+    /// Calls `name` ("M.F", a built-in "nccc.F", or a global) with `args`.
+    /// Errors: no such function (kind `Unknown`), a wrong number of
+    /// arguments (`Count`), a value of the wrong type (`Type`), out of range
+    /// (`Range`), non-integral (`Integral`), a NUL in a string (`Text`).
+    pub fn call_dynamic(&self, name: &'static str, args: &[Dyn]) -> Result<Vec<Dyn>, Error> {
+        let h = self.lookup(name).map_err(|e| e.about(name, 0))?;
+        self.call_handle(h, name, args)
+    }
+
+    /// The same through a handle; `name` names the function in errors and
+    /// its module has the layouts of the structs it takes.
+    pub fn call_handle(&self, h: Handle, name: &'static str, args: &[Dyn]) -> Result<Vec<Dyn>, Error> {
+        let (f, signature) = self.function(h)?;
+        let mut sides = signature.split(|&b| b == abi::SIG_SEPARATOR);
+        let ins = parse_side(sides.next().unwrap_or(b""))?;
+        let outs = parse_side(sides.next().unwrap_or(b""))?;
+        let module = name.split('.').next().unwrap_or("");
+        let rest = abi::BUILTINS.iter().find(|b| name.strip_prefix("nccc.") == Some(b.name))
+            .and_then(|b| b.rest);
+        let fixed = ins.items.len();
+        let extra = match rest {
+            Some(r) if ins.variable || outs.variable => {
+                let n = match args.get(r.arg) { Some(Dyn::Int(n)) if *n >= 0 => *n as usize, _ => 0 };
+                (n * r.mul + r.div - 1) / r.div
+            }
+            _ => 0,
+        };
+        // a '*' side of a built-in takes what its counting argument says; of
+        // another function, any number of slots
+        let count_ok = match (ins.variable, rest) {
+            (true, None) => args.len() >= fixed,
+            (true, Some(_)) => args.len() == fixed + extra,
+            (false, _) => args.len() == fixed,
+        };
+        if !count_ok {
+            let result = Err(count_error(name, fixed + if rest.is_some() { extra } else { 0 },
+                                         args.len()));
+            release_call_closures(self, args);
+            return result;
+        }
+        let mut input = Vec::new();
+        let mut strings = Vec::new();
+        let encoded = self.encode_args(&ins, module, name, args, &mut input, &mut strings);
+        if let Err(e) = encoded {
+            release_call_closures(self, args);
+            return Err(e);
+        }
+        let mut n_out = 0;
+        for item in &outs.items {
+            n_out += match item {
+                Item::Code(_) => 1,
+                Item::Record(r) => (self.layout(module, r)?.size + 7) / 8,
+            };
+        }
+        let mut output = vec![0u64; n_out + if outs.variable { extra } else { 0 }];
+        if input.len() < f.n_in() || output.len() < f.n_out() {
+            return Err(Error::new(ErrorKind::Count, name, "fewer slots than the signature"));
+        }
+        // the built-ins and the TVM module's functions give their status
+        // in out[0]; a generated wrapper that refuses a value (NULL for
+        // [nonnull], a stale closure, a full thunk pool) says so only in
+        // the thread's last error
+        let builtin = module == "nccc" || module == "tvm";
+        if !builtin {
+            self.clear_error()?;
+        }
+        let null_closure = ins.items.iter().zip(args).any(|(item, a)| {
+            matches!((item, a), (Item::Code(c), Dyn::Null) if c.kind == Kind::Closure)
+        });
+        f.call(&input, &mut output);
+        drop(strings);
+        crate::callback::take_panic(name)?;
+        if !builtin {
+            self.check_error(name).map_err(|mut e| {
+                e.kind = match e.status {
+                    abi::ERR_NULL_POINTER => ErrorKind::Null,
+                    abi::ERR_STALE_CLOSURE if null_closure => ErrorKind::Null,
+                    abi::ERR_STALE_CLOSURE => ErrorKind::Released,
+                    _ => e.kind,
+                };
+                e
+            })?;
+        }
+        let mut results = Vec::new();
+        let mut at = 0;
+        for item in &outs.items {
+            match item {
+                Item::Code(code) => {
+                    results.push(decode(code, output[at])?);
+                    at += 1;
+                }
+                Item::Record(r) => {
+                    let (value, used) = self.get_record(module, r, &output[at..])?;
+                    results.push(value);
+                    at += used;
+                }
+            }
+        }
+        Ok(results)
+    }
+
+    fn encode_args(&self, ins: &Side, module: &str, name: &'static str, args: &[Dyn],
+                   input: &mut Vec<u64>, strings: &mut Vec<Vec<u8>>) -> Result<(), Error> {
+        let raw = abi::CODES.iter().find(|c| c.kind == Kind::Int && c.bytes == 8 && !c.signed)
+            .copied().unwrap_or(abi::CODES[0]);
+        for (k, value) in args.iter().enumerate() {
+            match ins.items.get(k) {
+                Some(Item::Code(code)) => input.push(encode(code, value, name, k + 1, strings)?),
+                Some(Item::Record(r)) => self.put_record(module, r, value, name, k + 1, input)?,
+                None => input.push(encode_slot(&raw, value, name, k + 1, strings, true)?),
+            }
+        }
+        Ok(())
+    }
+
+    fn put_record(&self, module: &str, record: &str, value: &Dyn, function: &'static str,
+                  position: usize, input: &mut Vec<u64>) -> Result<(), Error> {
+        let layout = self.layout(module, record)?;
+        let mut slots = vec![0u64; (layout.size + 7) / 8];
+        let fields = match value {
+            Dyn::Struct(fields) => fields,
+            _ => return Err(kind_error(ErrorKind::Type, function, position, "a struct expected")),
+        };
+        for (field, v) in fields {
+            let f = (0..layout.n_fields).map(|k| self.field(&layout, k))
+                .find(|f| f.as_ref().map_or(true, |f| f.name == field.as_bytes()))
+                .ok_or_else(|| kind_error(ErrorKind::Field, function, position, "no such field"))??;
+            let code = abi::CODES.iter().find(|c| f.code.len() == 1 && c.code == f.code[0])
+                .ok_or_else(|| kind_error(ErrorKind::Type, function, position, "a field of this type"))?;
+            let slot = encode(code, v, function, position, &mut Vec::new())?;
+            let bytes = slot_bytes_mut(&mut slots);
+            let width = f.size / f.count.max(1);
+            bytes[f.offset..f.offset + width].copy_from_slice(&slot.to_ne_bytes()[..width]);
+        }
+        input.extend_from_slice(&slots);
+        Ok(())
+    }
+
+    fn get_record(&self, module: &str, record: &str, slots: &[u64]) -> Result<(Dyn, usize), Error> {
+        let layout = self.layout(module, record)?;
+        let n = (layout.size + 7) / 8;
+        let bytes = slot_bytes(&slots[..n]);
+        let mut fields = Vec::new();
+        for k in 0..layout.n_fields {
+            let f = self.field(&layout, k)?;
+            let code = match abi::CODES.iter().find(|c| f.code.len() == 1 && c.code == f.code[0]) {
+                Some(code) if f.count == 1 => code,
+                _ => continue,
+            };
+            let mut raw = [0u8; 8];
+            raw[..f.size].copy_from_slice(&bytes[f.offset..f.offset + f.size]);
+            let value = match code.kind {
+                Kind::Float if f.size == 4 => {
+                    Dyn::Float(f32::from_ne_bytes([raw[0], raw[1], raw[2], raw[3]]) as f64)
+                }
+                _ => decode(code, u64::from_ne_bytes(raw))?,
+            };
+            fields.push((String::from_utf8_lossy(f.name).into_owned(), value));
+        }
+        Ok((Dyn::Struct(fields), n))
+    }
+
+    /// A closure of `scope` for a callback of `signature` (its codes after
+    /// the environment word, as "ii:i"), running `f` with the arguments
+    /// decoded and encoding what it returns. Dropped when released.
+    pub fn dynamic_closure(&self, scope: u64, signature: &str,
+                           mut f: Box<dyn FnMut(&[Dyn]) -> Vec<Dyn> + Send>) -> Result<Closure, Error> {
+        let mut sides = signature.as_bytes().split(|&b| b == abi::SIG_SEPARATOR);
+        let ins = parse_side(sides.next().unwrap_or(b""))?;
+        let outs = parse_side(sides.next().unwrap_or(b""))?;
+        let codes = |side: &Side| -> Result<Vec<Code>, Error> {
+            side.items.iter().map(|i| match i {
+                Item::Code(c) => Ok(*c),
+                Item::Record(_) => Err(Error::new(ErrorKind::Type, "", "records in a dynamic closure")),
+            }).collect()
+        };
+        let (in_codes, out_codes) = (codes(&ins)?, codes(&outs)?);
+        let (n_in, n_out) = (in_codes.len(), out_codes.len().max(1));
+        let mut text = String::from(signature);
+        text.push('\0');
+        let run = move |i: &[u64], o: &mut [u64]| {
+            let args: Vec<Dyn> = in_codes.iter().zip(i).map(|(c, s)| decode(c, *s).unwrap_or(Dyn::Null)).collect();
+            let results = f(&args);
+            for (k, ((c, v), slot)) in out_codes.iter().zip(results.iter()).zip(o.iter_mut()).enumerate() {
+                let kind = Code { code: c.code, name: c.name, kind: if c.kind == Kind::Errno { Kind::Int } else { c.kind },
+                                  bytes: c.bytes, signed: c.signed, in_ok: true, out_ok: true };
+                match encode(&kind, v, "", k + 1, &mut Vec::new()) {
+                    Ok(s) => *slot = s,
+                    // reported by the forward call, as any panic in a callback
+                    Err(e) => panic!("bad result #{} of a callback: {}", k + 1, e.message()),
+                }
+            }
+        };
+        claim_boxed(self, scope, 0, [(Box::new(run), n_in, n_out, &text)])
+    }
+}
+
+fn count_error(name: &'static str, want: usize, got: usize) -> Error {
+    let mut e = Error::new(ErrorKind::Count, name, "expects ");
+    e.append(itoa(want as i128).text());
+    e.append(b" arguments, got ");
+    e.append(itoa(got as i128).text());
+    e
+}
+
+/// A call refused before C ran releases the call-scope closures passed to
+/// it, as the forward wrapper would have at its end.
+fn release_call_closures(rt: &Runtime<'_>, args: &[Dyn]) {
+    for a in args {
+        if let Dyn::Closure(c) = a {
+            if c.scope == abi::SCOPE_CALL {
+                let _ = c.release(rt);
+            }
+        }
+    }
+}

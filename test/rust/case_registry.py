@@ -1,0 +1,214 @@
+"""The steps of the case table that Rust states through the registry
+(nccc::dynamic): calls by name or handle, calls whose arguments no value
+of a generated method's types holds, closures used as values, packed
+calls, memory, the registry's own facts, repetition."""
+
+from case_common import KINDS, MODULES, Unsupported, _int, _lit
+
+
+class RegistrySteps:
+    def dynamic_call(self, st):
+        name = st["call"]
+        if st.get("error") == "count" and name in ("nccc.read",) and len(st.get("args", [])) == 2:
+            raise Unsupported("Rust sizes a '*' result side from the ABI table")
+        args = [self.dyn_arg(a) for a in st.get("args", [])]
+        r = self.var("r")
+        if st.get("handle"):
+            self.lines.append("let %s = rt.lookup(%s).and_then(|h| rt.call_handle(h, %s, &[%s]));"
+                              % (r, _lit(name), _lit(name), ", ".join(args)))
+        else:
+            self.lines.append("let %s = rt.call_dynamic(%s, &[%s]);" % (r, _lit(name), ", ".join(args)))
+        if "error" in st:
+            self.expect_error(r, st)
+            return
+        self.lines.append("let %s = %s.expect(\"results\");" % (r, r))
+        expect = st.get("expect", [])
+        self.lines.append("assert_eq!(%s.len(), %d);" % (r, len(expect)))
+        for k, want in enumerate(expect):
+            got = "%s[%d]" % (r, k)
+            if isinstance(want, dict) and "save" in want:
+                self.lines.append("let %s = %s.clone();" % (want["save"], got))
+                self.saved[want["save"]] = "dyn"
+            elif isinstance(want, dict) and "any" in want:
+                pass
+            elif isinstance(want, dict) and "nonnull" in want:
+                self.lines.append("assert!(!matches!(%s, Dyn::Null | Dyn::Int(0)));" % got)
+            else:
+                self.lines.append("assert!(same(&%s, &%s), \"{:?}\", %s);" % (got, self.dyn_arg(want), got))
+
+    def do_packed(self, st):
+        r = self.var("r")
+        self.lines.append("let %s = packed(rt, %s, &[%s]);" % (
+            r, _lit(st["packed"]), ", ".join(self.dyn_arg(a) for a in st.get("args", []))))
+        if "error" in st:
+            self.expect_error(r, st)
+            return
+        self.lines.append("let %s = %s.expect(\"results\");" % (r, r))
+        self.lines.append("assert_eq!(%s.len(), %d);" % (r, len(st["expect"])))
+        for k, want in enumerate(st["expect"]):
+            self.lines.append("assert!(same(&%s[%d], &%s), \"{:?}\", %s);"
+                              % (r, k, self.dyn_arg(want), r))
+
+    def expect_error(self, r, st):
+        kind = KINDS.get(st["error"])
+        if kind is None:
+            raise Unsupported("an error of kind %s" % st["error"])
+        self.lines.append("let e = %s.expect_err(\"an error\");" % r)
+        self.lines.append("assert_eq!(e.kind, nccc::ErrorKind::%s, \"{}\", e);" % kind)
+        if st["error"] == "pool":
+            self.lines.append("assert_eq!(e.status, nccc::abi::ERR_POOL_EXHAUSTED);")
+        if "message" in st:
+            self.lines.append("assert!(e.to_string().contains(%s), \"{}\", e);" % _lit(st["message"]))
+
+    def dyn_arg(self, v):
+        if isinstance(v, bool):
+            return "Dyn::Bool(%s)" % ("true" if v else "false")
+        if isinstance(v, int):
+            return "Dyn::Int(%d)" % v
+        if isinstance(v, float):
+            return "Dyn::Float(%r)" % v
+        if isinstance(v, str):
+            return "Dyn::Str(%s.into())" % _lit(v)
+        if isinstance(v, list):
+            raise Unsupported("a list through the registry")
+        if v.get("null"):
+            return "Dyn::Null"
+        if "i64" in v or "u64" in v:
+            return "Dyn::Int(%d)" % _int(v)
+        if "f64" in v:
+            return "Dyn::Float(f64::from_bits(%s))" % v["f64"]
+        if "saved" in v:
+            kind = self.saved.get(v["saved"])
+            if kind == "dyn":
+                return "%s.clone()" % v["saved"]
+            if kind == "owned":
+                return "Dyn::Ptr(%s.ptr().unwrap())" % v["saved"]
+            if kind == "ptr":
+                return "Dyn::Ptr(%s)" % v["saved"]
+            raise Unsupported("a saved value of another kind")
+        if "constant" in v:
+            m, c = v["constant"].split(".")
+            return "Dyn::Int(%s_m.constants.%s as i128)" % (m, c)
+        if "struct" in v:
+            return "Dyn::Struct(vec![%s])" % ", ".join(
+                "(%s.into(), %s)" % (_lit(k), self.dyn_arg(x)) for k, x in v["struct"].items())
+        if "closure" in v:
+            return self.dyn_closure(v["closure"])
+        raise Unsupported("a value %r through the registry" % (v,))
+
+    def dyn_closure(self, cid):
+        step = self.callbacks.get(cid)
+        if step is None:
+            raise Unsupported("a closure made elsewhere")
+        if step.get("made"):
+            return "Dyn::Closure(%s_closure)" % cid
+        step["made"] = True
+        sig = step.get("signature") or self.type_signature(step["type"])
+        scope = step.get("scope", "call").upper()
+        codes = sig.split(":")[1]
+        body = {"sum": "vec![sum(args)]", "double": "vec![double(&args[0])]",
+                "error": "panic!(\"boom\")", "bad_result": "vec![Dyn::Str(\"bad\".into())]"
+                }.get(step["do"]) if isinstance(step["do"], str) else None
+        if isinstance(step["do"], dict) and "arg" in step["do"]:
+            body = "vec![args[%d].clone()]" % (step["do"]["arg"] - 1)
+        if step["do"] == "collect":
+            body = "%s_seen.lock().unwrap().push(args.iter().map(show).collect()); vec![]" % cid
+        if body is None or (not codes and body.startswith("vec![") and "seen" not in body):
+            raise Unsupported("behaviour %r through the registry" % (step["do"],))
+        self.lines.append("let %s_closure = rt.dynamic_closure(nccc::abi::SCOPE_%s, %s, Box::new({ "
+                          "let %s_calls = %s_calls.clone(); let %s_seen = %s_seen.clone(); "
+                          "move |args: &[Dyn]| { %s_calls.fetch_add(1, SeqCst); let _ = &%s_seen; %s } })).unwrap();"
+                          % (cid, scope, _lit(sig), cid, cid, cid, cid, cid, cid, body))
+        self.released[cid] = "dyn"
+        return "Dyn::Closure(%s_closure)" % cid
+
+    def type_signature(self, qualified):
+        from stubgen.model.lower import lower
+        m, t = qualified.split(".")
+        lc = next(c for c in lower(MODULES[m]).callbacks if c.name == t)
+        return lc.signatures[0]
+
+    def expand_groups(self, args, params):
+        """A group's members are several closure parameters of the method."""
+        out = []
+        for a in args:
+            if isinstance(a, dict) and a.get("closure") in self.groups:
+                g = self.groups[a["closure"]]
+                for k, m in enumerate(g["members"]):
+                    mid = "%s_%d" % (a["closure"], k)
+                    out.append({"closure": mid})
+            else:
+                out.append(a)
+        return out
+
+    def do_group(self, st):
+        gid = st["group"]
+        self.groups[gid] = st
+        for k, m in enumerate(st["members"]):
+            member = dict(m, callback="%s_%d" % (gid, k), scope=st.get("scope", "call"))
+            self.do_callback(member)
+
+    # ---- memory, registry facts, repetition --------------------------------
+    def do_alloc(self, st):
+        self.lines.append("let %s = rt.call_dynamic(\"nccc.alloc\", &[Dyn::Int(%d)]).unwrap()[1].clone();"
+                          % (st["save"], st["alloc"]))
+        self.saved[st["save"]] = "dyn"
+
+    def do_free(self, st):
+        self.lines.append("assert!(same(&rt.call_dynamic(\"nccc.free\", &[%s]).unwrap()[0], &Dyn::Int(0)));"
+                          % self.dyn_arg(st["free"]))
+
+    def do_read_string(self, st):
+        self.lines.append("assert_eq!(rt.string_at(dyn_ptr(&%s)).unwrap().as_deref(), Some(%s));"
+                          % (self.dyn_arg(st["read_string"]), _lit(st["expect"])))
+
+    def unknown(self, expr):
+        """The step expects an error of kind unknown from expr."""
+        self.lines.append("assert_eq!(%s.unwrap_err().kind, nccc::ErrorKind::Unknown);" % expr)
+
+    def do_signature(self, st):
+        name = st["signature"]
+        if "error" in st:
+            return self.unknown("rt.lookup(%s)" % _lit(name))
+        self.lines.append("assert_eq!(rt.function(rt.lookup(%s).unwrap()).unwrap().1, %s.as_bytes());"
+                          % (_lit(name), _lit(st["expect"])))
+
+    def do_functions(self, st):
+        mod = st["functions"]
+        if "error" in st:
+            return self.unknown("rt.module(%s)" % _lit(mod))
+        self.lines.append("let info = rt.call_dynamic(\"nccc.module_info\", &[Dyn::Int(rt.module(%s).unwrap() as i128)]).unwrap();"
+                          % _lit(mod))
+        if "count" in st:
+            self.lines.append("assert!(same(&info[2], &Dyn::Int(%d)));" % st["count"])
+        for fn, sig in st.get("include", {}).items():
+            q = "%s.%s" % (mod, fn)
+            self.lines.append("assert_eq!(rt.function(rt.lookup(%s).unwrap()).unwrap().1, %s.as_bytes());"
+                              % (_lit(q), _lit(sig)))
+
+    def do_modules(self, st):
+        for m in st["modules"]:
+            self.lines.append("rt.module(%s).unwrap();" % _lit(m))
+
+    def do_repeat(self, st):
+        inner = type(self)(self.name)
+        inner.saved, inner.callbacks = dict(self.saved), self.callbacks
+        inner.n = self.n + 1000
+        inner.step(st["step"])
+        self.lines.append("for _ in 0..%d {" % st["repeat"])
+        self.lines += ["    " + line for line in inner.lines]
+        self.lines.append("}")
+
+    def do_exhaust(self, st):
+        want = st.get("error")
+        if want != "pool":
+            raise Unsupported("exhausting with another error")
+        ex = st["exhaust"]
+        self.lines.append("let mut made = Vec::new();")
+        self.lines.append("let e = loop { match rt.dynamic_closure(nccc::abi::SCOPE_%s, %s, Box::new(|_: &[Dyn]| vec![])) "
+                          "{ Ok(c) => made.push(c), Err(e) => break e } assert!(made.len() < %d); };"
+                          % (ex.get("scope", "call").upper(), _lit(ex["signature"]), st["max"]))
+        self.lines.append("assert_eq!(e.status, nccc::abi::ERR_POOL_EXHAUSTED);")
+        self.lines.append("for c in made { c.release(rt).unwrap(); }")
+
+
