@@ -17,27 +17,12 @@ closure set's member, a packed declaration taking its module, a '*'
 result side) gets a method over raw slots instead.
 """
 
-from stubgen.ctype import ERRNO_CODE, STRING_CODE
+from stubgen.ctype import STRING_CODE
 from stubgen.host import HostModule
-from stubgen.rust_types import code_rust, ident, pointee_rust, record_name, value_rust
+from stubgen.rust_callbacks import closure_params
+from stubgen.rust_types import (code_rust, ident, pointee_rust, record_name, rust_str, sigs,
+                                slot_at, value_rust)
 from stubgen.source import Source
-
-
-def rust_str(text):
-    return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _sigs(signatures, nul=False):
-    end = "\\0" if nul else ""
-    return "&[%s]" % ", ".join(rust_str(s)[:-1] + end + '"' for s in signatures)
-
-
-def _slot_at(index):
-    """A SlotIndex as a Rust expression: fixed + the records' slots."""
-    parts = [str(index.fixed)] if index.fixed or not index.records else []
-    parts += ["<%s as nccc::Record>::SLOTS" % record_name(r)
-              for r in index.records]
-    return " + ".join(parts)
 
 
 def _typed(lf):
@@ -73,7 +58,7 @@ class _Call:
         self.forever = []       # heap closures returned to the caller
 
     def slot_in(self, slot, expr):
-        self.pre.append("input[%s] = %s;" % (_slot_at(slot.index), expr))
+        self.pre.append("input[%s] = %s;" % (slot_at(slot.index), expr))
 
 
 def _param(call, slot, lengths):
@@ -93,7 +78,7 @@ def _param(call, slot, lengths):
     if slot.record is not None:
         call.params.append("%s: %s" % (name, record_name(slot.record)))
         call.pre.append("nccc::Record::to_slots(%s, &mut input[%s..]);"
-                        % (name, _slot_at(slot.index)))
+                        % (name, slot_at(slot.index)))
         return
     if slot.code == STRING_CODE:
         _string_param(call, slot, name, pos)
@@ -142,155 +127,11 @@ def _slice_param(call, slot, name):
                  % (name, value_rust(count.in_slot.type)))
 
 
-def _closure(call, closure):
-    """The callbacks of one closure slot: one closure parameter each,
-    claimed together (a group when several share the context)."""
-    lf = call.lf
-    heap = closure.scope != "call"
-    members = []
-    for k, p in enumerate(closure.params):
-        cb = p.callback
-        name = ident(p.name or "callback%d" % k)
-        args = [_cb_arg_type(s) for s in _cb_args(cb)]
-        # a string a callback gives C must outlive the callback: the closure
-        # returns it as a pointer it keeps valid itself
-        outs = ["nccc::Ptr" if s.code == STRING_CODE else _cb_arg_type(s)
-                for s in cb.out_slots if s.code != ERRNO_CODE]
-        ret = "()" if not outs else outs[0] if len(outs) == 1 else \
-            "(%s)" % ", ".join(outs)
-        fn = "FnMut(%s) -> %s" % (", ".join(args), ret)
-        ty = "nccc::Box<dyn %s + Send + 'static>" % fn if heap else "&mut dyn %s" % fn
-        if closure.nullable:
-            ty = "Option<%s>" % ty
-        call.params.append("%s%s: %s" % ("mut " if heap and not closure.nullable else "",
-                                          name, ty))
-        members.append((name, cb, len(outs)))
-    scope = closure.scope.upper()
-    raw = []
-    for name, cb, n_outs in members:
-        lc = call.host.lowered_callback(cb)
-        body = _cb_body(name, cb, n_outs, heap)
-        n_in, n_out = _slot_at(cb.n_in), _slot_at(cb.n_out)
-        sig = "pick_signature(self.target, %s)" % _sigs(lc.signatures, nul=True)
-        unwrap = "%s.map(|mut %s| " % (name, name) if closure.nullable else ""
-        close = ")" if closure.nullable else ""
-        if heap:
-            raw.append("let %s_raw: Option<nccc::callback::Callback> = %s%s(nccc::Box::new(move |%s: &[u64], %s: &mut [u64]| { %s }) as nccc::Box<dyn FnMut(&[u64], &mut [u64]) + Send>, %s, %s, %s)%s;"
-                       % (name, unwrap, "" if closure.nullable else "Some(", _in_name(cb),
-                          _out_name(n_outs), body, n_in, n_out, sig,
-                          close if closure.nullable else ")"))
-        else:
-            raw.append("let mut %s_fn = %s|%s: &[u64], %s: &mut [u64]| { %s }%s;"
-                       % (name, unwrap, _in_name(cb), _out_name(n_outs), body, close))
-            if closure.nullable:
-                raw.append("let %s_entry = %s_fn.as_mut().map(|f| nccc::callback::Entry::new(f, %s, %s));"
-                           % (name, name, n_in, n_out))
-            else:
-                raw.append("let %s_entry = nccc::callback::Entry::new(&mut %s_fn, %s, %s);"
-                           % (name, name, n_in, n_out))
-            raw.append("let %s_sig = %s;" % (name, sig))
-    call.claims.extend(raw)
-    first = members[0][0]
-    ctx = "%s_ctx" % first
-    if heap:
-        boxes = ", ".join("%s_raw" % m[0] for m in members)
-        cond = "%s_raw.is_some()" % first
-        call.claims.append(
-            "let %s = if %s { Some(nccc::callback::claim_boxed(self.rt, nccc::abi::SCOPE_%s, %d, [%s].map(|m| m.unwrap()))?) } else { None };"
-            % (ctx, cond, scope, len(members) - 1, boxes)
-            if closure.nullable else
-            "let %s = Some(nccc::callback::claim_boxed(self.rt, nccc::abi::SCOPE_%s, %d, [%s].map(|m| m.unwrap()))?);"
-            % (ctx, scope, len(members) - 1, boxes))
-        call.slot_in(closure.slot, "%s.map_or(0, |c| c.context)" % ctx)
-        if closure.scope == "forever":
-            call.forever.append((ctx, closure.nullable))
-    else:
-        if closure.nullable:
-            call.claims.append(
-                "let %s_members; let %s = match %s_entry.as_ref() { Some(e) => { %s_members = [(e, %s_sig)]; Some(nccc::callback::claim_call(self.rt, &%s_members)?) } None => None };"
-                % (first, ctx, first, first, first, first))
-            call.slot_in(closure.slot, "%s.as_ref().map_or(0, |c| c.context)" % ctx)
-        else:
-            call.claims.append("let %s_members = [%s];" % (first, ", ".join(
-                "(&%s_entry, %s_sig)" % (m[0], m[0]) for m in members)))
-            call.claims.append("let %s = nccc::callback::claim_call(self.rt, &%s_members)?;"
-                               % (ctx, first))
-            call.slot_in(closure.slot, "%s.context" % ctx)
-
-
-def _cb_index(slot):
-    """A callback's in slot in the closure's slice (in[1..])."""
-    index = slot.index
-    if not index.records:
-        return str(index.fixed - 1)
-    return "%s - 1" % _slot_at(index)
-
-
-def _in_name(cb):
-    return "i" if cb.in_slots else "_i"
-
-
-def _out_name(n_outs):
-    return "o" if n_outs else "_o"
-
-
-def _cb_args(cb):
-    """The in slots a callback's closure takes: a [length=n] pointer with
-    its count is one slice (the count is left out)."""
-    counts = {s.info.length for s in cb.in_slots if s.info is not None and s.info.length}
-    return [s for s in cb.in_slots if s.param is None or s.param.name not in counts]
-
-
-def _cb_count(cb, slot):
-    return next(s for s in cb.in_slots if s.param is not None
-                and s.param.name == slot.info.length)
-
-
-def _cb_arg_type(slot):
-    if slot.info is not None and slot.info.length:
-        return "&[%s]" % pointee_rust(slot.type)
-    if slot.record is not None:
-        return record_name(slot.record)
-    if slot.code == STRING_CODE:
-        return "&str"
-    return value_rust(slot.type)
-
-
-def _cb_body(name, cb, n_outs, heap):
-    """The slot-level closure around a typed one: arguments from i[k-1]
-    (the dispatcher drops env), results into o."""
-    args = []
-    for s in _cb_args(cb):
-        # in[0] is the environment word: the closure gets in[1..]
-        at = _cb_index(s)
-        if s.info is not None and s.info.length:
-            args.append("nccc::callback::slice_arg(i[%s], i[%s])"
-                        % (at, _cb_index(_cb_count(cb, s))))
-        elif s.record is not None:
-            args.append("<%s as nccc::Record>::from_slots(&i[%s..])" % (record_name(s.record), at))
-        elif s.code == STRING_CODE:
-            args.append("nccc::callback::str_arg(i[%s])" % at)
-        else:
-            args.append("nccc::Value::from_slot(i[%s])" % at)
-    call = "%s(%s)" % (name, ", ".join(args))
-    outs = [s for s in cb.out_slots if s.code != ERRNO_CODE]
-    if not outs:
-        return "%s;" % call
-    stores = []
-    for k, s in enumerate(outs):
-        value = "r" if len(outs) == 1 else "r.%d" % k
-        if s.record is not None:
-            stores.append("nccc::Record::to_slots(%s, &mut o[%s..]);" % (value, _slot_at(s.index)))
-        else:
-            stores.append("o[%s] = nccc::Value::to_slot(%s);" % (_slot_at(s.index), value))
-    return "let r = %s; %s" % (call, " ".join(stores))
-
-
 def _results(call):
-    lf, f = call.lf, call.f
+    lf = call.lf
     owned = {o.index: o for o in lf.owned}
     for j, slot in enumerate(lf.out_slots):
-        at = _slot_at(slot.index)
+        at = slot_at(slot.index)
         if slot.role == "errno":
             call.checks.append("let errno = output[%s] as i32; if errno != 0 { return Err(nccc::Error::errno(%s, errno)); }"
                                % (at, rust_str(call.qname)))
@@ -317,7 +158,6 @@ def _results(call):
         else:
             call.results.append((value_rust(slot.type),
                                  "nccc::Value::from_slot(output[%s])" % at))
-    del f
 
 
 def _method(host, lf):
@@ -325,7 +165,7 @@ def _method(host, lf):
     lengths = _length_params(call.f)
     for slot in lf.in_slots:
         if slot.role == "closure":
-            _closure(call, next(c for c in lf.closures if c.slot is slot))
+            closure_params(call, next(c for c in lf.closures if c.slot is slot))
         elif slot.role != "module":
             _param(call, slot, lengths)
     _results(call)
@@ -376,8 +216,8 @@ def _typed_method(src, host, lf):
             _method_name(lf), "".join(", " + p for p in call.params), ret), "}"):
         for line in checks:
             src.line(line)
-        src.line("let mut input = [0u64; %s];" % (_slot_at(lf.function.n_in) or "0"))
-        src.line("let mut output = [0u64; %s];" % (_slot_at(lf.function.n_out) or "0"))
+        src.line("let mut input = [0u64; %s];" % (slot_at(lf.function.n_in) or "0"))
+        src.line("let mut output = [0u64; %s];" % (slot_at(lf.function.n_out) or "0"))
         # strings lent to C wrap the rest: each a closure giving the result
         for opening, _ in call.wrap:
             src.line(opening.replace("| {", ": usize| -> Result<%s, nccc::Error> {" % ret))
@@ -416,7 +256,6 @@ def _raw_method(src, host, lf):
 
 
 def _record(src, host, layout):
-    decl = layout.decl
     name = ident(layout.name)
     if layout.kind == "opaque":
         src.line("/// `%s`: opaque (only pointers cross)." % layout.name)
@@ -526,6 +365,8 @@ def emit(module, idl_name):
     src.blank()
     with src.block("impl<'r> Module<'r> {", "}"):
         _bind(src, host, module)
+        src.blank()
+        _callback_signature(src, host)
         for lf in host.functions:
             src.blank()
             if _typed(lf):
@@ -559,9 +400,21 @@ def _helpers(src):
 
 
 def _method_name(lf):
-    """The method of a function: its name, unless the module's own
-    constructor has it."""
-    return ident(lf.name) + ("_" if lf.name == "bind" else "")
+    """The method of a function: its name, unless a method of the module's
+    own has it."""
+    return ident(lf.name) + ("_" if lf.name in ("bind", "callback_signature") else "")
+
+
+def _callback_signature(src, host):
+    src.line("/// The signature of callback type `name` for the target the module bound")
+    src.line("/// to (for nccc::dynamic closures). Errors: no such type (kind Unknown).")
+    with src.block("pub fn callback_signature(&self, name: &str) -> Result<&'static str, nccc::Error> {", "}"):
+        with src.block("let signatures: &'static [&'static str] = match name {", "};"):
+            for lc in host.callbacks:
+                src.line("%s => %s," % (rust_str(lc.name), sigs(lc.signatures)))
+            src.line("_ => return Err(nccc::Error::new(nccc::ErrorKind::Unknown, MODULE, "
+                     "\"no such callback type\")),")
+        src.line("Ok(pick_signature(self.target, signatures))")
 
 
 def _bind(src, host, module):
@@ -576,11 +429,11 @@ def _bind(src, host, module):
         src.line("let mut targets = u32::MAX;")
         for lf in host.functions:
             src.line("let (f_%s, t) = rt.bind_targets(%s, %s)?; targets &= t;"
-                     % (lf.name, rust_str(host.qualified(lf.name)), _sigs(lf.signatures)))
+                     % (lf.name, rust_str(host.qualified(lf.name)), sigs(lf.signatures)))
             if _typed(lf):
                 src.line("let f_%s = f_%s.sized(%s, %s, %s)?;" % (
-                    lf.name, lf.name, _slot_at(lf.function.n_in) or "0",
-                    _slot_at(lf.function.n_out) or "0", rust_str(host.qualified(lf.name))))
+                    lf.name, lf.name, slot_at(lf.function.n_in) or "0",
+                    slot_at(lf.function.n_out) or "0", rust_str(host.qualified(lf.name))))
         src.line("if targets == 0 { return Err(nccc::Error::new(nccc::ErrorKind::Signature, MODULE, \"no target agrees with every signature\")); }")
         with src.block("let constants = Constants {", "};"):
             for c in module.constants:

@@ -90,3 +90,22 @@ def pointee_rust(t):
     if kind in ("void", "function", "array"):
         return "()"
     return value_rust(target)
+
+
+def rust_str(text):
+    """A Rust string literal."""
+    return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def sigs(signatures, nul=False):
+    """A slice of signatures; nul: each ending in NUL, for a claim."""
+    end = "\\0" if nul else ""
+    return "&[%s]" % ", ".join(rust_str(s)[:-1] + end + '"' for s in signatures)
+
+
+def slot_at(index):
+    """A SlotIndex as a Rust expression: fixed + the records' slots."""
+    parts = [str(index.fixed)] if index.fixed or not index.records else []
+    parts += ["<%s as nccc::Record>::SLOTS" % record_name(r)
+              for r in index.records]
+    return " + ".join(parts)

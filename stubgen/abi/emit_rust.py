@@ -94,6 +94,8 @@ def emit(abi):
     src.line("/// Closure scopes and the flags or'ed into them.")
     for s in abi.scopes:
         src.line("pub const SCOPE_%s: u64 = %d;" % (_const(s.name), s.value))
+    src.line("pub const SCOPES: &[(&str, u64)] = &[%s];" % ", ".join(
+        "(%s, SCOPE_%s)" % (_str(s.name), _const(s.name)) for s in abi.scopes))
     for f in abi.closure_flags:
         src.line("pub const CLOSURE_%s: u64 = %d;" % (_const(f.name),
                                                       f.value))

@@ -16,7 +16,7 @@ MODULES = {m: build(open(os.path.join(ROOT, p)).read()) for m, p in IDLS.items()
 KINDS = {"null": "Null", "closed": "Closed", "callback": "Panic", "unknown": "Unknown",
          "nul": "Text", "released": "Released", "type": "Type", "range": "Range",
          "integral": "Integral", "count": "Count", "field": "Field", "pool": "Status",
-         "packed": "Status"}
+         "packed": "Status", "scope": "Scope"}
 
 
 class Unsupported(Exception):

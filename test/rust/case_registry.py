@@ -7,8 +7,35 @@ from case_common import KINDS, MODULES, Unsupported, _int, _lit
 
 
 class RegistrySteps:
+    def refuse_foreign_closures(self, name, args):
+        """A closure of another callback type than the parameter's is a
+        compile error for the generated method; through the registry C
+        would refuse it only when called: not stated."""
+        from stubgen.model.lower import lower
+        mod, fn = name.split(".", 1)
+        if mod not in MODULES:
+            return
+        low = lower(MODULES[mod])
+        lf = next((f for f in low.functions if f.name == fn), None)
+        if lf is None:
+            return
+        by_position = {lf.position(c.slot): c for c in lf.closures}
+        for k, a in enumerate(args):
+            cid = a.get("closure") if isinstance(a, dict) else None
+            if cid is None or cid in self.groups or k + 1 not in by_position:
+                continue
+            want = low.callback(by_position[k + 1].params[0].callback).signatures[0]
+            step = self.callbacks.get(cid, {})
+            have = step.get("signature")
+            if have is None and "type" in step:
+                m, t = step["type"].split(".")
+                have = next(c for c in lower(MODULES[m]).callbacks if c.name == t).signatures[0]
+            if have != want:
+                raise Unsupported("a closure of another callback type (a compile error)")
+
     def dynamic_call(self, st):
         name = st["call"]
+        self.refuse_foreign_closures(name, st.get("args", []))
         if st.get("error") == "count" and name in ("nccc.read",) and len(st.get("args", [])) == 2:
             raise Unsupported("Rust sizes a '*' result side from the ABI table")
         args = [self.dyn_arg(a) for a in st.get("args", [])]
@@ -94,39 +121,75 @@ class RegistrySteps:
                 "(%s.into(), %s)" % (_lit(k), self.dyn_arg(x)) for k, x in v["struct"].items())
         if "closure" in v:
             return self.dyn_closure(v["closure"])
+        if "bytes" in v:
+            return "Dyn::Bytes(vec![%s])" % ", ".join(
+                "0x%s" % v["bytes"][k:k + 2] for k in range(0, len(v["bytes"]), 2))
+        if "symbol" in v:
+            return "Dyn::Ptr(unsafe { nccc::Ptr::from_addr(%s) })" % self.symbol(v["symbol"])
         raise Unsupported("a value %r through the registry" % (v,))
 
     def dyn_closure(self, cid):
+        """The closure cid as a Dyn value, made on its first use: one
+        closure, or a group of them."""
+        if cid in self.groups:
+            return self.dyn_group(cid)
         step = self.callbacks.get(cid)
         if step is None:
             raise Unsupported("a closure made elsewhere")
         if step.get("made"):
             return "Dyn::Closure(%s_closure)" % cid
         step["made"] = True
-        sig = step.get("signature") or self.type_signature(step["type"])
-        scope = step.get("scope", "call").upper()
-        codes = sig.split(":")[1]
-        body = {"sum": "vec![sum(args)]", "double": "vec![double(&args[0])]",
-                "error": "panic!(\"boom\")", "bad_result": "vec![Dyn::Str(\"bad\".into())]"
-                }.get(step["do"]) if isinstance(step["do"], str) else None
-        if isinstance(step["do"], dict) and "arg" in step["do"]:
-            body = "vec![args[%d].clone()]" % (step["do"]["arg"] - 1)
-        if step["do"] == "collect":
-            body = "%s_seen.lock().unwrap().push(args.iter().map(show).collect()); vec![]" % cid
-        if body is None or (not codes and body.startswith("vec![") and "seen" not in body):
-            raise Unsupported("behaviour %r through the registry" % (step["do"],))
-        self.lines.append("let %s_closure = rt.dynamic_closure(nccc::abi::SCOPE_%s, %s, Box::new({ "
-                          "let %s_calls = %s_calls.clone(); let %s_seen = %s_seen.clone(); "
-                          "move |args: &[Dyn]| { %s_calls.fetch_add(1, SeqCst); let _ = &%s_seen; %s } })).unwrap();"
-                          % (cid, scope, _lit(sig), cid, cid, cid, cid, cid, cid, body))
+        self.lines.append("let %s_closure = rt.dynamic_closure(%s, %s, %s).unwrap();"
+                          % (cid, _lit(step.get("scope", "call")), self.dyn_signature(step),
+                             self.dyn_body(cid, step)))
         self.released[cid] = "dyn"
         return "Dyn::Closure(%s_closure)" % cid
 
-    def type_signature(self, qualified):
-        from stubgen.model.lower import lower
-        m, t = qualified.split(".")
-        lc = next(c for c in lower(MODULES[m]).callbacks if c.name == t)
-        return lc.signatures[0]
+    def dyn_group(self, gid):
+        g = self.groups[gid]
+        if not g.get("made"):
+            g["made"] = True
+            members = []
+            for k, m in enumerate(g["members"]):
+                mid = "%s_%d" % (gid, k)
+                members.append("(%s, %s)" % (self.dyn_signature(self.callbacks[mid]),
+                                             self.dyn_body(mid, self.callbacks[mid])))
+            self.lines.append("let %s_closure = rt.dynamic_group(%s, %d, vec![%s]).unwrap();"
+                              % (gid, _lit(g.get("scope", "call")), g.get("final", 0),
+                                 ", ".join(members)))
+            self.released[gid] = "dyn"
+        return "Dyn::Closure(%s_closure)" % gid
+
+    def dyn_signature(self, step):
+        """The callback's signature: given, or its type's from the module."""
+        if "signature" in step:
+            return _lit(step["signature"])
+        m, t = step["type"].split(".")
+        if m not in MODULES:
+            raise Unsupported("a callback type of another module")
+        return "%s_m.callback_signature(%s).unwrap()" % (m, _lit(t))
+
+    def dyn_body(self, cid, step):
+        """A boxed closure over Dyn values doing the step's behaviour."""
+        do = step["do"]
+        body = {"sum": "vec![sum(args)]", "double": "vec![double(&args[0])]",
+                "error": "panic!(\"boom\")", "bad_result": "vec![Dyn::Str(\"bad\".into())]",
+                "collect": "%s_seen.lock().unwrap().push(args.iter().map(show).collect()); vec![]" % cid,
+                }.get(do) if isinstance(do, str) else None
+        if isinstance(do, dict) and "arg" in do:
+            body = "vec![args[%d].clone()]" % (do["arg"] - 1)
+        if body is None:
+            raise Unsupported("behaviour %r through the registry" % (do,))
+        return ("Box::new({ let %s_calls = %s_calls.clone(); let %s_seen = %s_seen.clone(); "
+                "move |args: &[Dyn]| { %s_calls.fetch_add(1, SeqCst); let _ = &%s_seen; %s } })"
+                % (cid, cid, cid, cid, cid, cid, body))
+
+    def symbol(self, name):
+        """The address of an exported C symbol (declared once per test)."""
+        if name not in self.symbols:
+            self.symbols.add(name)
+            self.lines.append('extern "C" { fn %s(); }' % name)
+        return "%s as unsafe extern \"C\" fn() as usize" % name
 
     def expand_groups(self, args, params):
         """A group's members are several closure parameters of the method."""
@@ -147,6 +210,8 @@ class RegistrySteps:
         for k, m in enumerate(st["members"]):
             member = dict(m, callback="%s_%d" % (gid, k), scope=st.get("scope", "call"))
             self.do_callback(member)
+        if gid in self.values:
+            self.dyn_group(gid)
 
     # ---- memory, registry facts, repetition --------------------------------
     def do_alloc(self, st):
@@ -205,9 +270,9 @@ class RegistrySteps:
             raise Unsupported("exhausting with another error")
         ex = st["exhaust"]
         self.lines.append("let mut made = Vec::new();")
-        self.lines.append("let e = loop { match rt.dynamic_closure(nccc::abi::SCOPE_%s, %s, Box::new(|_: &[Dyn]| vec![])) "
+        self.lines.append("let e = loop { match rt.dynamic_closure(%s, %s, Box::new(|_: &[Dyn]| vec![])) "
                           "{ Ok(c) => made.push(c), Err(e) => break e } assert!(made.len() < %d); };"
-                          % (ex.get("scope", "call").upper(), _lit(ex["signature"]), st["max"]))
+                          % (_lit(ex.get("scope", "call")), _lit(ex["signature"]), st["max"]))
         self.lines.append("assert_eq!(e.status, nccc::abi::ERR_POOL_EXHAUSTED);")
         self.lines.append("for c in made { c.release(rt).unwrap(); }")
 

@@ -15,7 +15,7 @@ import json
 import re
 import sys
 
-from case_common import (IDLS, MODULES, RANGES, Unsupported,
+from case_common import (IDLS, KINDS, MODULES, RANGES, Unsupported,
                          _debug, _int, _lit)
 from case_registry import RegistrySteps
 from stubgen.emit_rust import rust_signature
@@ -30,6 +30,7 @@ class Case(RegistrySteps):
         self.released = {}     # id -> "typed" or "dyn": a closure value to release
         self.groups = {}       # id -> group step
         self.forever_ids = []
+        self.symbols = set()   # C symbols declared in the test
         self.calling, self.closure_index, self.heap = None, 0, False
         self.values = set()    # ids of closures used as values
         self.n = 0
@@ -87,6 +88,8 @@ class Case(RegistrySteps):
         if ty in ("nccc::Ptr", "nccc::FnPtr"):
             if isinstance(v, dict) and v.get("null"):
                 return "%s::NULL" % ty
+            if isinstance(v, dict) and "symbol" in v:
+                return "unsafe { %s::from_addr(%s) }" % (ty, self.symbol(v["symbol"]))
             raise Unsupported("an address")
         if ty.startswith("&[") or ty.startswith("&mut ["):
             if not isinstance(v, list):
@@ -213,7 +216,10 @@ class Case(RegistrySteps):
         if sig is None:
             return self.dynamic_call(st)
         params, types = sig
-        args = self.expand_groups(st.get("args", []), params)
+        args = st.get("args", [])
+        if any(isinstance(a, dict) and a.get("closure") in self.values for a in args):
+            return self.dynamic_call(st)
+        args = self.expand_groups(args, params)
         if len(args) != len(params):
             return self.dynamic_call(st)
         mark = len(self.lines)
@@ -303,12 +309,18 @@ class Case(RegistrySteps):
 
     def do_callback(self, st):
         cid = st["callback"]
-        if "type" in st:
-            m, t = st["type"].split(".")
-            if m not in MODULES or not any(c.name == t for c in MODULES[m].callbacks):
-                raise Unsupported("an unknown callback type (a compile error)")
         if "error" in st:
-            raise Unsupported("an error making a closure")
+            # a closure Rust cannot make: a type or scope it does not know
+            if "type" in st:
+                m, t = st["type"].split(".")
+                if m not in MODULES:
+                    raise Unsupported("a callback type of another module")
+                return self.lines.append("assert_eq!(%s_m.callback_signature(%s).unwrap_err().kind, "
+                                         "nccc::ErrorKind::%s);" % (m, _lit(t), KINDS[st["error"]]))
+            return self.lines.append("assert_eq!(rt.dynamic_closure(%s, %s, Box::new(|_: &[Dyn]| vec![]))"
+                                     ".unwrap_err().kind, nccc::ErrorKind::%s);"
+                                     % (_lit(st.get("scope", "call")), _lit(st["signature"]),
+                                        KINDS[st["error"]]))
         self.callbacks[cid] = dict(st)
         self.lines.append("let %s_calls = Arc::new(AtomicUsize::new(0));" % cid)
         self.lines.append("let %s_seen = Arc::new(Mutex::new(Vec::<Vec<String>>::new()));" % cid)
@@ -402,13 +414,22 @@ class Case(RegistrySteps):
 
 def _value_closures(steps):
     """The closures a case uses as values: passed to more than one call,
-    released, or passed through the registry. Rust makes these with
+    released, passed through the registry, or counted before their use. Rust makes these with
     Runtime::dynamic_closure when the case makes them, and the calls that
     take them go through the registry."""
     uses = {}
     ids = set()
+    made = set()
     for st in steps:
         inner = st.get("step", st)
+        if "callback" in st:
+            made.add(st["callback"])
+        if "group" in st:
+            made.add(st["group"])
+        if "counters" in st and "in_use" in st["counters"]:
+            # the case counts its closures before using them: they exist
+            # from when it makes them
+            ids |= made - set(uses)
         for a in inner.get("args", []):
             if isinstance(a, dict) and "closure" in a:
                 uses[a["closure"]] = uses.get(a["closure"], 0) + (st.get("repeat", 1))

@@ -229,6 +229,7 @@ pub const SCOPE_CALL: u64 = 1;
 pub const SCOPE_ASYNC: u64 = 2;
 pub const SCOPE_NOTIFIED: u64 = 3;
 pub const SCOPE_FOREVER: u64 = 4;
+pub const SCOPES: &[(&str, u64)] = &[("call", SCOPE_CALL), ("async", SCOPE_ASYNC), ("notified", SCOPE_NOTIFIED), ("forever", SCOPE_FOREVER)];
 pub const CLOSURE_NOTIFY: u64 = 256;
 pub const CLOSURE_THREAD: u64 = 512;
 pub const CLOSURE_TARGET_SIGNATURE: &str = "L*:*";

@@ -157,16 +157,25 @@ pub type Callback = core::convert::Infallible;
 pub fn claim_boxed<const N: usize>(rt: &Runtime<'_>, scope: u64, final_member: usize,
                                    members: [(alloc::boxed::Box<dyn FnMut(&[u64], &mut [u64]) + Send>,
                                               usize, usize, &str); N]) -> Result<Closure, Error> {
+    claim_boxed_all(rt, scope, final_member, members.into_iter().collect())
+}
+
+/// The same for any number of members (at most 8).
+#[cfg(feature = "alloc")]
+pub fn claim_boxed_all(rt: &Runtime<'_>, scope: u64, final_member: usize,
+                       members: alloc::vec::Vec<(alloc::boxed::Box<dyn FnMut(&[u64], &mut [u64]) + Send>,
+                                                 usize, usize, &str)>) -> Result<Closure, Error> {
     use alloc::boxed::Box;
-    let mut envs = [(0u64, ""); N];
-    for (k, (run, n_in, n_out, signature)) in members.into_iter().enumerate() {
+    let n = members.len();
+    let mut envs = alloc::vec::Vec::with_capacity(n);
+    for (run, n_in, n_out, signature) in members {
         let run: *mut SlotFn<'static> = Box::into_raw(run);
         let entry = Box::new(Entry { run, n_in, n_out, busy: Cell::new(false),
                                      claimed: Cell::new(true), heap: true,
                                      _borrow: PhantomData });
-        envs[k] = (Box::into_raw(entry) as usize as u64, signature);
+        envs.push((Box::into_raw(entry) as usize as u64, signature));
     }
-    claim(rt, scope, final_member, envs.iter().copied(), N).map(|context| Closure { context, scope })
+    claim(rt, scope, final_member, envs.iter().copied(), n).map(|context| Closure { context, scope })
         .map_err(|e| {
             for (env, _) in envs {
                 // SAFETY: the claim failed, so no closure refers to the

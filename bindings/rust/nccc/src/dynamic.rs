@@ -11,7 +11,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::abi::{self, Code, Kind};
-use crate::callback::{claim_boxed, Closure};
+use crate::callback::{claim_boxed_all, Closure};
 use crate::error::{Error, ErrorKind};
 use crate::runtime::{Handle, Runtime};
 use crate::slot::{slot_bytes, slot_bytes_mut, Ptr, Value};
@@ -30,6 +30,8 @@ pub enum Dyn {
     Closure(Closure),
     /// A struct or union by its fields' names (fields left out are 0).
     Struct(Vec<(String, Dyn)>),
+    /// A struct or union by its bytes in the target's layout (the rest 0).
+    Bytes(Vec<u8>),
 }
 
 /// One slot's code, or a record of a module's layout table.
@@ -348,7 +350,12 @@ impl Runtime<'_> {
         let mut slots = vec![0u64; (layout.size + 7) / 8];
         let fields = match value {
             Dyn::Struct(fields) => fields,
-            _ => return Err(kind_error(ErrorKind::Type, function, position, "a struct expected")),
+            Dyn::Bytes(bytes) if bytes.len() <= layout.size => {
+                slot_bytes_mut(&mut slots)[..bytes.len()].copy_from_slice(bytes);
+                input.extend_from_slice(&slots);
+                return Ok(());
+            }
+            _ => return Err(kind_error(ErrorKind::Type, function, position, "struct expected")),
         };
         for (field, v) in fields {
             let f = (0..layout.n_fields).map(|k| self.field(&layout, k))
@@ -389,39 +396,69 @@ impl Runtime<'_> {
         Ok((Dyn::Struct(fields), n))
     }
 
-    /// A closure of `scope` for a callback of `signature` (its codes after
-    /// the environment word, as "ii:i"), running `f` with the arguments
-    /// decoded and encoding what it returns. Dropped when released.
-    pub fn dynamic_closure(&self, scope: u64, signature: &str,
-                           mut f: Box<dyn FnMut(&[Dyn]) -> Vec<Dyn> + Send>) -> Result<Closure, Error> {
-        let mut sides = signature.as_bytes().split(|&b| b == abi::SIG_SEPARATOR);
-        let ins = parse_side(sides.next().unwrap_or(b""))?;
-        let outs = parse_side(sides.next().unwrap_or(b""))?;
-        let codes = |side: &Side| -> Result<Vec<Code>, Error> {
-            side.items.iter().map(|i| match i {
-                Item::Code(c) => Ok(*c),
-                Item::Record(_) => Err(Error::new(ErrorKind::Type, "", "records in a dynamic closure")),
-            }).collect()
-        };
-        let (in_codes, out_codes) = (codes(&ins)?, codes(&outs)?);
-        let (n_in, n_out) = (in_codes.len(), out_codes.len().max(1));
-        let mut text = String::from(signature);
-        text.push('\0');
-        let run = move |i: &[u64], o: &mut [u64]| {
-            let args: Vec<Dyn> = in_codes.iter().zip(i).map(|(c, s)| decode(c, *s).unwrap_or(Dyn::Null)).collect();
-            let results = f(&args);
-            for (k, ((c, v), slot)) in out_codes.iter().zip(results.iter()).zip(o.iter_mut()).enumerate() {
-                let kind = Code { code: c.code, name: c.name, kind: if c.kind == Kind::Errno { Kind::Int } else { c.kind },
-                                  bytes: c.bytes, signed: c.signed, in_ok: true, out_ok: true };
-                match encode(&kind, v, "", k + 1, &mut Vec::new()) {
-                    Ok(s) => *slot = s,
-                    // reported by the forward call, as any panic in a callback
-                    Err(e) => panic!("bad result #{} of a callback: {}", k + 1, e.message()),
-                }
-            }
-        };
-        claim_boxed(self, scope, 0, [(Box::new(run), n_in, n_out, &text)])
+    /// A closure of `scope` ("call", "async", "notified", "forever") for a
+    /// callback of `signature` (its codes after the environment word, as
+    /// "ii:i"), running `f` with the arguments decoded and encoding what
+    /// it returns (a value that does not fit is a panic of the callback,
+    /// reported by the forward call). Dropped when released. Errors: an
+    /// unknown scope (kind `Scope`), a full closure pool (status).
+    pub fn dynamic_closure(&self, scope: &str, signature: &str,
+                           f: Box<dyn FnMut(&[Dyn]) -> Vec<Dyn> + Send>) -> Result<Closure, Error> {
+        self.dynamic_group(scope, 0, vec![(signature, f)])
     }
+
+    /// Closures sharing one context (member k is `members[k]`); for
+    /// "async", `final_member`'s call ends the group.
+    pub fn dynamic_group(&self, scope: &str, final_member: usize,
+                         members: Vec<(&str, Box<dyn FnMut(&[Dyn]) -> Vec<Dyn> + Send>)>)
+                         -> Result<Closure, Error> {
+        let scope = abi::SCOPES.iter().find(|(name, _)| *name == scope).map(|s| s.1)
+            .ok_or_else(|| Error::new(ErrorKind::Scope, "", "unknown scope"))?;
+        let mut texts = Vec::new();
+        let mut runs = Vec::new();
+        for (signature, f) in members {
+            let (run, n_in, n_out) = slot_closure(signature, f)?;
+            let mut text = String::from(signature);
+            text.push('\0');
+            texts.push(text);
+            runs.push((run, n_in, n_out));
+        }
+        let claims = runs.into_iter().zip(texts.iter())
+            .map(|((run, n_in, n_out), text)| (run, n_in, n_out, text.as_str())).collect();
+        claim_boxed_all(self, scope, final_member, claims)
+    }
+}
+
+type SlotClosure = Box<dyn FnMut(&[u64], &mut [u64]) + Send>;
+
+/// The slot-level closure around `f` for `signature`, and its slot counts.
+fn slot_closure(signature: &str, mut f: Box<dyn FnMut(&[Dyn]) -> Vec<Dyn> + Send>)
+                -> Result<(SlotClosure, usize, usize), Error> {
+    let mut sides = signature.as_bytes().split(|&b| b == abi::SIG_SEPARATOR);
+    let ins = parse_side(sides.next().unwrap_or(b""))?;
+    let outs = parse_side(sides.next().unwrap_or(b""))?;
+    let codes = |side: &Side| -> Result<Vec<Code>, Error> {
+        side.items.iter().map(|i| match i {
+            Item::Code(c) => Ok(*c),
+            Item::Record(_) => Err(Error::new(ErrorKind::Type, "", "records in a dynamic closure")),
+        }).collect()
+    };
+    let (in_codes, out_codes) = (codes(&ins)?, codes(&outs)?);
+    let (n_in, n_out) = (in_codes.len(), out_codes.len().max(1));
+    let run = move |i: &[u64], o: &mut [u64]| {
+        let args: Vec<Dyn> = in_codes.iter().zip(i).map(|(c, s)| decode(c, *s).unwrap_or(Dyn::Null)).collect();
+        let results = f(&args);
+        for (k, ((c, v), slot)) in out_codes.iter().zip(results.iter()).zip(o.iter_mut()).enumerate() {
+            let kind = Code { code: c.code, name: c.name, kind: if c.kind == Kind::Errno { Kind::Int } else { c.kind },
+                              bytes: c.bytes, signed: c.signed, in_ok: true, out_ok: true };
+            match encode(&kind, v, "", k + 1, &mut Vec::new()) {
+                Ok(s) => *slot = s,
+                // reported by the forward call, as any panic in a callback
+                Err(e) => panic!("bad result #{} of a callback: {}", k + 1, e.message()),
+            }
+        }
+    };
+    Ok((Box::new(run), n_in, n_out))
 }
 
 fn count_error(name: &'static str, want: usize, got: usize) -> Error {

@@ -40,6 +40,8 @@ pub enum ErrorKind {
     Integral,
     /// No such field in a struct (dynamic calls).
     Field,
+    /// No such closure scope (dynamic closures).
+    Scope,
 }
 
 const MESSAGE_BYTES: usize = 96;

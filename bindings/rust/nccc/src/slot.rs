@@ -205,6 +205,15 @@ pub struct FnPtr(usize);
 impl FnPtr {
     pub const NULL: FnPtr = FnPtr(0);
 
+    /// A function pointer from an address.
+    ///
+    /// # Safety
+    /// C code that receives it will call it: it must be a function of the
+    /// type the C function expects there.
+    pub unsafe fn from_addr(addr: usize) -> FnPtr {
+        FnPtr(addr)
+    }
+
     pub fn addr(self) -> usize {
         self.0
     }

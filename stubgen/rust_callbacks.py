@@ -1,0 +1,150 @@
+"""The Rust emitter's callbacks: a closure slot's parameters as Rust
+closures (call scope: &mut dyn FnMut; the other scopes: Box<dyn FnMut +
+Send>), the slot-level closure around each for the crate's dispatcher,
+and the claim of them for the call (docs/RUST.md, "Callbacks")."""
+
+from stubgen.ctype import ERRNO_CODE, STRING_CODE
+from stubgen.rust_types import ident, pointee_rust, record_name, sigs, slot_at, value_rust
+
+
+def closure_params(call, closure):
+    """The callbacks of one closure slot: one closure parameter each,
+    claimed together (a group when several share the context)."""
+    heap = closure.scope != "call"
+    members = []
+    for k, p in enumerate(closure.params):
+        cb = p.callback
+        name = ident(p.name or "callback%d" % k)
+        args = [_cb_arg_type(s) for s in _cb_args(cb)]
+        # a string a callback gives C must outlive the callback: the closure
+        # returns it as a pointer it keeps valid itself
+        outs = ["nccc::Ptr" if s.code == STRING_CODE else _cb_arg_type(s)
+                for s in cb.out_slots if s.code != ERRNO_CODE]
+        ret = "()" if not outs else outs[0] if len(outs) == 1 else \
+            "(%s)" % ", ".join(outs)
+        fn = "FnMut(%s) -> %s" % (", ".join(args), ret)
+        ty = "nccc::Box<dyn %s + Send + 'static>" % fn if heap else "&mut dyn %s" % fn
+        if closure.nullable:
+            ty = "Option<%s>" % ty
+        call.params.append("%s%s: %s" % ("mut " if heap and not closure.nullable else "",
+                                          name, ty))
+        members.append((name, cb, len(outs)))
+    scope = closure.scope.upper()
+    raw = []
+    for name, cb, n_outs in members:
+        lc = call.host.lowered_callback(cb)
+        body = _cb_body(name, cb, n_outs, heap)
+        n_in, n_out = slot_at(cb.n_in), slot_at(cb.n_out)
+        sig = "pick_signature(self.target, %s)" % sigs(lc.signatures, nul=True)
+        unwrap = "%s.map(|mut %s| " % (name, name) if closure.nullable else ""
+        close = ")" if closure.nullable else ""
+        if heap:
+            raw.append("let %s_raw: Option<nccc::callback::Callback> = %s%s(nccc::Box::new(move |%s: &[u64], %s: &mut [u64]| { %s }) as nccc::Box<dyn FnMut(&[u64], &mut [u64]) + Send>, %s, %s, %s)%s;"
+                       % (name, unwrap, "" if closure.nullable else "Some(", _in_name(cb),
+                          _out_name(n_outs), body, n_in, n_out, sig,
+                          close if closure.nullable else ")"))
+        else:
+            raw.append("let mut %s_fn = %s|%s: &[u64], %s: &mut [u64]| { %s }%s;"
+                       % (name, unwrap, _in_name(cb), _out_name(n_outs), body, close))
+            if closure.nullable:
+                raw.append("let %s_entry = %s_fn.as_mut().map(|f| nccc::callback::Entry::new(f, %s, %s));"
+                           % (name, name, n_in, n_out))
+            else:
+                raw.append("let %s_entry = nccc::callback::Entry::new(&mut %s_fn, %s, %s);"
+                           % (name, name, n_in, n_out))
+            raw.append("let %s_sig = %s;" % (name, sig))
+    call.claims.extend(raw)
+    first = members[0][0]
+    ctx = "%s_ctx" % first
+    if heap:
+        boxes = ", ".join("%s_raw" % m[0] for m in members)
+        cond = "%s_raw.is_some()" % first
+        call.claims.append(
+            "let %s = if %s { Some(nccc::callback::claim_boxed(self.rt, nccc::abi::SCOPE_%s, %d, [%s].map(|m| m.unwrap()))?) } else { None };"
+            % (ctx, cond, scope, len(members) - 1, boxes)
+            if closure.nullable else
+            "let %s = Some(nccc::callback::claim_boxed(self.rt, nccc::abi::SCOPE_%s, %d, [%s].map(|m| m.unwrap()))?);"
+            % (ctx, scope, len(members) - 1, boxes))
+        call.slot_in(closure.slot, "%s.map_or(0, |c| c.context)" % ctx)
+        if closure.scope == "forever":
+            call.forever.append((ctx, closure.nullable))
+    else:
+        if closure.nullable:
+            call.claims.append(
+                "let %s_members; let %s = match %s_entry.as_ref() { Some(e) => { %s_members = [(e, %s_sig)]; Some(nccc::callback::claim_call(self.rt, &%s_members)?) } None => None };"
+                % (first, ctx, first, first, first, first))
+            call.slot_in(closure.slot, "%s.as_ref().map_or(0, |c| c.context)" % ctx)
+        else:
+            call.claims.append("let %s_members = [%s];" % (first, ", ".join(
+                "(&%s_entry, %s_sig)" % (m[0], m[0]) for m in members)))
+            call.claims.append("let %s = nccc::callback::claim_call(self.rt, &%s_members)?;"
+                               % (ctx, first))
+            call.slot_in(closure.slot, "%s.context" % ctx)
+
+
+def _cb_index(slot):
+    """A callback's in slot in the closure's slice (in[1..])."""
+    index = slot.index
+    if not index.records:
+        return str(index.fixed - 1)
+    return "%s - 1" % slot_at(index)
+
+
+def _in_name(cb):
+    return "i" if cb.in_slots else "_i"
+
+
+def _out_name(n_outs):
+    return "o" if n_outs else "_o"
+
+
+def _cb_args(cb):
+    """The in slots a callback's closure takes: a [length=n] pointer with
+    its count is one slice (the count is left out)."""
+    counts = {s.info.length for s in cb.in_slots if s.info is not None and s.info.length}
+    return [s for s in cb.in_slots if s.param is None or s.param.name not in counts]
+
+
+def _cb_count(cb, slot):
+    return next(s for s in cb.in_slots if s.param is not None
+                and s.param.name == slot.info.length)
+
+
+def _cb_arg_type(slot):
+    if slot.info is not None and slot.info.length:
+        return "&[%s]" % pointee_rust(slot.type)
+    if slot.record is not None:
+        return record_name(slot.record)
+    if slot.code == STRING_CODE:
+        return "&str"
+    return value_rust(slot.type)
+
+
+def _cb_body(name, cb, n_outs, heap):
+    """The slot-level closure around a typed one: arguments from i[k-1]
+    (the dispatcher drops env), results into o."""
+    args = []
+    for s in _cb_args(cb):
+        # in[0] is the environment word: the closure gets in[1..]
+        at = _cb_index(s)
+        if s.info is not None and s.info.length:
+            args.append("nccc::callback::slice_arg(i[%s], i[%s])"
+                        % (at, _cb_index(_cb_count(cb, s))))
+        elif s.record is not None:
+            args.append("<%s as nccc::Record>::from_slots(&i[%s..])" % (record_name(s.record), at))
+        elif s.code == STRING_CODE:
+            args.append("nccc::callback::str_arg(i[%s])" % at)
+        else:
+            args.append("nccc::Value::from_slot(i[%s])" % at)
+    call = "%s(%s)" % (name, ", ".join(args))
+    outs = [s for s in cb.out_slots if s.code != ERRNO_CODE]
+    if not outs:
+        return "%s;" % call
+    stores = []
+    for k, s in enumerate(outs):
+        value = "r" if len(outs) == 1 else "r.%d" % k
+        if s.record is not None:
+            stores.append("nccc::Record::to_slots(%s, &mut o[%s..]);" % (value, slot_at(s.index)))
+        else:
+            stores.append("o[%s] = nccc::Value::to_slot(%s);" % (slot_at(s.index), value))
+    return "let r = %s; %s" % (call, " ".join(stores))
