@@ -13,7 +13,7 @@ checks its signature and makes each function's converter and call once
 (lib:fast: a C closure on Lua 5.4, compiled Lua on LuaJIT).
 """
 
-from stubgen.host import BinderFacts, HostModule, binder_note, set_wrappers
+from stubgen.host import BinderSyntax, HostModule, binder
 from stubgen.source import Source
 
 
@@ -55,11 +55,16 @@ def _record(pairs):
         for k, v in pairs)
 
 
-def _set_wrappers(host, lf):
-    """The closure-set wrappers of a function, as Lua expressions around
-    call (stubgen/host.py)."""
-    return set_wrappers(host, lf, lua_string, _record,
-                        lambda texts: "{%s}" % ", ".join(texts))
+_SYNTAX = BinderSyntax(
+    quote=lua_string,
+    record=_record,
+    array=lambda texts: "{%s}" % ", ".join(texts),
+    option_table=lambda key, pairs: "%s = {%s}" % (key, ", ".join(
+        "[%d] = %s" % p for p in pairs)),
+    option_flag=lambda key: "%s = true" % key,
+    owner=lambda free, t: "lib:owner(%s, %s)" % (free, t),
+    owned_string=lambda free: "lib:owned_string(%s)" % free,
+    freeing=lambda name: "S.freeing(%s)" % name)
 
 
 def _closure_params(src, functions):
@@ -100,26 +105,18 @@ def _binder(src, host, lf):
     parameters), a thunk to bind (the last error checked after the
     call). Owned pointers from [out] parameters other than strings stay
     plain pointers: the caller frees them (docs/LUA.md, "Ownership")."""
-    facts = BinderFacts(lf)
-    sets = _set_wrappers(host, lf)
-    if not facts.needed(sets):
+    b = binder(host, lf, _SYNTAX)
+    if b is None:
         return
-    opts = facts.options(
-        lambda key, pairs: "%s = {%s}" % (key, ", ".join(
-            "[%d] = %s" % p for p in pairs)),
-        lambda key: "%s = true" % key)
-    owned = facts.owned
-    src.line("-- %s" % binder_note(lf))
+    owned = b.facts.owned
+    src.line("-- %s" % b.note)
     with src.block("B[%s] = function(lib, h%s)" % (
-            lua_string(lf.name), ", S" if sets or
+            lua_string(lf.name), ", S" if b.sets or
             (owned and owned.frees) else ""), "end"):
-        src.line("local call = lib:fast(h, {%s})" % ", ".join(opts))
-        for w in sets:
+        src.line("local call = lib:fast(h, {%s})" % ", ".join(b.options))
+        for w in b.sets:
             src.line("call = %s" % w)
-        convs = facts.conversions(
-            host, lua_string, lambda free, t: "lib:owner(%s, %s)" % (free, t),
-            lambda free: "lib:owned_string(%s)" % free,
-            lambda name: "S.freeing(%s)" % name)
+        convs = b.conversions
         if not convs:
             src.line("return call")
         elif len(convs) == 1 and convs[0][0] == 1:

@@ -14,6 +14,8 @@ function agrees with, and a callback takes its signature for the first
 of them.
 """
 
+from typing import Callable, NamedTuple
+
 from stubgen.ctype import POINTER_CODE
 from stubgen.model.lower import lower
 
@@ -151,3 +153,45 @@ class BinderFacts:
     def needed(self, sets):
         return bool(self.nonnull or self.owned or self.thunks or
                     self.owned_outs or sets)
+
+
+class BinderSyntax(NamedTuple):
+    """How a host spells the expressions of a binder: quote(text) a
+    string literal; record(pairs) and array(texts) table literals;
+    option_table(key, [(position, text)]) and option_flag(key) the
+    options of the plain call; owner(free, type), owned_string(free) and
+    freeing(name) the conversions of owned results."""
+    quote: Callable
+    record: Callable
+    array: Callable
+    option_table: Callable
+    option_flag: Callable
+    owner: Callable
+    owned_string: Callable
+    freeing: Callable
+
+
+class Binder(NamedTuple):
+    """A function's binder as the host's texts: note (its comment),
+    options (of the plain call), sets (closure-set wrappers around the
+    call), conversions ([(result position, conversion)]) and facts."""
+    note: str
+    options: list
+    sets: list
+    conversions: list
+    facts: BinderFacts
+
+
+def binder(host, lf, syntax):
+    """The binder of one function (a LoweredFunction) in the host's
+    syntax, or None when the plain call needs nothing around it."""
+    facts = BinderFacts(lf)
+    sets = set_wrappers(host, lf, syntax.quote, syntax.record, syntax.array)
+    if not facts.needed(sets):
+        return None
+    return Binder(binder_note(lf),
+                  facts.options(syntax.option_table, syntax.option_flag),
+                  sets,
+                  facts.conversions(host, syntax.quote, syntax.owner,
+                                    syntax.owned_string, syntax.freeing),
+                  facts)

@@ -19,7 +19,7 @@ import json
 
 from stubgen.emit_js.fast import emit_special, specialisable
 from stubgen.emit_js.types import emit_types
-from stubgen.host import BinderFacts, HostModule, binder_note, set_wrappers
+from stubgen.host import BinderSyntax, HostModule, binder
 from stubgen.source import Source
 
 
@@ -67,13 +67,16 @@ def _closure_params(src, functions):
                 src.line("%s: {%s}," % (js_string(lf.name), ", ".join(slots)))
 
 
-def _set_wrappers(host, lf):
-    """The closure-set wrappers of a function around call
-    (stubgen/host.py)."""
-    return set_wrappers(
-        host, lf, js_string,
-        lambda pairs: "{%s}" % ", ".join("%s: %s" % kv for kv in pairs),
-        lambda texts: "[%s]" % ", ".join(texts))
+_SYNTAX = BinderSyntax(
+    quote=js_string,
+    record=lambda pairs: "{%s}" % ", ".join("%s: %s" % kv for kv in pairs),
+    array=lambda texts: "[%s]" % ", ".join(texts),
+    option_table=lambda key, pairs: "%s: {%s}" % (key, ", ".join(
+        "%d: %s" % p for p in pairs)),
+    option_flag=lambda key: "%s: true" % key,
+    owner=lambda free, t: "rt.owner(%s, %s)" % (free, t),
+    owned_string=lambda free: "rt.ownedString(%s)" % free,
+    freeing=lambda name: "S.freeing(%s)" % name)
 
 
 def _binder(src, host, lf):
@@ -84,23 +87,15 @@ def _binder(src, host, lf):
     if sig is not None:
         emit_special(src, lf, sig, js_string)
         return
-    facts = BinderFacts(lf)
-    sets = _set_wrappers(host, lf)
-    if not facts.needed(sets):
+    b = binder(host, lf, _SYNTAX)
+    if b is None:
         return
-    opts = facts.options(
-        lambda key, pairs: "%s: {%s}" % (key, ", ".join(
-            "%d: %s" % p for p in pairs)),
-        lambda key: "%s: true" % key)
-    src.line("// %s" % binder_note(lf))
+    src.line("// %s" % b.note)
     with src.block("B[%s] = (rt, h, S) => {" % js_string(lf.name), "};"):
-        src.line("let call = rt.fast(h, {%s});" % ", ".join(opts))
-        for w in sets:
+        src.line("let call = rt.fast(h, {%s});" % ", ".join(b.options))
+        for w in b.sets:
             src.line("call = %s;" % w)
-        convs = facts.conversions(
-            host, js_string, lambda free, t: "rt.owner(%s, %s)" % (free, t),
-            lambda free: "rt.ownedString(%s)" % free,
-            lambda name: "S.freeing(%s)" % name)
+        convs = b.conversions
         if not convs:
             src.line("return call;")
         elif len(convs) == 1 and convs[0][0] == 1 and len(lf.out_slots) == 1:
