@@ -73,16 +73,19 @@ static NOINLINE void add_direct(uint64_t n) {
   sink_u = (uint64_t)acc;
 }
 
-static NOINLINE void add_wrapper(uint64_t n) {
-  uint64_t in[2], out[1] = {1};
-  uint64_t i;
-  for (i = 0; i < n; i++) {
-    in[0] = out[0];
-    in[1] = i;
-    nccc_bench_add(in, out);
+/* The slot-calling variants: one loop each, with CALL on the slots in
+** and out (a macro so that each variant stays its own function). */
+#define ADD_SLOT_LOOP(NAME, CALL)        \
+  static NOINLINE void NAME(uint64_t n) { \
+    uint64_t in[2], out[1] = {1};         \
+    uint64_t i;                           \
+    for (i = 0; i < n; i++) {             \
+      in[0] = out[0];                     \
+      in[1] = i;                          \
+      CALL;                               \
+    }                                     \
+    sink_u = out[0];                      \
   }
-  sink_u = out[0];
-}
 
 /* The wrapper as one would write it by hand, for comparison with the
 ** generated one: the same work, so the same count is expected. */
@@ -90,53 +93,15 @@ static NOINLINE void hand_add(const uint64_t *in, uint64_t *out) {
   out[0] = (uint64_t)bench_add((int64_t)in[0], (int64_t)in[1]);
 }
 
-static NOINLINE void add_hand(uint64_t n) {
-  uint64_t in[2], out[1] = {1};
-  uint64_t i;
-  for (i = 0; i < n; i++) {
-    in[0] = out[0];
-    in[1] = i;
-    hand_add(in, out);
-  }
-  sink_u = out[0];
-}
-
 /* libnccc_ffi's dynamic forwarder for the same function: an nccc_fn made
 ** at run time from a pointer and "ll:l", calling through ffi_call. */
 static nccc_fn fwd_add, fwd_mix6;
 
-static NOINLINE void add_forward(uint64_t n) {
-  uint64_t in[2], out[1] = {1};
-  uint64_t i;
-  for (i = 0; i < n; i++) {
-    in[0] = out[0];
-    in[1] = i;
-    fwd_add(in, out);
-  }
-  sink_u = out[0];
-}
-
-static NOINLINE void add_handle(uint64_t n) {
-  uint64_t in[2], out[1] = {1};
-  uint64_t i;
-  for (i = 0; i < n; i++) {
-    in[0] = out[0];
-    in[1] = i;
-    nccc_call(h_add, in, out);
-  }
-  sink_u = out[0];
-}
-
-static NOINLINE void add_checked(uint64_t n) {
-  uint64_t in[2], out[1] = {1};
-  uint64_t i;
-  for (i = 0; i < n; i++) {
-    in[0] = out[0];
-    in[1] = i;
-    nccc_call_checked(h_add, in, 2, out, 1);
-  }
-  sink_u = out[0];
-}
+ADD_SLOT_LOOP(add_wrapper, nccc_bench_add(in, out))
+ADD_SLOT_LOOP(add_hand, hand_add(in, out))
+ADD_SLOT_LOOP(add_forward, fwd_add(in, out))
+ADD_SLOT_LOOP(add_handle, nccc_call(h_add, in, out))
+ADD_SLOT_LOOP(add_checked, nccc_call_checked(h_add, in, 2, out, 1))
 
 static NOINLINE void add_ffi(uint64_t n) {
   int64_t a = 1, b = 0, r = 1;
@@ -174,69 +139,27 @@ static NOINLINE void mix6_direct(uint64_t n) {
   sink_d = acc;
 }
 
-static NOINLINE void mix6_wrapper(uint64_t n) {
-  uint64_t in[6], out[1];
-  uint64_t i;
-  in[0] = nccc_slot_from_i32(v_a);
-  in[3] = nccc_slot_from_float(v_d);
-  in[4] = nccc_slot_from_u8(v_e);
-  in[5] = nccc_slot_from_double(v_f);
-  out[0] = nccc_slot_from_double(0.5);
-  for (i = 0; i < n; i++) {
-    in[1] = out[0];
-    in[2] = i;
-    nccc_bench_mix6(in, out);
+#define MIX6_SLOT_LOOP(NAME, CALL)        \
+  static NOINLINE void NAME(uint64_t n) {  \
+    uint64_t in[6], out[1];                \
+    uint64_t i;                            \
+    in[0] = nccc_slot_from_i32(v_a);       \
+    in[3] = nccc_slot_from_float(v_d);     \
+    in[4] = nccc_slot_from_u8(v_e);        \
+    in[5] = nccc_slot_from_double(v_f);    \
+    out[0] = nccc_slot_from_double(0.5);   \
+    for (i = 0; i < n; i++) {              \
+      in[1] = out[0];                      \
+      in[2] = i;                           \
+      CALL;                                \
+    }                                      \
+    sink_d = nccc_slot_to_double(out[0]);  \
   }
-  sink_d = nccc_slot_to_double(out[0]);
-}
 
-static NOINLINE void mix6_forward(uint64_t n) {
-  uint64_t in[6], out[1];
-  uint64_t i;
-  in[0] = nccc_slot_from_i32(v_a);
-  in[3] = nccc_slot_from_float(v_d);
-  in[4] = nccc_slot_from_u8(v_e);
-  in[5] = nccc_slot_from_double(v_f);
-  out[0] = nccc_slot_from_double(0.5);
-  for (i = 0; i < n; i++) {
-    in[1] = out[0];
-    in[2] = i;
-    fwd_mix6(in, out);
-  }
-  sink_d = nccc_slot_to_double(out[0]);
-}
-
-static NOINLINE void mix6_handle(uint64_t n) {
-  uint64_t in[6], out[1];
-  uint64_t i;
-  in[0] = nccc_slot_from_i32(v_a);
-  in[3] = nccc_slot_from_float(v_d);
-  in[4] = nccc_slot_from_u8(v_e);
-  in[5] = nccc_slot_from_double(v_f);
-  out[0] = nccc_slot_from_double(0.5);
-  for (i = 0; i < n; i++) {
-    in[1] = out[0];
-    in[2] = i;
-    nccc_call(h_mix6, in, out);
-  }
-  sink_d = nccc_slot_to_double(out[0]);
-}
-
-static NOINLINE void mix6_checked(uint64_t n) {
-  uint64_t in[6], out[1];
-  uint64_t i;
-  in[0] = nccc_slot_from_i32(v_a);
-  in[3] = nccc_slot_from_float(v_d);
-  in[4] = nccc_slot_from_u8(v_e);
-  in[5] = nccc_slot_from_double(v_f);
-  out[0] = nccc_slot_from_double(0.5);
-  for (i = 0; i < n; i++) {
-    in[1] = out[0];
-    in[2] = i;
-    nccc_call_checked(h_mix6, in, 6, out, 1);
-  }
-  sink_d = nccc_slot_to_double(out[0]);
-}
+MIX6_SLOT_LOOP(mix6_wrapper, nccc_bench_mix6(in, out))
+MIX6_SLOT_LOOP(mix6_forward, fwd_mix6(in, out))
+MIX6_SLOT_LOOP(mix6_handle, nccc_call(h_mix6, in, out))
+MIX6_SLOT_LOOP(mix6_checked, nccc_call_checked(h_mix6, in, 6, out, 1))
 
 static NOINLINE void mix6_ffi(uint64_t n) {
   int32_t a = v_a;
@@ -281,47 +204,24 @@ static NOINLINE void vec3_direct(uint64_t n) {
 }
 
 /* The result slots are the next call's argument slots. */
-static NOINLINE void vec3_wrapper(uint64_t n) {
-  bench_vec3 v = {1.0, 2.0, 3.0};
-  uint64_t in[4], out[3];
-  uint64_t i;
-  nccc_slots_from_bytes(out, &v, sizeof v);
-  in[3] = nccc_slot_from_double(v_k);
-  for (i = 0; i < n; i++) {
-    memcpy(in, out, sizeof out);
-    nccc_bench_vec3_scale(in, out);
+#define VEC3_SLOT_LOOP(NAME, CALL)                 \
+  static NOINLINE void NAME(uint64_t n) {           \
+    bench_vec3 v = {1.0, 2.0, 3.0};                 \
+    uint64_t in[4], out[3];                         \
+    uint64_t i;                                     \
+    nccc_slots_from_bytes(out, &v, sizeof v);       \
+    in[3] = nccc_slot_from_double(v_k);             \
+    for (i = 0; i < n; i++) {                       \
+      memcpy(in, out, sizeof out);                  \
+      CALL;                                         \
+    }                                               \
+    nccc_slots_to_bytes(&v, out, sizeof v);         \
+    sink_d = v.x + v.y + v.z;                       \
   }
-  nccc_slots_to_bytes(&v, out, sizeof v);
-  sink_d = v.x + v.y + v.z;
-}
 
-static NOINLINE void vec3_handle(uint64_t n) {
-  bench_vec3 v = {1.0, 2.0, 3.0};
-  uint64_t in[4], out[3];
-  uint64_t i;
-  nccc_slots_from_bytes(out, &v, sizeof v);
-  in[3] = nccc_slot_from_double(v_k);
-  for (i = 0; i < n; i++) {
-    memcpy(in, out, sizeof out);
-    nccc_call(h_vec3, in, out);
-  }
-  nccc_slots_to_bytes(&v, out, sizeof v);
-  sink_d = v.x + v.y + v.z;
-}
-
-static NOINLINE void vec3_checked(uint64_t n) {
-  bench_vec3 v = {1.0, 2.0, 3.0};
-  uint64_t in[4], out[3];
-  uint64_t i;
-  nccc_slots_from_bytes(out, &v, sizeof v);
-  in[3] = nccc_slot_from_double(v_k);
-  for (i = 0; i < n; i++) {
-    memcpy(in, out, sizeof out);
-    nccc_call_checked(h_vec3, in, 4, out, 3);
-  }
-  nccc_slots_to_bytes(&v, out, sizeof v);
-  sink_d = v.x + v.y + v.z;
-}
+VEC3_SLOT_LOOP(vec3_wrapper, nccc_bench_vec3_scale(in, out))
+VEC3_SLOT_LOOP(vec3_handle, nccc_call(h_vec3, in, out))
+VEC3_SLOT_LOOP(vec3_checked, nccc_call_checked(h_vec3, in, 4, out, 3))
 
 static NOINLINE void vec3_ffi(uint64_t n) {
   bench_vec3 v = {1.0, 2.0, 3.0}, r = {1.0, 2.0, 3.0};
