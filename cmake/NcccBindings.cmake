@@ -84,9 +84,33 @@ function(_nccc_wasm_module target module)
     NCCC_WASM_EXPORTS "nccc_root;nccc_js_dispatcher;malloc;free;nccc_${module}_open")
   target_link_libraries(${target} PRIVATE nccc::runtime)
   set(exports "$<TARGET_PROPERTY:${target},NCCC_WASM_EXPORTS>")
+  _nccc_wasm_table(${target} "${exports}")
   target_link_options(${target} PRIVATE --no-entry -sSTANDALONE_WASM=1 -sWASM_BIGINT=1
-    -sALLOW_MEMORY_GROWTH=1 "--js-library=${js}/nccc_js_imports.js" -Wl,--growable-table
-    "-sEXPORTED_FUNCTIONS=_$<JOIN:${exports},$<COMMA>_>")
+    -sALLOW_MEMORY_GROWTH=1 "--js-library=${js}/nccc_js_imports.js"
+    "-sEXPORTED_FUNCTIONS=_$<JOIN:${exports},$<COMMA>_>" -Wl,--export=nccc_js_exported)
+endfunction()
+
+# wasm-ld gives a slot of the function table only to functions whose
+# address the program takes, and an export is not one: without a slot,
+# the host could make an export callable by address (rt.symbol) only by
+# growing the table. This C file takes the address of every function the
+# module exports, so that each has its slot from the start and the table
+# never grows. Its declarations are only ever used for their addresses
+# (wasm-ld checks a function's type only where it is called), and each
+# has a name of its own (the asm label names the export) so that none
+# redeclares a C function such as malloc.
+function(_nccc_wasm_table target exports)
+  set(file "${CMAKE_CURRENT_BINARY_DIR}/${target}_nccc_exported.c")
+  set(each "$<JOIN:${exports},)NCCC_EXPORTED(>")
+  file(GENERATE OUTPUT "${file}" CONTENT
+"/* the functions ${target}.wasm exports, by address (cmake/NcccBindings.cmake) */
+#define NCCC_EXPORTED(name) extern void nccc_exported_##name(void) __asm__(#name);
+NCCC_EXPORTED(${each})
+#undef NCCC_EXPORTED
+#define NCCC_EXPORTED(name) nccc_exported_##name,
+void (*const nccc_js_exported[])(void) = {NCCC_EXPORTED(${each})};
+")
+  target_sources(${target} PRIVATE "${file}")
 endfunction()
 
 function(nccc_add_bindings target idl)

@@ -253,14 +253,25 @@ Runtime.prototype.fn = function (key) {
 Runtime.prototype.signature = function (key) { return this.fn(key).signature; };
 
 // The address of an exported symbol: a data symbol's address, or a
-// function's table index (a function whose address the module never
-// took is appended to the table once, as dlsym would make it callable).
+// function's table index. nccc_add_bindings gives every function the
+// module exports a slot of the table (wasm-ld gives one only to functions
+// whose address is taken), so a function is found, never added: the
+// table never grows. A function without a slot (an export the build did
+// not list in NCCC_WASM_EXPORTS) is refused.
 Runtime.prototype.symbol = function (name) {
   const v = this.exports[name];
   if (v instanceof WebAssembly.Global) return Number(v.value);
   if (typeof v !== "function") throw unknown(`unknown symbol '${name}'`);
-  for (let k = 1; k < this.table.length; k++) if (this.table.get(k) === v) return k;
-  const k = this.table.grow(1, v);
-  this.fns.set(k, v);
+  // each function's first slot, read once (again if the table changed size)
+  if (this.tableIndexOf !== this.table.length) {
+    this.tableIndex = new Map();
+    for (let k = this.table.length - 1; k > 0; k--) this.tableIndex.set(this.table.get(k), k);
+    this.tableIndexOf = this.table.length;
+  }
+  const k = this.tableIndex.get(v);
+  if (k === undefined) {
+    throw unknown(`the function '${name}' has no address: the module was built without it ` +
+      "in its function table (append it to the target property NCCC_WASM_EXPORTS)");
+  }
   return k;
 };
