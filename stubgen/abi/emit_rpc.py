@@ -16,16 +16,22 @@ def _enum(src, ctype, prefix, entries):
     src.blank()
 
 
+# How many bytes the hosted CRC takes at a time, one table each: sixteen
+# independent lookups per step keep the loads, not the chain through the
+# register, the limit (docs/BENCHMARKS.md, "Remote calls").
+CRC_SLICES = 16
+
+
 def _crc_tables(poly):
-    """Four 256-entry tables for a CRC four bytes at a time: table k
-    holds the CRC of each byte value followed by k zero bytes, in the
-    top of a 16-bit register."""
+    """CRC_SLICES 256-entry tables for a CRC that many bytes at a time:
+    table k holds the CRC of each byte value followed by k zero bytes,
+    in the top of a 16-bit register."""
     def step(crc):
         for _ in range(8):
             crc = ((crc << 1) ^ poly if crc & 0x8000 else crc << 1) & 0xffff
         return crc
     tables = [[step(byte << 8) for byte in range(256)]]
-    for _ in range(3):
+    for _ in range(CRC_SLICES - 1):
         tables.append([(step(v & 0xff00) ^ (v << 8)) & 0xffff
                        for v in tables[-1]])
     return tables
@@ -62,17 +68,18 @@ def emit(abi):
     src.line("#define NCCC_RPC_CRC_POLY 0x%04xu" % rpc.crc["poly"])
     src.line("#define NCCC_RPC_CRC_INIT 0x%04xu" % rpc.crc["init"])
     src.line("#define NCCC_RPC_CRC_CHECK 0x%04xu" % rpc.crc["check"])
-    src.line("/* The initializer of four 256-entry tables: table k is the "
-             "CRC of each byte")
-    src.line("** value followed by k zero bytes (rpc_frame.c, four bytes at "
-             "a time, unless")
-    src.line("** NCCC_RPC_CRC_SMALL). */")
+    src.line("/* The initializer of NCCC_RPC_CRC_SLICES 256-entry tables: "
+             "table k is the CRC")
+    src.line("** of each byte value followed by k zero bytes (rpc_frame.c, "
+             "that many bytes at")
+    src.line("** a time, unless NCCC_RPC_CRC_SMALL). */")
+    src.line("#define NCCC_RPC_CRC_SLICES %du" % CRC_SLICES)
     src.line("#define NCCC_RPC_CRC_TABLES { \\")
     # 128 values a line: two lines a table
     for k, table in enumerate(_crc_tables(rpc.crc["poly"])):
         for row in range(0, 256, 128):
             head = "  {" if row == 0 else "   "
-            tail = ("}" + (" }" if k == 3 else ", \\")) if row + 128 == 256 \
+            tail = ("}" + (" }" if k == CRC_SLICES - 1 else ", \\")) if row + 128 == 256 \
                 else ", \\"
             src.line(head + ", ".join("0x%04xu" % v
                                       for v in table[row:row + 128]) + tail)

@@ -59,8 +59,17 @@ END_TEST
 
 START_TEST(test_raw_call) {
   uint64_t in[2] = {nccc_slot_from_i64(40), nccc_slot_from_i64(2)}, out[1] = {0};
-  ck_assert_int_eq(rpct_call(r, "rpct.add", in, 2, out, 1), NCCC_OK);
+  nccc_handle add = rpct_lookup(r, "rpct.add");
+  const nccc_remote_stats *stats = nccc_remote_stats_get(r);
+  uint64_t sent = stats->bytes_sent, received = stats->bytes_received;
+  ck_assert_int_eq(nccc_remote_call(r, add, in, 2, out, 1), NCCC_OK);
   ck_assert_int_eq(nccc_slot_to_i64(out[0]), 42);
+  /* the frames of a call of 2 slots and its result of 1: 40 and 32
+  ** bytes, and one more for each 0xff byte (the ids, the CRC) escaped */
+  ck_assert_uint_ge(stats->bytes_sent - sent, 40);
+  ck_assert_uint_le(stats->bytes_sent - sent, 48);
+  ck_assert_uint_ge(stats->bytes_received - received, 32);
+  ck_assert_uint_le(stats->bytes_received - received, 40);
   in[0] = nccc_slot_from_i64(-5000000000);
   in[1] = nccc_slot_from_i64(-7);
   ck_assert_int_eq(rpct_call(r, "rpct.add", in, 2, out, 1), NCCC_OK);
@@ -399,10 +408,17 @@ END_TEST
 
 START_TEST(test_tcp) {
   char line[128];
+  uint64_t in[1], out[1];
   nccc_remote *t = NULL;
   long pid = rpct_spawn("--tcp", "0", line, sizeof line);
   ck_assert_int_eq(strncmp(line, "port ", 5), 0);
   ck_assert_int_eq(nccc_remote_open_tcp((uint16_t)atoi(line + 5), NULL, &t), NCCC_OK);
+  add_over(t);
+  /* a socket's read times out by itself (SO_RCVTIMEO) */
+  in[0] = 600;
+  nccc_remote_set_timeout(t, 100, 0);
+  ck_assert_int_eq(rpct_call(t, "rpct.sleep_ms", in, 1, out, 0), NCCC_ERR_RPC_TIMEOUT);
+  nccc_remote_set_timeout(t, 10000, 0);
   add_over(t);
   nccc_remote_close(t);
   rpct_reap(pid);

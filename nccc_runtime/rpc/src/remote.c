@@ -32,6 +32,7 @@ static int64_t now_ms(void) {
 
 static int sink(void *ctx, const uint8_t *data, size_t n) {
   nccc_remote *r = ctx;
+  r->stats.bytes_sent += n;
   return nccci_rpc_write_all(r->io.write, r->io.ctx, data, n);
 }
 
@@ -57,6 +58,7 @@ static int receive(nccc_remote *r, int64_t deadline, uint32_t *n) {
       if (got < 0) return GOT_EOF;
       r->chunk_at = 0;
       r->chunk_n = (size_t)got;
+      r->stats.bytes_received += (uint64_t)got;
     }
     ev = nccc_rpc_decode(&r->decoder, r->chunk + r->chunk_at, r->chunk_n - r->chunk_at, &used);
     r->chunk_at += used;

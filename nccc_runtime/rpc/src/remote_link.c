@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -23,12 +24,36 @@
 
 typedef struct fd_link {
   int in, out;
-  pid_t child; /* 0: none */
+  pid_t child;    /* 0: none */
+  int socket;     /* in is a socket: reads wait with SO_RCVTIMEO */
+  int timeout_ms; /* the SO_RCVTIMEO in force; 0: none set */
 } fd_link;
+
+/* A socket's read waits at most its SO_RCVTIMEO, so a read is one system
+** call where poll and read are two (docs/BENCHMARKS.md, "Remote calls");
+** the option is set again only when the timeout asked for changes,
+** which a wait does when it ends on a millisecond after it began. */
+static long socket_read(fd_link *l, uint8_t *buf, size_t n, int timeout_ms) {
+  if (timeout_ms < 1) timeout_ms = 1; /* 0 would mean no timeout */
+  if (timeout_ms != l->timeout_ms) {
+    struct timeval tv;
+    tv.tv_sec = timeout_ms / 1000;
+    tv.tv_usec = (suseconds_t)(timeout_ms % 1000) * 1000;
+    if (setsockopt(l->in, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0) return -1;
+    l->timeout_ms = timeout_ms;
+  }
+  for (;;) {
+    ssize_t got = read(l->in, buf, n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return 0;
+    return got > 0 ? (long)got : -1;
+  }
+}
 
 static long fd_read(void *ctx, uint8_t *buf, size_t n, int timeout_ms) {
   fd_link *l = ctx;
   struct pollfd p;
+  if (l->socket) return socket_read(l, buf, n, timeout_ms);
   p.fd = l->in;
   p.events = POLLIN;
   for (;;) {
@@ -68,10 +93,14 @@ static void fd_close(void *ctx) {
 nccc_status nccci_remote_fd_transport(int read_fd, int write_fd, long child,
                                       nccc_remote_transport *out) {
   fd_link *l = malloc(sizeof *l);
+  int type;
+  socklen_t type_size = sizeof type;
   if (l == NULL) return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", NULL);
   l->in = read_fd;
   l->out = write_fd;
   l->child = (pid_t)child;
+  l->socket = getsockopt(read_fd, SOL_SOCKET, SO_TYPE, &type, &type_size) == 0;
+  l->timeout_ms = 0;
   out->ctx = l;
   out->read = fd_read;
   out->write = fd_write;

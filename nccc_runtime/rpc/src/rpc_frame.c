@@ -28,18 +28,26 @@ uint16_t nccc_rpc_crc16(uint16_t crc, const uint8_t *data, size_t n) {
   return crc;
 }
 #else
-/* Four bytes at a time from the 2 KiB of tables rpc_wire.h generates from
-** the polynomial: four lookups that do not wait for each other. */
-static const uint16_t crc_tables[4][256] = NCCC_RPC_CRC_TABLES;
+/* NCCC_RPC_CRC_SLICES (16) bytes at a time from the tables rpc_wire.h
+** generates from the polynomial (8 KiB): only the first two lookups wait
+** for the register, the other fourteen go in parallel. */
+#if NCCC_RPC_CRC_SLICES != 16
+#error "nccc_rpc_crc16 below takes 16 bytes a step"
+#endif
+static const uint16_t crc_tables[NCCC_RPC_CRC_SLICES][256] = NCCC_RPC_CRC_TABLES;
 
 uint16_t nccc_rpc_crc16(uint16_t crc, const uint8_t *data, size_t n) {
+  const uint16_t(*t)[256] = crc_tables;
   size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    uint16_t r = (uint16_t)(crc ^ (data[i] << 8 | data[i + 1]));
-    crc = (uint16_t)(crc_tables[3][r >> 8] ^ crc_tables[2][r & 0xff] ^
-                     crc_tables[1][data[i + 2]] ^ crc_tables[0][data[i + 3]]);
+  for (; i + NCCC_RPC_CRC_SLICES <= n; i += NCCC_RPC_CRC_SLICES) {
+    const uint8_t *d = data + i;
+    uint16_t r = (uint16_t)(crc ^ (d[0] << 8 | d[1]));
+    crc = (uint16_t)(t[15][r >> 8] ^ t[14][r & 0xff] ^ t[13][d[2]] ^ t[12][d[3]] ^
+                     t[11][d[4]] ^ t[10][d[5]] ^ t[9][d[6]] ^ t[8][d[7]] ^ t[7][d[8]] ^
+                     t[6][d[9]] ^ t[5][d[10]] ^ t[4][d[11]] ^ t[3][d[12]] ^ t[2][d[13]] ^
+                     t[1][d[14]] ^ t[0][d[15]]);
   }
-  for (; i < n; i++) crc = (uint16_t)((crc << 8) ^ crc_tables[0][(crc >> 8) ^ data[i]]);
+  for (; i < n; i++) crc = (uint16_t)((crc << 8) ^ t[0][(crc >> 8) ^ data[i]]);
   return crc;
 }
 #endif

@@ -76,6 +76,8 @@ typedef struct nccc_remote_stats {
   uint32_t sessions;     /* sessions opened */
   uint32_t served;       /* nested requests from the device run here */
   uint32_t logs;         /* log messages */
+  uint64_t bytes_sent;   /* bytes written to the link, framing included */
+  uint64_t bytes_received; /* bytes read from the link */
 } nccc_remote_stats;
 
 /*
