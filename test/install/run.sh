@@ -3,7 +3,8 @@
 # (test/install/CMakeLists.txt). Installs BUILD into a temporary prefix,
 # copies consumer/ and the check programs out of TESTDIR, builds the
 # consumer against the prefix alone, then runs each interpreter with only
-# the set-up the host pages document for a prefix off its default paths.
+# the set-up the host pages document for a prefix off its default paths,
+# and the consumer's remote-call host against its device program.
 # The environment names the interpreters (LUA54, LUAJIT, GUILE, CHEZ,
 # RACKET, RACO, PYTHON; default: their Debian names) and PYTHON_DIR, the
 # Python package directory under the prefix.
@@ -18,7 +19,7 @@ mkdir -p "$work"
 cp -R "$testdir/consumer" "$testdir"/check* "$work/"
 "$cmake" -S "$work/consumer" -B "$out" -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$sanitize" \
-  -DCMAKE_SHARED_LINKER_FLAGS="$sanitize" >/dev/null
+  -DCMAKE_SHARED_LINKER_FLAGS="$sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" >/dev/null
 "$cmake" --build "$out" >/dev/null
 lib=$out/libgreet.so   # the generated modules are in $out/nccc
 
@@ -51,4 +52,8 @@ export PLTUSERHOME=$tmp/home
 "${RACO:-raco}" pkg install --copy --scope user --no-docs "$prefix/share/nccc/racket/nccc" >/dev/null
 cp "$work/check_racket.rkt" "$out/"
 expect racket "$(run "${RACKET:-racket}" "$out/check_racket.rkt" "$lib" 2>&1)"
+# Remote calls: the client (nccc::remote) calls greet on a device program
+# (nccc::rpc_posix), both built from the prefix alone.
+remote=$("$out/greet_remote" "$out/greet_device" 2>&1) || true
+if [ "$remote" = "remote: 42" ]; then echo "$remote"; else echo "FAIL remote: $remote"; failed=1; fi
 exit $failed
