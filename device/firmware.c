@@ -1,7 +1,8 @@
 /*
 ** firmware.c — the device image: the nccc runtime, the modules "m" (the
-** libm subset) and "dev" (device/fixture), and with the TVM layer a
-** system library, served over UART0 by the RPC server (docs/RPC.md).
+** libm subset), "dev" and with closures "callbacks" (device/fixture),
+** and with the TVM layer a system library, served over UART0 by the RPC
+** server (docs/RPC.md).
 **
 ** Start-up follows TVM's CRT: TVMInitializeRuntime, the system library's
 ** function registered as a global, then the nccc modules; the RPC server
@@ -26,6 +27,9 @@
 #include "board.h"
 #include "dev_nccc.h"
 #include "m_nccc.h"
+#if NCCC_WITH_CLOSURES
+#include "callbacks_nccc.h"
+#endif
 
 static nccc_rpc_server server;
 
@@ -102,13 +106,24 @@ static int start_tvm(void) {
 }
 #endif
 
+/* Host procedures as the callbacks of module "callbacks" (docs/RPC.md,
+** "Callbacks across the wire"); a build without closures has neither. */
+#if NCCC_WITH_CLOSURES
+static int serve_callbacks(void) {
+  return nccc_callbacks_register() == NCCC_OK &&
+         nccc_rpc_server_serve_callbacks(&server) == NCCC_OK;
+}
+#else
+static int serve_callbacks(void) { return 1; }
+#endif
+
 int main(void) {
   static const nccc_rpc_transport uart0 = {NULL, uart_read, uart_write};
   board_uart_init();
   if (!start_tvm()) return 1;
   if (nccc_m_register() != NCCC_OK || nccc_dev_register() != NCCC_OK) return 2;
   if (nccc_rpc_server_init(&server, &uart0) != NCCC_OK) return 3;
-  if (nccc_rpc_server_serve_callbacks(&server) != NCCC_OK) return 4;
+  if (!serve_callbacks()) return 4;
   nccc_rpc_server_run(&server);
   return 5; /* the link is gone: a UART never goes */
 }

@@ -62,18 +62,19 @@ def sources(generated):
     tvm = cmake_list("NCCC_RUNTIME_TVM_SOURCES")
     server = cmake_list("NCCC_RPC_SERVER_SOURCES")
     modules = [str(generated / "m_nccc.c"), str(generated / "dev_nccc.c"),
-               "device/fixture/dev.c"]
+               str(generated / "callbacks_nccc.c"), "device/fixture/dev.c",
+               "device/fixture/callbacks.c"]
     return core + tvm + server + modules, {
         "runtime core": {image.object_name(s) for s in core + tvm},
         "RPC server": {image.object_name(s) for s in server},
-        "modules m, dev and the fixture": {image.object_name(s) for s in modules},
+        "modules m, dev, callbacks and the fixture": {image.object_name(s) for s in modules},
         "board": {image.object_name(b) for b in image.BOARD},
         "firmware.c (with the server object)": {"firmware.o"},
     }
 
 
 def generate(out):
-    for idl in ("m.idl", "dev.idl"):
+    for idl in ("m.idl", "dev.idl", "callbacks.idl"):
         subprocess.run(["bash", str(ROOT / "bin/nccc-stubgen"), "--lang", "c",
                         "-o", str(out), str(ROOT / "device/fixture" / idl)],
                        check=True, env=dict(os.environ, NCCC_PYTHON=sys.executable))
@@ -107,7 +108,8 @@ def report(name, defines, generated, out, session):
         print("  %-34s %7d %7d %7d" % (part, size["text"], size["data"], size["bss"]))
     messages = 2 * (config_value("NCCC_RPC_MAX_DEPTH", defines, includes) + 1) * \
         config_value("NCCC_RPC_MAX_MESSAGE", defines, includes)
-    registry = config_value("NCCC_GLOBAL_REGISTRY_BYTES", defines, includes)
+    registry = config_value("NCCC_GLOBAL_REGISTRY_BYTES", defines, includes) \
+        if config_value("NCCC_WITH_GLOBAL_REGISTRY", defines, includes) else 0
     server_object = rows["firmware.c (with the server object)"]["bss"]
     bss = rows["runtime core"]["bss"] + rows["RPC server"]["bss"] + server_object
     print("  runtime core + RPC server: .text %d; .bss %d, of which %d beyond the "

@@ -18,6 +18,19 @@
 
 static uint64_t status_slot(nccc_status st) { return (uint64_t)st; }
 
+/* ---- features left out (nccc/config.h) ------------------------------------ */
+
+#if !NCCC_WITH_TRACE || !NCCC_WITH_FAULTS || !NCCC_WITH_CLOSURES || \
+    !NCCC_WITH_HOST_BUILTINS || !NCCC_WITH_GLOBAL_REGISTRY
+/* Keeps its index and signature, so that hosts and their tables stay the
+** same whatever the build holds, and answers that it is not there. */
+static void b_left_out(const uint64_t *in, uint64_t *out) {
+  (void)in;
+  out[0] = status_slot(nccc_fail(NCCC_ERR_NOT_IMPLEMENTED, "built-in",
+                                 "left out of this build (nccc/config.h)"));
+}
+#endif
+
 /* ---- registry operations --------------------------------------------- */
 
 static void b_builtin(const uint64_t *in, uint64_t *out);
@@ -58,6 +71,7 @@ static void b_function(const uint64_t *in, uint64_t *out) {
   out[5] = info->n_out;
 }
 
+#if NCCC_WITH_HOST_BUILTINS
 static void b_call(const uint64_t *in, uint64_t *out) {
   out[0] = status_slot(nccc_call((nccc_handle)in[0], ARG_PTR(1), ARG_PTR(2)));
 }
@@ -75,7 +89,12 @@ static void b_call_checked(const uint64_t *in, uint64_t *out) {
                                          (size_t)in[2], ARG_PTR(3),
                                          (size_t)in[4]));
 }
+#else
+#define b_call b_left_out
+#define b_call_checked b_left_out
+#endif
 
+#if NCCC_WITH_GLOBAL_REGISTRY
 static void b_register(const uint64_t *in, uint64_t *out) {
   nccc_handle h;
   nccc_fn fn = (nccc_fn)(uintptr_t)in[1];
@@ -83,6 +102,9 @@ static void b_register(const uint64_t *in, uint64_t *out) {
   out[0] = status_slot(st);
   if (st == NCCC_OK) out[1] = h;
 }
+#else
+#define b_register b_left_out
+#endif
 
 /* ---- modules ----------------------------------------------------------- */
 
@@ -109,7 +131,11 @@ static void b_module_info(const uint64_t *in, uint64_t *out) {
   if (in[0] == NCCC_GLOBAL_MODULE && nccci_G.initialized) {
     out[0] = NCCC_OK;
     out[1] = SLOT_STR("");
+#if NCCC_WITH_GLOBAL_REGISTRY
     out[2] = nccc_registry_count(&nccci_G.global.view);
+#else
+    out[2] = 0;
+#endif
     out[3] = 0;
     out[4] = 0;
     return;
@@ -186,6 +212,8 @@ static void b_module_constant(const uint64_t *in, uint64_t *out) {
 }
 
 /* ---- memory -------------------------------------------------------------- */
+
+#if NCCC_WITH_HOST_BUILTINS
 
 static void b_alloc(const uint64_t *in, uint64_t *out) {
   void *p;
@@ -309,10 +337,21 @@ static void b_strlen(const uint64_t *in, uint64_t *out) {
   out[1] = strlen((const char *)ARG_PTR(0));
 }
 
+#else
+#define b_alloc b_left_out
+#define b_free b_left_out
+#define b_peek b_left_out
+#define b_poke b_left_out
+#define b_read b_left_out
+#define b_write b_left_out
+#define b_strlen b_left_out
+#endif
+
 /* ---- callbacks --------------------------------------------------------- */
 
 #define ARG_FN(i) ((nccc_fn)(uintptr_t)in[i])
 
+#if NCCC_WITH_CLOSURES || NCCC_WITH_TRACE || NCCC_WITH_FAULTS
 /* Flags and counts wider than their C types cannot be valid; refuse them
 ** rather than let a cast wrap them into range. */
 static int u32_arg(uint64_t v, uint64_t *out, const char *what) {
@@ -320,6 +359,9 @@ static int u32_arg(uint64_t v, uint64_t *out, const char *what) {
   out[0] = status_slot(nccc_fail(NCCC_ERR_INVALID_ARG, what, "out of range"));
   return 0;
 }
+#endif
+
+#if NCCC_WITH_CLOSURES
 
 /* The claimed context, or the status of a failed claim. */
 static void claimed(nccc_status st, void *const *ctx, uint64_t *out) {
@@ -394,16 +436,13 @@ static void b_closure_stats(const uint64_t *in, uint64_t *out) {
   out[5] = s.wrong_thread;
 }
 
-/* ---- features left out (nccc/config.h) ------------------------------------ */
-
-#if !NCCC_WITH_TRACE || !NCCC_WITH_FAULTS
-/* Keeps its index and signature, so that hosts and their tables stay the
-** same whatever the build holds, and answers that it is not there. */
-static void b_left_out(const uint64_t *in, uint64_t *out) {
-  (void)in;
-  out[0] = status_slot(nccc_fail(NCCC_ERR_NOT_IMPLEMENTED, "built-in",
-                                 "left out of this build (nccc/config.h)"));
-}
+#else
+#define b_closure_claim b_left_out
+#define b_closure_claim_typed b_left_out
+#define b_closure_claim_group b_left_out
+#define b_closure_claim_group_typed b_left_out
+#define b_closure_release b_left_out
+#define b_closure_stats b_left_out
 #endif
 
 /* ---- tracing ------------------------------------------------------------ */

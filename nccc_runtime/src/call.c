@@ -63,14 +63,16 @@ nccc_status nccc_lookup(const char *name, nccc_handle *out) {
       return NCCC_OK;
     }
   }
+#if NCCC_WITH_GLOBAL_REGISTRY
   nccc_platform_lock();
-  if (nccc_registry_lookup(&nccci_G.global.view, name, &index) != NCCC_OK) {
+  if (nccc_registry_lookup(&nccci_G.global.view, name, &index) == NCCC_OK) {
     nccc_platform_unlock();
-    return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
+    *out = nccc_handle_encode(NCCC_GLOBAL_MODULE, index);
+    return NCCC_OK;
   }
   nccc_platform_unlock();
-  *out = nccc_handle_encode(NCCC_GLOBAL_MODULE, index);
-  return NCCC_OK;
+#endif
+  return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
 }
 
 nccc_status nccc_function(nccc_handle handle, nccc_fn *out_fn,
@@ -121,6 +123,7 @@ nccc_status nccc_call_checked(nccc_handle handle, const uint64_t *in,
   return NCCC_OK;
 }
 
+#if NCCC_WITH_GLOBAL_REGISTRY
 nccc_status nccc_register(const char *name, nccc_fn fn, const char *signature,
                           int override, nccc_handle *out) {
   uint16_t index;
@@ -140,3 +143,11 @@ nccc_status nccc_register(const char *name, nccc_fn fn, const char *signature,
   }
   return st;
 }
+#else
+nccc_status nccc_register(const char *name, nccc_fn fn, const char *signature,
+                          int override, nccc_handle *out) {
+  (void)name, (void)fn, (void)signature, (void)override, (void)out;
+  return nccc_fail(NCCC_ERR_NOT_IMPLEMENTED, "register",
+                   "no global registry in this build (nccc/config.h)");
+}
+#endif

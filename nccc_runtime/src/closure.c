@@ -23,6 +23,8 @@
 */
 #include "closure_pool.h"
 
+#if NCCC_WITH_CLOSURES
+
 nccci_closure_pool_t nccci_closure_pool;
 
 /* ---- tokens -------------------------------------------------------------- */
@@ -592,3 +594,5 @@ void nccc_closure_reset(void) {
   P.stale = P.mismatched = P.wrong_thread = 0;
   nccc_platform_unlock();
 }
+
+#endif /* NCCC_WITH_CLOSURES */

@@ -4,6 +4,8 @@
 */
 #include "internal.h"
 
+#if NCCC_WITH_CLOSURES
+
 uint32_t nccc_closure_type(const char *signature) {
   uint32_t h = NCCC_CLOSURE_TYPE_BASIS;
   if (signature == NULL) return NCCC_CLOSURE_UNTYPED;
@@ -44,3 +46,5 @@ nccc_status nccci_closure_type_mismatch(const char *have,
 }
 
 const nccc_callback_type nccc_callback_untyped = {NCCC_CLOSURE_UNTYPED, "untyped", NULL};
+
+#endif /* NCCC_WITH_CLOSURES */

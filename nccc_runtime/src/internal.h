@@ -26,7 +26,9 @@ typedef struct nccci_dispatch {
 typedef struct nccci_state {
   nccci_dispatch dispatch[NCCC_MAX_MODULES + 1]; /* the global one last */
   const nccc_module *modules[NCCC_MAX_MODULES];
+#if NCCC_WITH_GLOBAL_REGISTRY
   nccc_mreg global;
+#endif
   int initialized;
 } nccci_state;
 

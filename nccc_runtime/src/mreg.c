@@ -13,6 +13,8 @@
 
 #include "internal.h"
 
+#if NCCC_WITH_GLOBAL_REGISTRY
+
 #define ALIGN_OF(type) offsetof(struct { char c; type t; }, t)
 
 static uintptr_t align_up(uintptr_t p, size_t a) {
@@ -190,3 +192,5 @@ nccc_status nccc_mreg_set(nccc_mreg *reg, const char *name, nccc_fn fn,
   if (out_index != NULL) *out_index = index;
   return NCCC_OK;
 }
+
+#endif /* NCCC_WITH_GLOBAL_REGISTRY */

@@ -1,18 +1,29 @@
-/* The runtime core built without trace, faults, thunks and the TVM layer
-** (nccc/config.h) on a Cortex-M3: a registered function is called, and
-** the built-ins of the left-out features keep their places but answer
-** that they are not there. */
+/* The runtime core built with every feature of nccc/config.h left out
+** (trace, faults, thunks, the TVM layer, closures, the global registry,
+** the status texts, the host built-ins) on a Cortex-M3: a function of a
+** const module is called, the built-ins of the left-out features keep
+** their places but answer that they are not there, and so does
+** nccc_register. */
+#include <string.h>
+
 #include <nccc/nccc.h>
 
-#if NCCC_WITH_TRACE || NCCC_WITH_FAULTS || NCCC_WITH_THUNKS || NCCC_WITH_TVM
-#error "build with every NCCC_WITH_* switch 0"
+#if NCCC_WITH_TRACE || NCCC_WITH_FAULTS || NCCC_WITH_THUNKS || NCCC_WITH_TVM || \
+    NCCC_WITH_CLOSURES || NCCC_WITH_GLOBAL_REGISTRY || NCCC_WITH_STATUS_NAMES || \
+    NCCC_WITH_HOST_BUILTINS
+#error "build with every NCCC_WITH_* switch of the runtime 0"
 #endif
 
 static void add(const uint64_t *in, uint64_t *out) {
   out[0] = nccc_slot_from_i64(nccc_slot_to_i64(in[0]) + nccc_slot_to_i64(in[1]));
 }
 
-static uint64_t registry_block[64];
+NCCC_NAMES_BLOB(small_names, 1, "add\0");
+static const nccc_fn small_funcs[] = {add};
+static const nccc_fn_info small_info[] = {{"ll:l", 2, 1, 2}};
+static const nccc_registry small_registry = {(const char *)&small_names, small_funcs,
+                                             small_info, NULL};
+static const nccc_module small_module = {"small", &small_registry, NULL, 0, 0, NULL};
 
 /* Calls built-in name with zeroed in slots; returns its status slot. */
 static uint64_t builtin_status(const char *name) {
@@ -26,11 +37,18 @@ static uint64_t builtin_status(const char *name) {
 int main(void) {
   uint64_t in[2] = {40, 2}, out[1] = {0};
   nccc_handle h;
-  if (nccc_init(registry_block, sizeof registry_block) != NCCC_OK) return 1;
-  if (nccc_register("add", add, "ll:l", 0, &h) != NCCC_OK) return 2;
-  if (nccc_call_checked(h, in, 2, out, 1) != NCCC_OK || out[0] != 42) return 3;
-  if (builtin_status("nccc.trace_clear") != NCCC_ERR_NOT_IMPLEMENTED) return 4;
-  if (builtin_status("nccc.fault_disarm") != NCCC_ERR_NOT_IMPLEMENTED) return 5;
-  if (builtin_status("nccc.closure_stats") != NCCC_OK) return 6;
+  if (nccc_init(NULL, 0) != NCCC_OK) return 1;
+  if (nccc_module_add(&small_module, NULL) != NCCC_OK) return 2;
+  if (nccc_lookup("small.add", &h) != NCCC_OK) return 3;
+  if (nccc_call_checked(h, in, 2, out, 1) != NCCC_OK || out[0] != 42) return 4;
+  if (builtin_status("nccc.trace_clear") != NCCC_ERR_NOT_IMPLEMENTED) return 5;
+  if (builtin_status("nccc.fault_disarm") != NCCC_ERR_NOT_IMPLEMENTED) return 6;
+  if (builtin_status("nccc.closure_stats") != NCCC_ERR_NOT_IMPLEMENTED) return 7;
+  if (builtin_status("nccc.register") != NCCC_ERR_NOT_IMPLEMENTED) return 8;
+  if (builtin_status("nccc.peek") != NCCC_ERR_NOT_IMPLEMENTED) return 9;
+  if (builtin_status("nccc.module_count") != NCCC_OK) return 10;
+  if (nccc_register("add", add, "ll:l", 0, &h) != NCCC_ERR_NOT_IMPLEMENTED) return 11;
+  if (nccc_lookup("add", &h) != NCCC_ERR_NAME_NOT_FOUND) return 12;
+  if (strcmp(nccc_status_name(NCCC_ERR_BAD_HANDLE), nccc_status_name(NCCC_OK)) != 0) return 13;
   return 0;
 }

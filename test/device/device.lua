@@ -1,10 +1,11 @@
 -- device.lua — the Cortex-M3 image from Lua 5.4: the generated modules
--- m.lua and dev.lua bound to CLIENT.so, whose nccc_m_open and
--- nccc_dev_open bind the device's modules over the link NCCC_DEVICE_LINK
--- names (test/device/device_client.c); m compared call by call with the
--- same module in a library that holds it (LOCAL.so); callbacks from the
--- device to Lua functions in the call, async and notified scopes, an
--- error raised inside one, and a device reset noticed.
+-- m.lua, dev.lua and callbacks.lua bound to CLIENT.so, whose nccc_m_open,
+-- nccc_dev_open and nccc_callbacks_open bind the device's modules over
+-- the link NCCC_DEVICE_LINK names (test/device/device_client.c); m
+-- compared call by call with the same module in a library that holds it
+-- (LOCAL.so); callbacks from the device to Lua functions in the call,
+-- async and notified scopes, an error raised inside one, nesting past
+-- the device's limit, and a device reset noticed.
 --   NCCC_DEVICE_LINK="exec:bash run_qemu.sh --link IMAGE" \
 --   lua5.4 device.lua BINDINGS_DIR CPATH_DIR GEN_DIR LOCAL.so CLIENT.so
 -- Prints one line per failure and "N passed, M failed"; exits non-zero
@@ -21,6 +22,7 @@ local here = nccc.open(local_path)
 local there = nccc.open(client_path)
 local m_here, m_there = require("m").bind(here), require("m").bind(there)
 local dev = require("dev").bind(there)
+local cb = require("callbacks").bind(there)
 
 local passed, failed = 0, 0
 local function check(name, got, want)
@@ -58,36 +60,50 @@ check("dev.fail errno", err, dev.EDOM)
 
 -- callbacks: call scope
 local in_use = select(2, there:closure_stats())
-check("fold", dev.fold(10, dev.callback("step_fn", function(acc, i) return acc + i end)), 45)
-check("sort_digits", dev.sort_digits(31415, dev.callback("cmp_fn", function(a, b) return b - a end)), 54311)
+check("fold", cb.fold(10, cb.callback("step_fn", function(acc, i) return acc + i end)), 45)
+check("sort_digits", cb.sort_digits(31415, cb.callback("cmp_fn", function(a, b) return b - a end)), 54311)
 check("call-scoped closures released", select(2, there:closure_stats()), in_use)
 
 -- async: run later by another device call
 local seen = {}
 local keep = function(v) seen[#seen + 1] = v end
-dev.later(7, dev.callback("later_fn", keep, "async"))
-dev.later(-3, dev.callback("later_fn", keep, "async"))
+cb.later(7, cb.callback("later_fn", keep, "async"))
+cb.later(-3, cb.callback("later_fn", keep, "async"))
 check("async not yet run", #seen, 0)
-check("run_pending", dev.run_pending(), 2)
+check("run_pending", cb.run_pending(), 2)
 check("async values", table.concat(seen, ","), "7,-3")
 check("async closures released", select(2, there:closure_stats()), in_use)
 
 -- notified: the device's destroy notify reaches Lua
-local watch = dev.callback("watch_fn", function(event) return 10 * event end, "notified")
-dev.watch(watch)
-check("emit", dev.emit(4), 40)
+local watch = cb.callback("watch_fn", function(event) return 10 * event end, "notified")
+cb.watch(watch)
+check("emit", cb.emit(4), 40)
 check("watch live", watch.live, true)
-dev.unwatch()
+cb.unwatch()
 check("destroy notify reached the host", watch.live, false)
 
 -- an error inside the callback reaches the caller; the device goes on
-local ok, msg = pcall(dev.fold, 3, dev.callback("step_fn", function(acc, i)
+local ok, msg = pcall(cb.fold, 3, cb.callback("step_fn", function(acc, i)
   if i == 1 then error("no step one") end
   return acc + i
 end))
 check("callback error raised", ok, false)
 check("callback error message", tostring(msg):find("no step one", 1, true) ~= nil, true)
-check("device goes on", dev.fold(4, dev.callback("step_fn", function(acc, i) return acc + i end)), 6)
+check("device goes on", cb.fold(4, cb.callback("step_fn", function(acc, i) return acc + i end)), 6)
+
+-- nesting: a callback that calls the device again, whose callback calls
+-- again, ... until the device refuses a level past NCCC_RPC_MAX_DEPTH
+local levels = 0
+local function nested(acc, i)
+  levels = levels + 1
+  return acc + i + cb.fold(1, cb.callback("step_fn", nested))
+end
+cb.fold(1, cb.callback("step_fn", nested))
+local depth_status, depth_text = there:last_error()
+check("nested levels run", levels, 2)
+check("past the depth", depth_status, abi.status.ERR_RPC_DEPTH)
+check("past the depth text", depth_text, "rpc: deeper than NCCC_RPC_MAX_DEPTH")
+check("after the nesting", cb.fold(4, cb.callback("step_fn", function(acc, i) return acc + i end)), 6)
 
 -- TVMPlatformAbort: logged by the device, then the call fails with its text
 dev.abort(7)

@@ -2,14 +2,17 @@
 ** test_device.c — the Cortex-M3 image on QEMU's mps2-an385, served over
 ** UART0, from C: the modules "m" and "dev" bound from the device through
 ** the remote-call client, every result compared with the same call made
-** here; callbacks from the device to C procedures in every scope, with
-** an error inside one and nesting past the device's limit; and, with the
-** TVM layer, its system library; then TVMPlatformAbort and a reset, each
-** noticed and the session started again.
+** here; with closures (the full configuration), module "callbacks":
+** callbacks from the device to C procedures in every scope, with an
+** error inside one and nesting past the device's limit; with the TVM
+** layer, its system library; then TVMPlatformAbort and a reset, each
+** noticed and the session started again. The smallest configuration is
+** checked to leave out what device/configurations.txt says.
 **
-** The environment names the image and its runner:
-** NCCC_DEVICE_RUN=device/run_qemu.sh, NCCC_DEVICE_IMAGE=firmware.elf.
-** The device is booted once for the whole program.
+** The environment names the image, its runner and its configuration:
+** NCCC_DEVICE_RUN=device/run_qemu.sh, NCCC_DEVICE_IMAGE=firmware.elf,
+** NCCC_DEVICE_CONFIG=smallest or full. The device is booted once for
+** the whole program.
 */
 #include <errno.h>
 #include <math.h>
@@ -36,6 +39,13 @@ static void on_log(void *ctx, int level, const char *text) {
 
 static void close_device(void) { nccc_remote_close(device); }
 
+/* The image is the smallest configuration (no closures, no TVM layer, no
+** remote memory ...: device/configurations.txt). */
+static int smallest(void) {
+  const char *config = getenv("NCCC_DEVICE_CONFIG");
+  return config != NULL && strcmp(config, "smallest") == 0;
+}
+
 /* Boots the image (once) and binds its modules under their own names. */
 static void device_setup(void) {
   char *argv[5];
@@ -53,6 +63,9 @@ static void device_setup(void) {
   atexit(close_device);
   ck_assert_int_eq(nccc_remote_bind(device, "m", NULL, NULL), NCCC_OK);
   ck_assert_int_eq(nccc_remote_bind(device, "dev", NULL, NULL), NCCC_OK);
+  if (!smallest()) {
+    ck_assert_int_eq(nccc_remote_bind(device, "callbacks", NULL, NULL), NCCC_OK);
+  }
   tvm_bound = nccc_remote_bind(device, "tvm", NULL, NULL) == NCCC_OK;
 }
 
@@ -131,7 +144,7 @@ END_TEST
 
 /* C procedures as closure targets: in[0] = env, the callback's slots
 ** after it. env says what to do. */
-enum { STEP_SUM, CMP_DESCENDING, STEP_NESTED, LATER_KEEP, WATCH_TIMES };
+enum { STEP_SUM, CMP_DESCENDING, STEP_NESTED, LATER_KEEP, WATCH_TIMES, STEP_FAILS };
 
 static int later_values[8], n_later, notices, nest_status;
 
@@ -153,6 +166,14 @@ static void target(const uint64_t *in, uint64_t *out) {
     case WATCH_TIMES: /* event * 10 */
       out[0] = nccc_slot_from_i32(10 * nccc_slot_to_i32(in[1]));
       break;
+    case STEP_FAILS: /* acc + i, but an error at i = 1 */
+      if (nccc_slot_to_i32(in[2]) == 1) {
+        nccc_fail(NCCC_ERR_INVALID_ARG, "step", "no step one");
+        out[0] = 0;
+      } else {
+        out[0] = nccc_slot_from_i32(nccc_slot_to_i32(in[1]) + nccc_slot_to_i32(in[2]));
+      }
+      break;
     default: { /* STEP_NESTED: acc + fold(2) through the device again */
       uint64_t fold_in[2], fold_out[1] = {0};
       void *ctx;
@@ -160,7 +181,7 @@ static void target(const uint64_t *in, uint64_t *out) {
                                "ii:i", &ctx);
       fold_in[0] = nccc_slot_from_i32(2);
       fold_in[1] = nccc_slot_from_ptr(ctx);
-      nccc_call(nccc_check_lookup("dev.fold"), fold_in, fold_out);
+      nccc_call(nccc_check_lookup("callbacks.fold"), fold_in, fold_out);
       if (nccc_last_status() != NCCC_OK) nest_status = nccc_last_status();
       out[0] = nccc_slot_from_i32(nccc_slot_to_i32(in[1]) + 1 + nccc_slot_to_i32(fold_out[0]));
     }
@@ -185,11 +206,11 @@ START_TEST(test_call_scope) {
   uint64_t out[1];
   uint32_t before = closures_in_use();
   notices = 0;
-  call("dev.fold", (uint64_t[]){nccc_slot_from_i32(10),
+  call("callbacks.fold", (uint64_t[]){nccc_slot_from_i32(10),
                                 nccc_slot_from_ptr(claim(STEP_SUM, NCCC_SCOPE_CALL, "ii:i"))},
        out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 45);
-  call("dev.sort_digits",
+  call("callbacks.sort_digits",
        (uint64_t[]){nccc_slot_from_i32(31415),
                     nccc_slot_from_ptr(claim(CMP_DESCENDING, NCCC_SCOPE_CALL, "ii:i"))},
        out);
@@ -205,15 +226,15 @@ START_TEST(test_async_scope) {
   uint64_t out[1];
   uint32_t before = closures_in_use();
   notices = n_later = 0;
-  call("dev.later", (uint64_t[]){nccc_slot_from_i32(7),
+  call("callbacks.later", (uint64_t[]){nccc_slot_from_i32(7),
                                  nccc_slot_from_ptr(claim(LATER_KEEP, NCCC_SCOPE_ASYNC, "i:"))},
        out);
-  call("dev.later", (uint64_t[]){nccc_slot_from_i32(-3),
+  call("callbacks.later", (uint64_t[]){nccc_slot_from_i32(-3),
                                  nccc_slot_from_ptr(claim(LATER_KEEP, NCCC_SCOPE_ASYNC, "i:"))},
        out);
   ck_assert_int_eq(n_later, 0);
   ck_assert_uint_eq(closures_in_use(), before + 2);
-  call("dev.run_pending", NULL, out);
+  call("callbacks.run_pending", NULL, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 2);
   ck_assert_int_eq(n_later, 2);
   ck_assert_int_eq(later_values[0], 7);
@@ -227,15 +248,15 @@ START_TEST(test_notified_scope) {
   uint64_t out[1];
   uint32_t before = closures_in_use();
   notices = 0;
-  call("dev.watch", (uint64_t[]){nccc_slot_from_ptr(claim(WATCH_TIMES, NCCC_SCOPE_NOTIFIED, "i:i"))},
+  call("callbacks.watch", (uint64_t[]){nccc_slot_from_ptr(claim(WATCH_TIMES, NCCC_SCOPE_NOTIFIED, "i:i"))},
        out);
-  call("dev.emit", (uint64_t[]){nccc_slot_from_i32(4)}, out);
+  call("callbacks.emit", (uint64_t[]){nccc_slot_from_i32(4)}, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 40);
-  call("dev.emit", (uint64_t[]){nccc_slot_from_i32(-1)}, out);
+  call("callbacks.emit", (uint64_t[]){nccc_slot_from_i32(-1)}, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), -10);
   ck_assert_int_eq(notices, 0);
   /* the device's destroy notify reaches the host */
-  call("dev.unwatch", NULL, out);
+  call("callbacks.unwatch", NULL, out);
   ck_assert_int_eq(notices, 1);
   ck_assert_uint_eq(closures_in_use(), before);
 }
@@ -248,17 +269,61 @@ START_TEST(test_nesting_is_bounded) {
   /* fold(2) whose step folds again: one level per step, until the
   ** device refuses a level past its limit */
   nccc_clear_error();
-  nccc_call(nccc_check_lookup("dev.fold"),
+  nccc_call(nccc_check_lookup("callbacks.fold"),
             (uint64_t[]){nccc_slot_from_i32(2),
                          nccc_slot_from_ptr(claim(STEP_NESTED, NCCC_SCOPE_CALL, "ii:i"))},
             out);
   ck_assert_uint_ge(info->max_depth, 1);
   ck_assert_int_eq(nest_status, NCCC_ERR_RPC_DEPTH);
   /* the session goes on */
-  call("dev.fold", (uint64_t[]){nccc_slot_from_i32(4),
+  call("callbacks.fold", (uint64_t[]){nccc_slot_from_i32(4),
                                 nccc_slot_from_ptr(claim(STEP_SUM, NCCC_SCOPE_CALL, "ii:i"))},
        out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 6);
+}
+END_TEST
+
+/* A C procedure records an error (nccc_fail) as a C callback does: its
+** results count as given, the device finishes the call, and the outer
+** call leaves that error as the thread's last error, as a local call
+** would. */
+START_TEST(test_callback_error) {
+  uint64_t out[1];
+  uint32_t before = closures_in_use();
+  nccc_clear_error();
+  nccc_call(nccc_check_lookup("callbacks.fold"),
+            (uint64_t[]){nccc_slot_from_i32(3),
+                         nccc_slot_from_ptr(claim(STEP_FAILS, NCCC_SCOPE_CALL, "ii:i"))},
+            out);
+  ck_assert_int_eq(nccc_last_status(), NCCC_ERR_INVALID_ARG);
+  ck_assert_str_eq(nccc_last_error(), "step: no step one");
+  ck_assert_int_eq(nccc_slot_to_i32(out[0]), 2); /* 0 + 0, 0 at 1, + 2 */
+  ck_assert_uint_eq(closures_in_use(), before);
+  /* the device goes on */
+  call("callbacks.fold", (uint64_t[]){nccc_slot_from_i32(4),
+                                      nccc_slot_from_ptr(claim(STEP_SUM, NCCC_SCOPE_CALL, "ii:i"))},
+       out);
+  ck_assert_int_eq(nccc_slot_to_i32(out[0]), 6);
+}
+END_TEST
+
+/* What the smallest configuration leaves out answers so, and the rest
+** works (the tests around this one). */
+START_TEST(test_smallest_leaves_out) {
+  uint64_t in[3] = {0, 0, 0}, out[2] = {0, 0}, length = 0;
+  nccc_handle h;
+  /* no closures: no module "callbacks", no rpc.claim */
+  ck_assert_int_eq(nccc_remote_bind(device, "callbacks", NULL, NULL), NCCC_ERR_NAME_NOT_FOUND);
+  ck_assert_int_eq(nccc_remote_lookup(device, NCCC_RPC_CLAIM_NAME, &h, NULL, NULL, NULL, 0),
+                   NCCC_ERR_NAME_NOT_FOUND);
+  /* built-ins of left-out features keep their places and say so */
+  ck_assert_int_eq(nccc_remote_lookup(device, "nccc.peek", &h, NULL, NULL, NULL, 0), NCCC_OK);
+  ck_assert_int_eq(nccc_remote_call(device, h, in, 2, out, 2), NCCC_OK);
+  ck_assert_int_eq((int32_t)out[0], NCCC_ERR_NOT_IMPLEMENTED);
+  ck_assert_str_eq(nccc_last_error(), "built-in: left out of this build (nccc/config.h)");
+  /* no remote memory: the request is refused, nothing runs */
+  ck_assert_int_eq(nccc_remote_strlen(device, 0x20000000u, &length), NCCC_ERR_NOT_IMPLEMENTED);
+  ck_assert_str_eq(nccc_last_error(), "device: rpc: the device does not serve this request");
 }
 END_TEST
 
@@ -297,10 +362,7 @@ static void check_affine(uint64_t fn) {
 
 START_TEST(test_tvm_system_lib) {
   uint64_t out[2];
-  if (!tvm_bound) {
-    ck_assert_str_eq(getenv("NCCC_DEVICE_CONFIG"), "smallest");
-    return;
-  }
+  ck_assert(tvm_bound);
   call("tvm.system_lib", NULL, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 0);
   call("tvm.module_function", (uint64_t[]){out[1], nccc_slot_from_ptr("affine")}, out);
@@ -349,13 +411,21 @@ END_TEST
 
 Suite *nccc_check_suite(void) {
   Suite *s = suite_create("device");
-  TCase *tc = nccc_check_tcase(
-      s, "device", device_setup, NULL,
-      NCCC_CHECK_TESTS(test_math_equals_local_calls, test_structs_and_errno, test_call_scope,
-                       test_async_scope, test_notified_scope, test_nesting_is_bounded,
-                       test_stack_high_water,
-                       test_tvm_system_lib, test_abort_is_logged_then_fails_the_call,
-                       test_reset_is_noticed));
+  TCase *tc;
+  if (smallest()) {
+    tc = nccc_check_tcase(
+        s, "device", device_setup, NULL,
+        NCCC_CHECK_TESTS(test_math_equals_local_calls, test_structs_and_errno,
+                         test_smallest_leaves_out, test_stack_high_water,
+                         test_abort_is_logged_then_fails_the_call, test_reset_is_noticed));
+  } else {
+    tc = nccc_check_tcase(
+        s, "device", device_setup, NULL,
+        NCCC_CHECK_TESTS(test_math_equals_local_calls, test_structs_and_errno, test_call_scope,
+                         test_async_scope, test_notified_scope, test_callback_error,
+                         test_nesting_is_bounded, test_stack_high_water, test_tvm_system_lib,
+                         test_abort_is_logged_then_fails_the_call, test_reset_is_noticed));
+  }
   tcase_set_timeout(tc, 120);
   return s;
 }

@@ -44,6 +44,7 @@ NCCC_API nccc_status nccc_call_checked(nccc_handle handle, const uint64_t *in,
 ** Registers fn under name in the global mutable registry (see
 ** nccc_mreg_set for the errors; also NCCC_ERR_NOT_INITIALIZED). Takes the
 ** platform lock when one is installed. *out (may be NULL) gets the handle.
+** Built with NCCC_WITH_GLOBAL_REGISTRY 0: NCCC_ERR_NOT_IMPLEMENTED.
 */
 NCCC_API nccc_status nccc_register(const char *name, nccc_fn fn, const char *signature,
                                    int override, nccc_handle *out);

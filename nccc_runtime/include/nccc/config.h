@@ -10,7 +10,8 @@
 
 /*
 ** Features a build can leave out (1: built, 0: left out). A small device
-** that serves a generated module over RPC needs none of them. Build the
+** that serves a generated module without callbacks over RPC needs none of
+** them (device/configurations.txt, "smallest"). Build the
 ** runtime and every generated wrapper with the same settings: a wrapper
 ** that uses a left-out feature fails to compile or to link, and the
 ** built-ins of a left-out feature answer NCCC_ERR_NOT_IMPLEMENTED.
@@ -24,7 +25,27 @@
 **   NCCC_WITH_THUNKS  thunk pools (thunk.c): callbacks whose type has no
 **                     context parameter
 **   NCCC_WITH_TVM     the TVM-compatible layer (src/tvm/, nccc/packed.h,
-**                     the tvm-compat headers)
+**                     the tvm-compat headers); needs the global registry
+**   NCCC_WITH_CLOSURES closures (closure.c, closure_type.c, the closure_*
+**                     built-ins) and with them callbacks across the wire
+**                     (rpc_callback.c); without them a module can have no
+**                     callback (and NCCC_WITH_THUNKS must be 0)
+**   NCCC_WITH_GLOBAL_REGISTRY the global registry and mutable registries
+**                     (mreg.c, nccc_mreg_*): without it nccc_register and the register
+**                     built-in answer NCCC_ERR_NOT_IMPLEMENTED, lookup finds
+**                     module functions only, and nccc_init takes no block
+**   NCCC_WITH_STATUS_NAMES the text of every status (nccc_status_name):
+**                     without them it answers one fixed text, and a host
+**                     names a status from its own generated table
+**   NCCC_WITH_HOST_BUILTINS the built-ins through which a host in the same
+**                     program calls and reaches memory (call, call_checked,
+**                     alloc, free, peek, poke, read, write, strlen); a host
+**                     across the wire uses the protocol's own requests
+**   NCCC_WITH_REMOTE_MEMORY the RPC server's remote-memory requests
+**                     (rpc_memory.c: alloc, free, read, write, strlen):
+**                     without them it refuses them with
+**                     NCCC_ERR_NOT_IMPLEMENTED, and a host passes strings
+**                     only inside calls and their results (docs/RPC.md)
 */
 #ifndef NCCC_WITH_TRACE
 #define NCCC_WITH_TRACE 1
@@ -37,6 +58,28 @@
 #endif
 #ifndef NCCC_WITH_TVM
 #define NCCC_WITH_TVM 1
+#endif
+#ifndef NCCC_WITH_CLOSURES
+#define NCCC_WITH_CLOSURES 1
+#endif
+#ifndef NCCC_WITH_GLOBAL_REGISTRY
+#define NCCC_WITH_GLOBAL_REGISTRY 1
+#endif
+#ifndef NCCC_WITH_STATUS_NAMES
+#define NCCC_WITH_STATUS_NAMES 1
+#endif
+#ifndef NCCC_WITH_HOST_BUILTINS
+#define NCCC_WITH_HOST_BUILTINS 1
+#endif
+#ifndef NCCC_WITH_REMOTE_MEMORY
+#define NCCC_WITH_REMOTE_MEMORY 1
+#endif
+
+#if NCCC_WITH_THUNKS && !NCCC_WITH_CLOSURES
+#error "NCCC_WITH_THUNKS needs NCCC_WITH_CLOSURES (a thunk calls a closure)"
+#endif
+#if NCCC_WITH_TVM && !NCCC_WITH_GLOBAL_REGISTRY
+#error "NCCC_WITH_TVM needs NCCC_WITH_GLOBAL_REGISTRY (TVMFuncRegisterGlobal)"
 #endif
 
 /* The trace and fault shims share the call-site machinery (site.c). */

@@ -32,7 +32,9 @@
 ** Resets the runtime: no modules, an empty global mutable registry in
 ** block (NULL: a static block of NCCC_GLOBAL_REGISTRY_BYTES), and the
 ** built-in module "nccc" added. Calling it again gives a fresh, working
-** runtime. Errors: those of nccc_mreg_init (block too small).
+** runtime. Errors: those of nccc_mreg_init (block too small). Built with
+** NCCC_WITH_GLOBAL_REGISTRY 0 there is no global registry and block is
+** not used.
 ** Not thread-safe: call it before other threads use the runtime.
 */
 NCCC_API nccc_status nccc_init(void *block, size_t size);

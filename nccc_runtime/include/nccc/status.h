@@ -29,7 +29,9 @@ NCCC_API nccc_status nccc_fail(nccc_status status, const char *what,
 /* Forgets this thread's last failure. */
 NCCC_API void nccc_clear_error(void);
 
-/* A short fixed description of a status ("name not found", ...). */
+/* A short fixed description of a status ("name not found", ...); built
+** with NCCC_WITH_STATUS_NAMES 0, the same text for every status
+** (nccc/config.h). */
 NCCC_API const char *nccc_status_name(nccc_status status);
 
 #endif

@@ -331,14 +331,13 @@ nccc_status nccci_remote_exchange(nccc_remote *r, uint8_t *msg, uint32_t n, uint
     uint32_t id = ++r->next_id;
     int sends = 0, outcome = WAIT_RESEND;
     nccc_rpc_header_put(msg, msg[0], r->device.session, id);
-    r->stats.requests++;
     while (sends <= r->options.retries && outcome != WAIT_DONE) {
       if (sends) r->stats.resent++;
       if (send_frame(r, msg, n) != NCCC_OK) {
         r->open = 0;
         return nccc_fail(NCCC_ERR_RPC_TRANSPORT, "rpc", "could not send the request");
       }
-      sends++;
+      if (sends++ == 0) r->stats.requests++; /* it left: counted once */
       outcome = wait_answer(r, id, sends, &st, result, result_n);
     }
     if (outcome != WAIT_DONE) {

@@ -152,12 +152,17 @@ static const char *builtin_name(int index) {
   }
 }
 
-static nccc_status builtin(nccc_remote *r, int index, nccci_remote_fn *fn) {
-  char sig[64], full[64] = "nccc.";
-  nccc_handle h;
-  nccc_status st;
+nccc_status nccci_remote_builtin(nccc_remote *r, int index, nccc_handle *out, char *sig,
+                                 size_t sig_size) {
+  char full[64] = "nccc.";
   strcat(full, builtin_name(index));
-  st = nccc_remote_lookup(r, full, &h, NULL, NULL, sig, sizeof sig);
+  return nccc_remote_lookup(r, full, out, NULL, NULL, sig, sig_size);
+}
+
+static nccc_status builtin(nccc_remote *r, int index, nccci_remote_fn *fn) {
+  char sig[64];
+  nccc_handle h;
+  nccc_status st = nccci_remote_builtin(r, index, &h, sig, sizeof sig);
   return st == NCCC_OK ? nccci_remote_fn_init(fn, h, sig) : st;
 }
 

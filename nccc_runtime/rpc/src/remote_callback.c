@@ -19,6 +19,32 @@
 #define CLAIM_MEMBER (1u + NCCC_CLOSURE_SIGNATURE_KEPT / 8u)
 #define MEMBER_MASK 0xffu
 
+/* This thread's record of the first error a host procedure recorded
+** during the call through a bound module in progress. */
+static NCCC_THREAD_LOCAL nccci_callback_error recorded;
+
+/* Keeps the error the procedure just run recorded, unless one is kept. */
+static void keep_error(void) {
+  const char *text = nccc_last_error();
+  size_t len = strlen(text);
+  if (recorded.status != NCCC_OK || nccc_last_status() == NCCC_OK) return;
+  if (len > sizeof recorded.text - 1) len = sizeof recorded.text - 1;
+  memcpy(recorded.text, text, len);
+  recorded.text[len] = 0;
+  recorded.status = nccc_last_status();
+}
+
+void nccci_remote_callback_errors_begin(nccci_callback_error *saved) {
+  *saved = recorded;
+  recorded.status = NCCC_OK;
+}
+
+void nccci_remote_callback_errors_end(const nccci_callback_error *saved,
+                                      nccci_callback_error *mine) {
+  *mine = recorded;
+  recorded = *saved;
+}
+
 /* in[0] = the local context, in[1] = member (| NCCC_RPC_CALLBACK_RELEASED
 ** for a release notice), then the callback's slots; out its results. */
 static void run_callback(const uint64_t *in, uint64_t *out) {
@@ -37,13 +63,16 @@ static void run_callback(const uint64_t *in, uint64_t *out) {
   }
   if (nccc_closure_signature(ctx, member, sig, sizeof sig) != NCCC_OK ||
       nccc_signature_counts(sig, &n_in, &n_out) != NCCC_OK || n_in > NCCC_RPC_CALLBACK_SLOTS) {
-    return; /* stale: zero results, the error recorded, as for a local call */
+    keep_error(); /* stale: zero results, the error recorded, as for a local call */
+    return;
   }
   type.hash = nccc_closure_type(sig);
   type.name = "a callback from the device";
   type.signature = sig;
   memcpy(call + 1, in + 2, 8u * n_in);
+  nccc_clear_error();
   nccc_closure_call(call, out, ctx, member, &type);
+  keep_error();
 }
 
 /* The local handle of run_callback, registered on first use (again after

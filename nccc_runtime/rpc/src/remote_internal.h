@@ -95,6 +95,11 @@ NCCC_INTERNAL char *nccci_remote_read_string(nccc_remote *r, uint64_t device);
 ** (the error block of result res of a call with n_out slots), if any. */
 NCCC_INTERNAL void nccci_remote_record_error(const uint8_t *res, size_t n_out);
 
+/* The device's handle (and signature, when sig is not NULL) of built-in
+** index (NCCC_BUILTIN_*), looked up by its name (remote_bind.c). */
+NCCC_INTERNAL nccc_status nccci_remote_builtin(nccc_remote *r, int index, nccc_handle *out,
+                                               char *sig, size_t sig_size);
+
 /* Unbinds every module of r (remote_bind.c). */
 NCCC_INTERNAL void nccci_remote_unbind_all(nccc_remote *r);
 
@@ -102,6 +107,21 @@ NCCC_INTERNAL void nccci_remote_unbind_all(nccc_remote *r);
 ** an optional child process to end on close. */
 NCCC_INTERNAL nccc_status nccci_remote_fd_transport(int read_fd, int write_fd, long child,
                                                     nccc_remote_transport *out);
+
+/* The error a host procedure recorded (nccc_fail) while the device ran a
+** call through a bound module: status NCCC_OK for none. */
+typedef struct nccci_callback_error {
+  nccc_status status;
+  char text[NCCC_ERROR_MESSAGE_BYTES];
+} nccci_callback_error;
+
+/* Around one call through a bound module (remote_callback.c): begin
+** keeps the calling thread's record of an enclosing call in *saved and
+** starts an empty one; end puts *saved back and returns in *mine the
+** first error a host procedure recorded in between. */
+NCCC_INTERNAL void nccci_remote_callback_errors_begin(nccci_callback_error *saved);
+NCCC_INTERNAL void nccci_remote_callback_errors_end(const nccci_callback_error *saved,
+                                                    nccci_callback_error *mine);
 
 /* Passes the local closure whose context is in *slot on to the device
 ** (rpc.claim) and puts the device's context there (remote_callback.c;

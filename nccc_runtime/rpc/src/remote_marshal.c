@@ -4,6 +4,7 @@
 ** as local copies, pointers are checked against the device's word size
 ** (docs/RPC.md, "Calling through a bound module").
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,13 +130,9 @@ static char *mirror_read(nccc_remote *r, uint64_t device) {
 /* ---- the call ---- */
 
 /* The in slot's value as the device sees it: a local copy of a device
-** string is the device's address again; pointers must fit; a closure is
-** passed on to the device. */
-static nccc_status device_value(nccc_remote *r, int kind, uint64_t *v) {
-  const nccci_mirror *m;
-  if (kind == NCCCI_SLOT_RAW) return NCCC_OK;
-  if (kind == NCCCI_SLOT_CLOSURE) return nccci_remote_closure_out(r, v);
-  m = mirror_of(r, *v);
+** string is the device's address again; pointers must fit. */
+static nccc_status device_value(nccc_remote *r, uint64_t *v) {
+  const nccci_mirror *m = mirror_of(r, *v);
   if (m != NULL) *v = m->device;
   if (r->device.pointer_bytes == 4 && *v > 0xffffffffu) {
     return nccc_fail(NCCC_ERR_RPC_WORD_SIZE, "rpc", "a pointer wider than the device's 32 bits");
@@ -149,10 +146,65 @@ static int attached(const nccc_remote *r, int kind, uint64_t v) {
   return kind == NCCCI_SLOT_STRING && v != 0 && mirror_of(r, v) == NULL;
 }
 
+/*
+** The closures of a call that does not reach the device are released as
+** a local wrapper releases them when its call is skipped (docs/RPC.md,
+** "Callbacks across the wire"): the device's closures made for the call
+** (those of the first passed 'c' slots, whose device contexts are in
+** msg) are released on the device while the session lasts, which
+** releases the host's through their notices; then every host closure of
+** scope call is released here.
+*/
+static void release_closures(nccc_remote *r, const nccci_remote_fn *fn, const uint64_t *in,
+                             const uint8_t *msg, uint16_t passed) {
+  nccc_status failed = nccc_last_status();
+  char why[NCCC_ERROR_MESSAGE_BYTES];
+  nccc_handle release;
+  int remote = passed > 0 && r->open &&
+               nccci_remote_builtin(r, NCCC_BUILTIN_CLOSURE_RELEASE, &release, NULL, 0) == NCCC_OK;
+  snprintf(why, sizeof why, "%s", nccc_last_error());
+  for (uint16_t i = 0; i < fn->n_in && passed > 0; i++) {
+    uint64_t device_ctx[1], status[1];
+    if (fn->in_kind[i] != NCCCI_SLOT_CLOSURE || in[i] == 0) continue;
+    device_ctx[0] = nccc_rpc_get64(msg + NCCCI_RPC_CALL_FIXED + 8 * i);
+    if (remote) nccc_remote_call(r, release, device_ctx, 1, status, 1);
+    passed--;
+  }
+  for (uint16_t i = 0; i < fn->n_in; i++) {
+    if (fn->in_kind[i] == NCCCI_SLOT_CLOSURE && in[i] != 0) {
+      nccc_closure_end_call((void *)(uintptr_t)in[i]);
+    }
+  }
+  nccc_fail(failed, why, NULL); /* the call's own failure stays the last error */
+}
+
+/* Passes the closures of the call on to the device (their device
+** contexts into msg's slots); on a failure releases them all. */
+static nccc_status pass_closures(nccc_remote *r, const nccci_remote_fn *fn, const uint64_t *in,
+                                 uint8_t *msg) {
+  uint16_t passed = 0;
+  for (uint16_t i = 0; i < fn->n_in; i++) {
+    uint64_t v = in[i];
+    nccc_status st;
+    if (fn->in_kind[i] != NCCCI_SLOT_CLOSURE || v == 0) continue;
+    st = nccci_remote_closure_out(r, &v);
+    if (st != NCCC_OK) {
+      release_closures(r, fn, in, msg, passed);
+      return st;
+    }
+    nccc_rpc_put64(msg + NCCCI_RPC_CALL_FIXED + 8 * i, v);
+    passed++;
+  }
+  return NCCC_OK;
+}
+
+/* The call message: every slot checked first, the closures passed on
+** last, so that nothing fails once the device holds a closure. */
 static nccc_status build(nccc_remote *r, const nccci_remote_fn *fn, const uint64_t *in,
                          uint8_t **msg_out, uint32_t *n_out) {
   size_t extra = 0, n_str = 0, n_fetch = 0, at;
   uint8_t *msg;
+  nccc_status st;
   for (uint16_t i = 0; i < fn->n_in; i++) {
     if (attached(r, fn->in_kind[i], in[i])) {
       extra += 7 + strlen((const char *)(uintptr_t)in[i]);
@@ -174,8 +226,10 @@ static nccc_status build(nccc_remote *r, const nccci_remote_fn *fn, const uint64
   nccc_rpc_put16(msg + 14, fn->n_out);
   for (uint16_t i = 0; i < fn->n_in; i++) {
     uint64_t v = in[i];
-    int inside = attached(r, fn->in_kind[i], v);
-    nccc_status st = inside ? NCCC_OK : device_value(r, fn->in_kind[i], &v);
+    int kind = fn->in_kind[i];
+    int inside = attached(r, kind, v);
+    st = inside || kind == NCCCI_SLOT_RAW || kind == NCCCI_SLOT_CLOSURE ? NCCC_OK
+                                                                        : device_value(r, &v);
     if (st != NCCC_OK) {
       free(msg);
       return st;
@@ -199,6 +253,11 @@ static nccc_status build(nccc_remote *r, const nccci_remote_fn *fn, const uint64
     if (fn->out_kind[i] != NCCCI_SLOT_STRING) continue;
     nccc_rpc_put16(msg + at, i);
     at += 2;
+  }
+  st = pass_closures(r, fn, in, msg);
+  if (st != NCCC_OK) {
+    free(msg);
+    return st;
   }
   *msg_out = msg;
   *n_out = (uint32_t)at;
@@ -262,14 +321,21 @@ static nccc_status invoke(nccc_remote *r, const nccci_remote_fn *fn, const uint6
   uint8_t *msg = NULL, *res = NULL;
   uint32_t n = 0, res_n = 0;
   nccc_status st, device;
+  nccci_callback_error enclosing, from_callbacks;
+  uint32_t sent;
   if (fn->variable) {
     return nccc_fail(NCCC_ERR_NOT_IMPLEMENTED, "rpc",
                      "a signature with '*' is called with nccc_remote_call");
   }
   st = build(r, fn, in, &msg, &n);
   if (st != NCCC_OK) return st;
+  sent = r->stats.requests;
+  nccci_remote_callback_errors_begin(&enclosing);
   st = nccci_remote_exchange(r, msg, n, &res, &res_n);
+  nccci_remote_callback_errors_end(&enclosing, &from_callbacks);
   if (st != NCCC_OK) {
+    /* it never left: nothing on the device will release its closures */
+    if (r->stats.requests == sent) release_closures(r, fn, in, msg, fn->n_in);
     free(msg);
     return st;
   }
@@ -280,8 +346,17 @@ static nccc_status invoke(nccc_remote *r, const nccci_remote_fn *fn, const uint6
   }
   free(msg);
   if (st == NCCC_OK) {
+    /* the device's own error if it recorded one, else a host
+    ** procedure's, as a local call would leave them */
     nccc_clear_error();
     nccci_remote_record_error(res, fn->n_out);
+    if (nccc_last_status() == NCCC_OK && from_callbacks.status != NCCC_OK) {
+      nccc_fail(from_callbacks.status, from_callbacks.text, NULL);
+    }
+    /* a callback the device could not send (past its depth) gave zeros
+    ** in place of the host's results: the call's results are not the
+    ** function's, so the call fails */
+    if (nccc_last_status() == NCCC_ERR_RPC_DEPTH) st = NCCC_ERR_RPC_DEPTH;
   }
   free(res);
   return st;

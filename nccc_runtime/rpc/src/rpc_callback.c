@@ -17,6 +17,8 @@
 
 #include "rpc_internal.h"
 
+#if NCCC_WITH_CLOSURES
+
 /* One member of a claimed device closure: its env word is its index + 1. */
 typedef struct callback {
   uint64_t host_ctx;    /* the host closure's context */
@@ -138,3 +140,5 @@ nccc_status nccc_rpc_server_serve_callbacks(nccc_rpc_server *s) {
   memset(callbacks, 0, sizeof callbacks);
   return nccc_register(NCCC_RPC_CLAIM_NAME, claim, NCCC_RPC_CLAIM_SIGNATURE, 1, &h);
 }
+
+#endif /* NCCC_WITH_CLOSURES */

@@ -28,6 +28,7 @@ NCCC_INTERNAL uint32_t nccci_rpc_refusal(uint8_t *r, nccc_status status);
 NCCC_INTERNAL int nccci_rpc_write_all(long (*write_some)(void *, const uint8_t *, size_t),
                                       void *ctx, const uint8_t *data, size_t n);
 
+#if NCCC_WITH_REMOTE_MEMORY
 /* The result of an alloc, free, read, write or strlen request (type) of
 ** n payload bytes p, written at r (its header already there); returns
 ** its length. */
@@ -36,6 +37,10 @@ NCCC_INTERNAL uint32_t nccci_rpc_memory(nccc_rpc_server *s, uint8_t type,
 
 /* Frees every live block of the alloc message (a new session). */
 NCCC_INTERNAL void nccci_rpc_free_all(nccc_rpc_server *s);
+#else
+/* Left out (nccc/config.h): no block is ever handed out. */
+static inline void nccci_rpc_free_all(nccc_rpc_server *s) { (void)s; }
+#endif
 
 /* The records among the n slots of one side of handle's call (out_side:
 ** the results), converted in place between the wire's order (each field
@@ -46,7 +51,11 @@ NCCC_INTERNAL void nccci_rpc_records(nccc_handle handle, uint64_t *slots, size_t
                                      int out_side);
 
 /* Releases every device closure made for the host (a new session),
-** telling no host (rpc_callback.c). */
+** telling no host (rpc_callback.c; nothing to release without closures). */
+#if NCCC_WITH_CLOSURES
 NCCC_INTERNAL void nccci_rpc_callbacks_end_session(void);
+#else
+static inline void nccci_rpc_callbacks_end_session(void) {}
+#endif
 
 #endif

@@ -7,6 +7,8 @@
 
 #include "rpc_internal.h"
 
+#if NCCC_WITH_REMOTE_MEMORY
+
 /* The block of the table holding address (live first, then freed), or
 ** NULL. */
 static nccc_rpc_block *block_at(nccc_rpc_server *s, uintptr_t address) {
@@ -136,3 +138,5 @@ uint32_t nccci_rpc_memory(nccc_rpc_server *s, uint8_t type, const uint8_t *p,
   nccc_rpc_put32(r + NCCC_RPC_HEADER_BYTES, NCCC_OK);
   return len;
 }
+
+#endif /* NCCC_WITH_REMOTE_MEMORY */

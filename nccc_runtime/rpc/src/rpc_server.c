@@ -266,10 +266,20 @@ static uint32_t serve_lookup(uint8_t *p, uint32_t n, uint8_t *r) {
   return 22u + (uint32_t)sig;
 }
 
+/* Whether this device serves request type (of n bytes p): the filter
+** says, and a build without remote memory (nccc/config.h) serves only
+** calls and lookups. */
+static int served(nccc_rpc_server *s, uint8_t type, const uint8_t *p, uint32_t n) {
+  if (!NCCC_WITH_REMOTE_MEMORY && type != NCCC_RPC_CALL && type != NCCC_RPC_LOOKUP) return 0;
+  return s->filter == NULL ||
+         s->filter(s->filter_ctx, type,
+                   type == NCCC_RPC_CALL && n >= NCCCI_RPC_CALL_FIXED ? nccc_rpc_get32(p + 8) : 0);
+}
+
 static void on_request(nccc_rpc_server *s, nccc_rpc_header h, uint8_t *p, uint32_t n) {
   uint8_t level = s->depth;
   uint8_t *r = BYTES(s->tx[level]);
-  uint32_t len;
+  uint32_t len = 0;
   nccc_rpc_header_put(r, NCCC_RPC_RESULT, h.session, h.id);
   if (s->session == 0 || h.session != s->session) {
     s->stats.stale_session++;
@@ -295,18 +305,19 @@ static void on_request(nccc_rpc_server *s, nccc_rpc_header h, uint8_t *p, uint32
   if (s->cached_level == level) s->cached = 0;
   s->running[level] = h.id;
   s->stats.requests++;
-  if (s->filter != NULL &&
-      !s->filter(s->filter_ctx, h.type,
-                 h.type == NCCC_RPC_CALL && n >= NCCCI_RPC_CALL_FIXED ? nccc_rpc_get32(p + 8) : 0)) {
+  if (!served(s, h.type, p, n)) {
     len = nccci_rpc_refusal(r, nccc_fail(NCCC_ERR_NOT_IMPLEMENTED, "rpc",
                                          "the device does not serve this request"));
   } else if (h.type == NCCC_RPC_CALL) {
     len = serve_call(p, n, r);
   } else if (h.type == NCCC_RPC_LOOKUP) {
     len = serve_lookup(p, n, r);
-  } else {
+  }
+#if NCCC_WITH_REMOTE_MEMORY
+  else {
     len = nccci_rpc_memory(s, h.type, p, n, r);
   }
+#endif
   s->running[level] = 0;
   s->cached = 1;
   s->cached_id = h.id;
@@ -365,7 +376,7 @@ void nccc_rpc_server_filter(nccc_rpc_server *s, nccc_rpc_filter filter, void *ct
 }
 
 nccc_status nccc_rpc_server_poll(nccc_rpc_server *s) {
-  uint32_t n;
+  uint32_t n = 0;
   nccc_status st = next_frame(s, &n);
   if (st == NCCC_OK) on_message(s, BYTES(s->rx[s->depth]), n);
   return st;
@@ -430,7 +441,7 @@ nccc_status nccc_rpc_server_call_host(nccc_rpc_server *s, nccc_handle handle,
     return nccc_fail(NCCC_ERR_NULL_POINTER, "nccc_rpc_server_call_host", NULL);
   }
   if (s->session == 0) return nccc_fail(NCCC_ERR_RPC_SESSION, "rpc", "no session");
-  if (s->depth >= NCCC_RPC_MAX_DEPTH) {
+  if (s->depth + 1 > NCCC_RPC_MAX_DEPTH) { /* always, with NCCC_RPC_MAX_DEPTH 0 */
     return nccc_fail(NCCC_ERR_RPC_DEPTH, "rpc", "deeper than NCCC_RPC_MAX_DEPTH");
   }
   if (n_in > NCCC_RPC_MAX_SLOTS || n_out > NCCC_RPC_MAX_SLOTS ||

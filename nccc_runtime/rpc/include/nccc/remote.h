@@ -66,7 +66,7 @@ typedef struct nccc_remote_device {
 
 /* What the client has seen since it opened. */
 typedef struct nccc_remote_stats {
-  uint32_t requests;     /* requests sent (first sends) */
+  uint32_t requests;     /* requests sent (first sends that left) */
   uint32_t resent;       /* sends again after silence or a dropped frame */
   uint32_t bad_frames;   /* frames from the device dropped (CRC, cut, long) */
   uint32_t garbage;      /* bytes outside any frame */

@@ -79,7 +79,9 @@ typedef struct nccc_rpc_server {
   size_t pending_n;
   int feeding;             /* nccc_rpc_server_feed: no reads */
   nccc_rpc_server_stats stats;
+#if NCCC_WITH_REMOTE_MEMORY
   nccc_rpc_block blocks[NCCC_RPC_MAX_ALLOCS];
+#endif
   uint8_t chunk[NCCC_RPC_IO_CHUNK];
   uint64_t rx[NCCC_RPC_MAX_DEPTH + 1][NCCC_RPC_MAX_MESSAGE / 8];
   uint64_t tx[NCCC_RPC_MAX_DEPTH + 1][NCCC_RPC_MAX_MESSAGE / 8];
@@ -146,7 +148,8 @@ NCCC_API nccc_status nccc_rpc_server_log(nccc_rpc_server *s, uint8_t level,
 ** (NCCC_RPC_CLAIM_NAME), through which a host's client makes device
 ** closures whose calls and release notices go back to the host over s.
 ** Call it after nccc_rpc_server_init, once the runtime is initialised.
-** NCCC_OK, NCCC_ERR_NULL_POINTER, or nccc_register's errors.
+** NCCC_OK, NCCC_ERR_NULL_POINTER, or nccc_register's errors. Not defined
+** in a build with NCCC_WITH_CLOSURES 0 (nccc/config.h).
 */
 NCCC_API nccc_status nccc_rpc_server_serve_callbacks(nccc_rpc_server *s);
 
