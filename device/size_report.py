@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The device image's size report: what each part of the image takes.
 
-    size_report.py [--build DIR] [--out DIR]
+    size_report.py [--build DIR] [--out DIR] [--check]
 
 Builds the device image (device/firmware.c) with device/image.py in each
 configuration of device/configurations.txt: "smallest" (every
@@ -20,6 +20,9 @@ rest of its .bss. With --build (a plain build that has built
 test/device), it also boots each image under the C device test
 (test_device: callbacks nested as deep as the device allows) and prints
 the stack high-water mark the device measured by painting its stack.
+With --check it exits non-zero unless the smallest configuration keeps
+within the bounds of issue 14: runtime core and RPC server at most
+8 KiB of .text and 2 KiB of .bss beyond the configured buffers.
 """
 
 import argparse
@@ -35,6 +38,9 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 import image  # noqa: E402
 
+# The bounds --check holds the smallest configuration to (bytes).
+SMALLEST_TEXT_MAX = 8192
+SMALLEST_BSS_BEYOND_BUFFERS_MAX = 2048
 
 
 def configurations():
@@ -112,11 +118,10 @@ def report(name, defines, generated, out, session):
         if config_value("NCCC_WITH_GLOBAL_REGISTRY", defines, includes) else 0
     server_object = rows["firmware.c (with the server object)"]["bss"]
     bss = rows["runtime core"]["bss"] + rows["RPC server"]["bss"] + server_object
+    text = rows["runtime core"]["text"] + rows["RPC server"]["text"]
     print("  runtime core + RPC server: .text %d; .bss %d, of which %d beyond the "
           "configured buffers (%d of RPC messages in the server object, %d of "
-          "global registry)"
-          % (rows["runtime core"]["text"] + rows["RPC server"]["text"], bss,
-             bss - messages - registry, messages, registry))
+          "global registry)" % (text, bss, bss - messages - registry, messages, registry))
     print("  image (arm-none-eabi-size):")
     print("    " + image.run(["arm-none-eabi-size", str(elf)]).replace("\n", "\n    ").rstrip())
     if session is not None:
@@ -127,12 +132,15 @@ def report(name, defines, generated, out, session):
         mark = re.search(r"device stack high-water mark: \d+ bytes", done.stdout)
         print("  " + (mark.group(0) if mark else "test_device failed:\n" + done.stdout))
     print()
+    return text, bss - messages - registry
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", help="a plain build directory with test/device built")
     ap.add_argument("--out", help="scratch directory (default: a temporary one)")
+    ap.add_argument("--check", action="store_true",
+                    help="fail unless the smallest configuration keeps within its bounds")
     args = ap.parse_args()
     session = None
     if args.build:
@@ -143,8 +151,14 @@ def main():
         out = Path(args.out or scratch).resolve()
         generated = out / "generated"
         generate(generated)
-        for name, settings in configurations():
-            report(name, settings, generated, out, session)
+        kept = {name: report(name, settings, generated, out, session)
+                for name, settings in configurations()}
+    text, bss = kept["smallest"]
+    if args.check and (text > SMALLEST_TEXT_MAX or bss > SMALLEST_BSS_BEYOND_BUFFERS_MAX):
+        print("the smallest configuration keeps %d bytes of .text (at most %d) and %d of "
+              ".bss beyond its buffers (at most %d)"
+              % (text, SMALLEST_TEXT_MAX, bss, SMALLEST_BSS_BEYOND_BUFFERS_MAX))
+        return 1
     return 0
 
 
