@@ -34,7 +34,10 @@
 #   for wasm"): the runtime, the wrappers and the host's dispatcher import
 #   (bindings/js/wasm/nccc_js.c); it exports nccc_root, each
 #   nccc_<module>_open and the functions listed in the target property
-#   NCCC_WASM_EXPORTS (append your own C entry points there).
+#   NCCC_WASM_EXPORTS (append your own C entry points there). In a build
+#   configured with -pthread in CMAKE_C_FLAGS it is <target>.js (with
+#   <target>.wasm and <target>.worker.js): emscripten's glue, which a
+#   threaded module needs (docs/JS.md, "Threads").
 #
 # Works in the nccc source tree (this file in <root>/cmake) and from an
 # installed package (this file next to ncccConfig.cmake, somewhere under
@@ -85,8 +88,19 @@ function(_nccc_wasm_module target module)
   target_link_libraries(${target} PRIVATE nccc::runtime)
   set(exports "$<TARGET_PROPERTY:${target},NCCC_WASM_EXPORTS>")
   _nccc_wasm_table(${target} "${exports}")
-  target_link_options(${target} PRIVATE --no-entry -sSTANDALONE_WASM=1 -sWASM_BIGINT=1
-    -sALLOW_MEMORY_GROWTH=1 "--js-library=${js}/nccc_js_imports.js"
+  set(kind --no-entry -sSTANDALONE_WASM=1 -sALLOW_MEMORY_GROWTH=1)
+  if(CMAKE_C_FLAGS MATCHES "(^| )-pthread( |$)")
+    # A threaded module (docs/JS.md, "Threads"): emscripten's glue
+    # <target>.js and <target>.worker.js start it, with a fixed memory;
+    # -O2 after the build type's flags, since -O3 and -Os rename the
+    # exports that attach finds by name. The factory's name (for a
+    # browser's global scope) is the target's, as a C identifier.
+    string(MAKE_C_IDENTIFIER "${target}" factory)
+    set_target_properties(${target} PROPERTIES SUFFIX ".js")
+    set(kind -pthread -O2 -sMODULARIZE=1 -sEXPORT_NAME=${factory})
+  endif()
+  target_link_options(${target} PRIVATE ${kind} -sWASM_BIGINT=1
+    "--js-library=${js}/nccc_js_imports.js"
     "-sEXPORTED_FUNCTIONS=_$<JOIN:${exports},$<COMMA>_>" -Wl,--export=nccc_js_exported)
 endfunction()
 

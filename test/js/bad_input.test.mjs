@@ -94,3 +94,10 @@ test("an error in a callback is the forward call's, and C goes on", () => {
   assert.equal(calls, 3);
   assert.equal(hcb.fold(4, hcb.callback("step_fn", (a, i) => a + i)), 6);
 });
+
+test("attach refuses what is not a started glue module", async () => {
+  for (const bad of [undefined, {}, { asm: 1 }]) {
+    await assert.rejects(nccc.attach(bad), (e) => e instanceof nccc.NcccError && e.kind === "load" &&
+      /Module object of emscripten's glue/.test(e.message));
+  }
+});

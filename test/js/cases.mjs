@@ -1,8 +1,9 @@
 // cases.mjs — runs the host case table (test/hosts/cases.json) through
 // the JavaScript support library and the generated modules tour.mjs and
-// hcb.mjs, on the wasm build of the host fixture. runCases returns the
-// failures; cases.test.mjs runs it under node --test. The case format
-// is described in the "about" field of the case file.
+// hcb.mjs, on a wasm build of the host fixture that the caller loaded
+// (rt). runCases returns the failures; cases.test.mjs runs it under node
+// --test. The case format is described in the "about" field of the case
+// file.
 import * as nccc from "../../bindings/js/nccc/index.mjs";
 
 // Words an error message of each kind must contain.
@@ -19,8 +20,7 @@ const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v)
 const big = (text) => BigInt.asIntN(64, BigInt(text));
 const ubig = (text) => BigInt.asUintN(64, BigInt(text));
 
-export async function runCases({ wasm, gen, cases }) {
-  const rt = await nccc.load(wasm);
+export async function runCases({ rt, gen, cases }) {
   const [st] = rt.callAddress(rt.symbol(cases.fixture.open), cases.fixture.signature);
   if (st !== 0) throw new Error("fixture open failed");
   const mods = {};

@@ -102,6 +102,10 @@ export class Runtime {
 /** Instantiates an nccc wasm module and binds its root. */
 export function load(source: string | URL | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module,
   options?: { root?: string }): Promise<Runtime>;
+/** Binds a module that emscripten's own glue instantiated and started (a
+ *  threaded module): the glue's Module object, once ready. */
+export function attach(module: { asm: object; wasmMemory?: WebAssembly.Memory },
+  options?: { root?: string }): Promise<Runtime>;
 /** x sent to a packed function as a float even when integral. */
 export function float(x: number): object;
 export function bitsToDouble(bits: bigint | number): number;

@@ -15,7 +15,7 @@ import "./packed.mjs";
 import "./binder.mjs";
 import { PackedFloat } from "./packed.mjs";
 
-export { load, Runtime } from "./runtime.mjs";
+export { load, attach, Runtime } from "./runtime.mjs";
 export { NcccError } from "./errors.mjs";
 export { Closure } from "./callbacks.mjs";
 export { Owned } from "./owned.mjs";

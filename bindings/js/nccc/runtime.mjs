@@ -113,6 +113,7 @@ class Memory {
 
   set(b) {
     this.buffer = b;
+    this.shared = typeof SharedArrayBuffer === "function" && b instanceof SharedArrayBuffer;
     this.u8 = new Uint8Array(b);
     this.i32 = new Int32Array(b);
     this.u32 = new Uint32Array(b);
@@ -269,7 +270,8 @@ export class Runtime {
     const u8 = this.mem.u8;
     let end = p + (n ?? 0);
     if (n === undefined) while (u8[end] !== 0) end++;
-    return decoder.decode(u8.subarray(p, end));
+    // TextDecoder refuses views of shared memory (a threaded module's): copy
+    return decoder.decode(this.mem.shared ? u8.slice(p, end) : u8.subarray(p, end));
   }
 
   // The UTF-8 bytes of string s with a final NUL; refuses NUL inside.
@@ -298,10 +300,30 @@ export async function load(source, options = {}) {
   const rt = new Runtime();
   const module = await moduleOf(source);
   const instance = await WebAssembly.instantiate(module, systemImports(rt, module));
-  const ex = instance.exports;
   rt.instance = instance;
+  return bind(rt, instance.exports, instance.exports.memory, options);
+}
+
+// attach(module[, options]): binds a module that emscripten's own
+// JavaScript glue instantiated and started (a threaded module: the glue
+// runs its threads), given as the glue's Module object once it is
+// ready. Its dispatcher import (env.nccc_js_dispatch, nccc_js_imports.js)
+// calls module.ncccDispatch, set here. options as for load.
+export async function attach(module, options = {}) {
+  const ex = module && module.asm;
+  if (!ex || typeof ex !== "object") {
+    throw new NcccError("nccc: attach takes the Module object of emscripten's glue, once it is ready", { kind: "load" });
+  }
+  const rt = new Runtime();
+  module.ncccDispatch = (inp, out) => rt.dispatch(inp, out);
+  return bind(rt, ex, module.wasmMemory || ex.memory, options);
+}
+
+// Binds the root of an instance whose exports are ex and memory memory:
+// the built-ins, the slot stack, the version.
+function bind(rt, ex, memory, options) {
   rt.exports = ex;
-  rt.memory = ex.memory;
+  rt.memory = memory;
   rt.table = ex.__indirect_function_table;
   rt.refresh();
   if (typeof ex._initialize === "function") ex._initialize();
