@@ -19,7 +19,7 @@ result side) gets a method over raw slots instead.
 
 from stubgen.ctype import STRING_CODE
 from stubgen.host import HostModule
-from stubgen.rust_callbacks import closure_params
+from stubgen.rust_callbacks import closure_params, set_closure_params
 from stubgen.rust_types import (code_rust, ident, pointee_rust, record_name, rust_str, sigs,
                                 slot_at, value_rust)
 from stubgen.source import Source
@@ -28,7 +28,7 @@ from stubgen.source import Source
 def _typed(lf):
     """Whether the Rust target types this function."""
     f = lf.function
-    if lf.extra_out or lf.set_closures:
+    if lf.extra_out:
         return False
     if f.packed is not None and any(s.role == "module" for s in f.in_slots):
         return False
@@ -152,12 +152,21 @@ def _results(call):
                                  "string_result(output[%s])?" % at))
         elif j in owned and j == 0:
             marker = pointee_rust(slot.type)
+            sets = _set_names(call.host, owned[j].frees)
             call.results.append(("nccc::Owned<%s>" % marker,
-                                 "nccc::Owned::new(nccc::Value::from_slot(output[%s]), self.f_%s)"
-                                 % (at, owned[j].destructor)))
+                                 "nccc::Owned::%s(nccc::Value::from_slot(output[%s]), self.f_%s%s)"
+                                 % ("with_sets" if sets else "new", at, owned[j].destructor,
+                                    ", " + sets if sets else "")))
         else:
             call.results.append((value_rust(slot.type),
                                  "nccc::Value::from_slot(output[%s])" % at))
+
+
+def _set_names(host, sets):
+    """The closure sets' names as a Rust slice ("" for none)."""
+    if not sets:
+        return ""
+    return "&[%s]" % ", ".join(rust_str(host.qualified(cs.name)) for cs in sets)
 
 
 def _method(host, lf):
@@ -165,7 +174,11 @@ def _method(host, lf):
     lengths = _length_params(call.f)
     for slot in lf.in_slots:
         if slot.role == "closure":
-            closure_params(call, next(c for c in lf.closures if c.slot is slot))
+            closure = next(c for c in lf.closures if c.slot is slot)
+            if closure.closures is not None:
+                set_closure_params(call, closure)
+            else:
+                closure_params(call, closure)
         elif slot.role != "module":
             _param(call, slot, lengths)
     _results(call)
@@ -230,6 +243,11 @@ def _typed_method(src, host, lf):
         src.line("// SAFETY: bind checked that the function takes as many slots as these buffers hold.")
         src.line("unsafe { self.f_%s.call_unchecked(&input, &mut output) };" % lf.name)
         src.line("nccc::callback::take_panic(%s)?;" % rust_str(call.qname))
+        if lf.frees:
+            # the destructor freed the owner: its closure groups go
+            owner = ident(lf.in_slots[0].param.name)
+            src.line("nccc::with_alloc! { nccc::sets::release(%s, %s.addr()); }"
+                     % (_set_names(host, lf.frees), owner))
         if lf.thunks:
             src.line("self.rt.check_error(%s)?;" % rust_str(call.qname))
         for line in call.checks:

@@ -1,10 +1,12 @@
 """The Rust emitter's callbacks: a closure slot's parameters as Rust
 closures (call scope: &mut dyn FnMut; the other scopes: Box<dyn FnMut +
 Send>), the slot-level closure around each for the crate's dispatcher,
-and the claim of them for the call (docs/RUST.md, "Callbacks")."""
+and the claim of them for the call (docs/RUST.md, "Callbacks"); the
+slots of closure sets, kept by the crate's nccc::sets."""
 
 from stubgen.ctype import ERRNO_CODE, STRING_CODE
-from stubgen.rust_types import ident, pointee_rust, record_name, sigs, slot_at, value_rust
+from stubgen.rust_types import (ident, pointee_rust, record_name, rust_str, sigs, slot_at,
+                                value_rust)
 
 
 def closure_params(call, closure):
@@ -13,22 +15,8 @@ def closure_params(call, closure):
     heap = closure.scope != "call"
     members = []
     for k, p in enumerate(closure.params):
-        cb = p.callback
         name = ident(p.name or "callback%d" % k)
-        args = [_cb_arg_type(s) for s in _cb_args(cb)]
-        # a string a callback gives C must outlive the callback: the closure
-        # returns it as a pointer it keeps valid itself
-        outs = ["nccc::Ptr" if s.code == STRING_CODE else _cb_arg_type(s)
-                for s in cb.out_slots if s.code != ERRNO_CODE]
-        ret = "()" if not outs else outs[0] if len(outs) == 1 else \
-            "(%s)" % ", ".join(outs)
-        fn = "FnMut(%s) -> %s" % (", ".join(args), ret)
-        ty = "nccc::Box<dyn %s + Send + 'static>" % fn if heap else "&mut dyn %s" % fn
-        if closure.nullable:
-            ty = "Option<%s>" % ty
-        call.params.append("%s%s: %s" % ("mut " if heap and not closure.nullable else "",
-                                          name, ty))
-        members.append((name, cb, len(outs)))
+        members.append((name, p.callback, _closure_param(call, closure, name, p.callback, heap)))
     scope = closure.scope.upper()
     raw = []
     for name, cb, n_outs in members:
@@ -39,9 +27,9 @@ def closure_params(call, closure):
         unwrap = "%s.map(|mut %s| " % (name, name) if closure.nullable else ""
         close = ")" if closure.nullable else ""
         if heap:
-            raw.append("let %s_raw: Option<nccc::callback::Callback> = %s%s(nccc::Box::new(move |%s: &[u64], %s: &mut [u64]| { %s }) as nccc::Box<dyn FnMut(&[u64], &mut [u64]) + Send>, %s, %s, %s)%s;"
-                       % (name, unwrap, "" if closure.nullable else "Some(", _in_name(cb),
-                          _out_name(n_outs), body, n_in, n_out, sig,
+            raw.append("let %s_raw: Option<nccc::callback::Callback> = %s%s(%s, %s, %s, %s)%s;"
+                       % (name, unwrap, "" if closure.nullable else "Some(",
+                          _boxed_slot_closure(cb, n_outs, body), n_in, n_out, sig,
                           close if closure.nullable else ")"))
         else:
             raw.append("let mut %s_fn = %s|%s: &[u64], %s: &mut [u64]| { %s }%s;"
@@ -82,6 +70,62 @@ def closure_params(call, closure):
             call.slot_in(closure.slot, "%s.context" % ctx)
 
 
+def _closure_param(call, closure, name, cb, heap):
+    """Adds the Rust parameter of callback `name` of type cb; gives the
+    number of values its closure returns."""
+    args = [_cb_arg_type(s) for s in _cb_args(cb)]
+    # a string a callback gives C must outlive the callback: the closure
+    # returns it as a pointer it keeps valid itself
+    outs = ["nccc::Ptr" if s.code == STRING_CODE else _cb_arg_type(s)
+            for s in cb.out_slots if s.code != ERRNO_CODE]
+    ret = "()" if not outs else outs[0] if len(outs) == 1 else "(%s)" % ", ".join(outs)
+    fn = "FnMut(%s) -> %s" % (", ".join(args), ret)
+    ty = "nccc::Box<dyn %s + Send + 'static>" % fn if heap else "&mut dyn %s" % fn
+    if closure.nullable:
+        ty = "Option<%s>" % ty
+    call.params.append("%s%s: %s" % ("mut " if heap and not closure.nullable else "", name, ty))
+    return len(outs)
+
+
+def _boxed_slot_closure(cb, n_outs, body):
+    return ("nccc::Box::new(move |%s: &[u64], %s: &mut [u64]| { %s }) as "
+            "nccc::Box<dyn FnMut(&[u64], &mut [u64]) + Send>"
+            % (_in_name(cb), _out_name(n_outs), body))
+
+
+def set_closure_params(call, closure):
+    """A slot of a closure set: a [closures=S] callback is one boxed
+    closure parameter, registered as its member of the owner's group
+    (nccc::sets::register; None passes NULL when [nullable]); the
+    [context=S] parameter is no parameter: its slot takes the group."""
+    cs = closure.closures
+    owner = ident(closure.owner.param.name)
+    members = "&[%s]" % ", ".join(
+        "(pick_signature(self.target, %s), %s, %s)"
+        % (sigs(call.host.lowered_callback(m.callback).signatures, nul=True),
+           slot_at(m.callback.n_in), slot_at(m.callback.n_out)) for m in cs.members)
+    where = "self.rt, %s, %s, %s" % (rust_str(call.host.qualified(cs.name)), owner, members)
+    if closure.member is None:
+        ctx = "%s_ctx" % ident(closure.slot.param.name).replace("r#", "")
+        call.claims.append("let %s = nccc::sets::context(%s)?;" % (ctx, where))
+        call.slot_in(closure.slot, ctx)
+        return
+    p = closure.params[0]
+    name = ident(p.name)
+    n_outs = _closure_param(call, closure, name, p.callback, True)
+    raw = _boxed_slot_closure(p.callback, n_outs, _cb_body(name, p.callback, n_outs, True))
+    ctx = "%s_ctx" % name.replace("r#", "")
+    if closure.nullable:
+        call.claims.append("let %s_given = %s.is_some();" % (ctx, name))
+        call.claims.append("let %s = nccc::sets::register(%s, %d, %s.map(|mut %s| %s))?;"
+                           % (ctx, where, closure.member, name, name, raw))
+        call.slot_in(closure.slot, "if %s_given { %s } else { 0 }" % (ctx, ctx))
+    else:
+        call.claims.append("let %s = nccc::sets::register(%s, %d, Some(%s))?;"
+                           % (ctx, where, closure.member, raw))
+        call.slot_in(closure.slot, ctx)
+
+
 def _cb_index(slot):
     """A callback's in slot in the closure's slice (in[1..])."""
     index = slot.index
@@ -105,12 +149,40 @@ def _cb_args(cb):
     return [s for s in cb.in_slots if s.param is None or s.param.name not in counts]
 
 
+def callback_arguments(cb):
+    """Per C value a callback of type cb gets (its in slots, in order):
+    (k, counted), k the closure argument that gives it, counted when the
+    value is the length of that argument's slice."""
+    args = _cb_args(cb)
+    out = []
+    for s in cb.in_slots:
+        if s in args:
+            out.append((args.index(s), False))
+        else:
+            out.append((next(k for k, a in enumerate(args) if a.info is not None
+                             and a.info.length == s.param.name), True))
+    return out
+
+
 def _cb_count(cb, slot):
     return next(s for s in cb.in_slots if s.param is not None
                 and s.param.name == slot.info.length)
 
 
+def _str_array(slot):
+    """A [zero_terminated] array of C strings."""
+    if slot.info is None or not slot.info.zero_terminated or slot.type.resolved().kind != "pointer":
+        return False
+    elem = slot.type.resolved().target.resolved()
+    if elem.kind != "pointer":
+        return False
+    text = elem.target.resolved()
+    return getattr(text, "name", None) == "char" and text.is_const
+
+
 def _cb_arg_type(slot):
+    if _str_array(slot):
+        return "nccc::StrArray<'_>"
     if slot.info is not None and slot.info.length:
         return "&[%s]" % pointee_rust(slot.type)
     if slot.record is not None:
@@ -127,7 +199,9 @@ def _cb_body(name, cb, n_outs, heap):
     for s in _cb_args(cb):
         # in[0] is the environment word: the closure gets in[1..]
         at = _cb_index(s)
-        if s.info is not None and s.info.length:
+        if _str_array(s):
+            args.append("nccc::StrArray::arg(i[%s])" % at)
+        elif s.info is not None and s.info.length:
             args.append("nccc::callback::slice_arg(i[%s], i[%s])"
                         % (at, _cb_index(_cb_count(cb, s))))
         elif s.record is not None:

@@ -51,6 +51,8 @@ def _debug(v):
     """A value as Rust's {:?} prints the argument a callback received."""
     if isinstance(v, str):
         return _lit(v)
+    if isinstance(v, list):
+        return "[%s]" % ", ".join(_debug(x) for x in v)
     return str(_int(v))
 
 

@@ -36,9 +36,8 @@ class RegistrySteps:
     def dynamic_call(self, st):
         name = st["call"]
         self.refuse_foreign_closures(name, st.get("args", []))
-        if st.get("error") == "count" and name in ("nccc.read",) and len(st.get("args", [])) == 2:
-            raise Unsupported("Rust sizes a '*' result side from the ABI table")
-        args = [self.dyn_arg(a) for a in st.get("args", [])]
+        args = [self.procedure_arg(name, k, a) if isinstance(a, dict) and "procedure" in a
+                else self.dyn_arg(a) for k, a in enumerate(st.get("args", []))]
         r = self.var("r")
         if st.get("handle"):
             self.lines.append("let %s = rt.lookup(%s).and_then(|h| rt.call_handle(h, %s, &[%s]));"
@@ -63,6 +62,20 @@ class RegistrySteps:
             else:
                 self.lines.append("assert!(same(&%s, &%s), \"{:?}\", %s);" % (got, self.dyn_arg(want), got))
 
+    def procedure_arg(self, name, k, a):
+        """A procedure passed through the registry (a call that another
+        argument makes a compile error in Rust): a call-scope closure of
+        the member's callback type, released when the call is refused."""
+        from stubgen.model.lower import lower
+        mod, fn = name.split(".", 1)
+        lf = lower(MODULES[mod]).function(fn)
+        closure = next((c for c in lf.closures if lf.position(c.slot) == k + 1 and c.params), None)
+        if closure is None:
+            raise Unsupported("a procedure where the function takes no callback")
+        cid = a["procedure"]
+        return "Dyn::Closure(rt.dynamic_closure(\"call\", %s_m.callback_signature(%s).unwrap(), %s).unwrap())" % (
+            mod, _lit(closure.params[0].callback.name), self.dyn_body(cid, self.callbacks[cid]))
+
     def do_packed(self, st):
         r = self.var("r")
         self.lines.append("let %s = packed(rt, %s, &[%s]);" % (
@@ -75,6 +88,14 @@ class RegistrySteps:
         for k, want in enumerate(st["expect"]):
             self.lines.append("assert!(same(&%s[%d], &%s), \"{:?}\", %s);"
                               % (r, k, self.dyn_arg(want), r))
+
+    def do_register_packed(self, st):
+        """A Rust closure over Dyn values as a global packed function."""
+        name = st["register_packed"]
+        cid = "packed_" + name.replace(".", "_")
+        self.do_callback({"callback": cid, "do": st["do"]})
+        self.lines.append("rt.register_packed(%s, %s, %s).unwrap();"
+                          % (_lit(name), _lit(st["psig"]), self.dyn_body(cid, st)))
 
     def expect_error(self, r, st):
         kind = KINDS.get(st["error"])

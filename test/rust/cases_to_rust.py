@@ -57,6 +57,12 @@ class Case(RegistrySteps):
             return "%s_m.constants.%s" % (m, c)
         if isinstance(v, dict) and "closure" in v:
             return self.closure_arg(v["closure"], ty, mod)
+        if isinstance(v, dict) and "procedure" in v:
+            return self.closure_arg(v["procedure"], ty, mod)
+        if isinstance(v, dict) and v.get("null") and ty.startswith("Option<nccc::Box<") \
+                and self.idl_callback(mod, peek=True)[2]:
+            self.idl_callback(mod)  # no member registered: C gets NULL
+            return "None"
         if ty in RANGES:
             n = _int(v)
             lo, hi = RANGES[ty]
@@ -125,8 +131,10 @@ class Case(RegistrySteps):
         if cid in self.values:
             raise Unsupported("a closure used as a value")
         heap = "Box<" in ty
-        scope = step.get("scope", "call")
-        if scope != self.idl_scope(mod, ty):
+        idl_scope, cb, _ = self.idl_callback(mod)
+        # a procedure is a plain function: the module keeps its closure
+        scope = idl_scope if step.get("procedure") else step.get("scope", "call")
+        if scope != idl_scope:
             raise Unsupported("a %s closure where the IDL has another scope" % scope)
         m = re.search(r"FnMut\((.*?)\) -> (.*?)( \+ Send|>*$)", ty)
         args = [a.strip() for a in m.group(1).split(",") if a.strip()]
@@ -135,13 +143,13 @@ class Case(RegistrySteps):
             ret = ret[:ret.rindex(">")]
         names = ["a%d" % k for k in range(len(args))]
         self.heap = heap
-        body = self.behaviour(cid, step["do"], names, args, ret)
+        body = self.behaviour(cid, step["do"], names, args, ret, shown_values(cb, names, args))
         params = ", ".join("%s: %s" % (n, self.qualify(t, mod)) for n, t in zip(names, args))
         closure = "{ let %s_calls = %s_calls.clone(); let %s_seen = %s_seen.clone(); " \
             "move |%s| -> %s { %s_calls.fetch_add(1, SeqCst); let _ = &%s_seen; %s } }" % (
                 cid, cid, cid, cid, params, self.qualify(ret, mod), cid, cid, body)
         if heap:
-            if scope == "forever" and not ty.startswith("Option"):
+            if scope == "forever" and not ty.startswith("Option") and not step.get("procedure"):
                 self.forever_ids.append(cid)
             value = "Box::new(%s)" % closure
             return "Some(%s)" % value if ty.startswith("Option") else value
@@ -149,21 +157,23 @@ class Case(RegistrySteps):
         self.lines.append("let mut %s = %s;" % (var, closure))
         return "Some(&mut %s)" % var if ty.startswith("Option") else "&mut %s" % var
 
-    def idl_scope(self, mod, ty):
-        """The IDL's scope of the callback parameter being converted."""
+    def idl_callback(self, mod, peek=False):
+        """The IDL's scope and callback type of the callback parameter
+        being converted, and whether it is a closure set's member."""
         from stubgen.model.lower import lower
         lf = lower(MODULES[mod]).function(self.calling)
-        scopes = [c.scope for c in lf.closures for p in c.params]
-        scope = scopes[self.closure_index] if self.closure_index < len(scopes) else "call"
-        self.closure_index += 1
-        return scope
+        params = [(c.scope, p.callback, c.closures is not None)
+                  for c in lf.closures for p in c.params]
+        k = self.closure_index
+        self.closure_index += 0 if peek else 1
+        return params[k] if k < len(params) else ("call", None, False)
 
     def qualify(self, t, mod):
         if t in ("hcb_obj", "point", "counter"):
             return "%s::%s" % (mod, t)
         return t
 
-    def behaviour(self, cid, do, names, args, ret):
+    def behaviour(self, cid, do, names, args, ret, shown):
         ints = all(a in RANGES for a in args)
         if do == "sum":
             if ints and ret in RANGES:
@@ -180,7 +190,7 @@ class Case(RegistrySteps):
         elif do == "divmod" and len(names) == 2:
             return "(%s / %s, %s %% %s)" % (names[0], names[1], names[0], names[1])
         elif do == "collect":
-            rec = ", ".join('format!("{:?}", %s)' % n for n in names)
+            rec = ", ".join(text for _, text in shown)
             tail = "" if ret == "()" else " Default::default()"
             return "%s_seen.lock().unwrap().push(vec![%s]);%s" % (cid, rec, tail)
         elif do == "reenter" and len(names) == 2 and ret in RANGES and not self.heap:
@@ -200,7 +210,7 @@ class Case(RegistrySteps):
 
     # ---- steps ---------------------------------------------------------------
     def step(self, st):
-        for key in ("call", "packed", "callback", "group", "check", "counters", "close", "forget",
+        for key in ("call", "packed", "register_packed", "callback", "procedure", "group", "check", "counters", "close", "forget",
                     "collect", "constant", "layout", "release", "alloc", "free",
                     "read_string", "signature", "functions", "modules", "repeat",
                     "exhaust"):
@@ -307,6 +317,11 @@ class Case(RegistrySteps):
         else:
             self.lines.append("assert_eq!(%s, %s);" % (got, self.arg(want, ty, mod)))
 
+    def do_procedure(self, st):
+        """A plain function for a closure set's member: its closure is
+        made for each call that registers it, sharing the records."""
+        self.do_callback(dict(st, callback=st["procedure"], procedure=True))
+
     def do_callback(self, st):
         cid = st["callback"]
         if "error" in st:
@@ -410,6 +425,23 @@ class Case(RegistrySteps):
             raise Unsupported("a closure Rust gives no value of")
         self.lines.append("assert_eq!(%s_closure.release(rt).unwrap(), %s);"
                           % (cid, "true" if st["expect"] else "false"))
+
+
+def shown_values(cb, names, types):
+    """(name, text) of each value a callback of type cb gets, in C order,
+    as the case table records them: a slice's count is its length, a
+    char slice is text. Without cb: the closure's arguments."""
+    texts = {n: ('format!("{:?}", %s.iter().map(|&c| c as u8 as char).collect::<String>())' % n
+                 if t == "&[nccc::c_char]" else 'format!("{:?}", %s)' % n)
+             for n, t in zip(names, types)}
+    if cb is None:
+        return [(n, texts[n]) for n in names]
+    from stubgen.rust_callbacks import callback_arguments
+    shown = []
+    for arg, counted in callback_arguments(cb):
+        n = names[arg]
+        shown.append((n, 'format!("{:?}", %s.len())' % n if counted else texts[n]))
+    return shown
 
 
 def _value_closures(steps):

@@ -9,6 +9,15 @@ use std::sync::Arc;
 use nccc::{ErrorKind, Ptr};
 use nccc_rust_tests::{tour, with_fixture};
 
+/// Counts its drops: when a closure holding one is dropped.
+struct Tracked(Arc<AtomicUsize>);
+
+impl Drop for Tracked {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
 #[test]
 fn scalars_structs_and_results() {
     with_fixture(|_, t, _| {
@@ -106,12 +115,6 @@ fn null_for_a_nonnull_parameter_is_refused_before_c() {
 
 #[test]
 fn boxed_closures_drop_when_released() {
-    struct Tracked(Arc<AtomicUsize>);
-    impl Drop for Tracked {
-        fn drop(&mut self) {
-            self.0.fetch_add(1, Ordering::SeqCst);
-        }
-    }
     with_fixture(|rt, _, h| {
         let drops = Arc::new(AtomicUsize::new(0));
         let tracked = Tracked(drops.clone());
@@ -175,5 +178,74 @@ fn a_second_runtime_is_refused() {
         let mut pool = [0u8; 4096];
         let e = nccc::Runtime::new(&mut pool).err().expect("one runtime at a time");
         assert_eq!(e.status, nccc::abi::ERR_ALREADY_DEFINED);
+    });
+}
+
+#[test]
+fn a_closure_set_drops_replaced_handlers_and_its_group_with_the_owner() {
+    with_fixture(|rt, _, h| {
+        let drops = Arc::new(AtomicUsize::new(0));
+        let names = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let p = h.parser_new().unwrap();
+        let (tracked, seen) = (Tracked(drops.clone()), names.clone());
+        h.parser_set_handlers(p.ptr().unwrap(), Some(Box::new(move |name, atts| {
+            let _ = &tracked;
+            seen.lock().unwrap().push(format!("first {} {}", name, atts.len()));
+        })), None).unwrap();
+        h.parser_set_user_data(p.ptr().unwrap()).unwrap();
+        assert_eq!(h.parser_run(p.ptr().unwrap(), "a", 0).unwrap(), 1);
+        let (tracked, seen) = (Tracked(drops.clone()), names.clone());
+        h.parser_set_handlers(p.ptr().unwrap(), Some(Box::new(move |name, atts| {
+            let _ = &tracked;
+            let all: Vec<&str> = atts.iter().collect();
+            seen.lock().unwrap().push(format!("second {} {:?}", name, all));
+        })), None).unwrap();
+        assert_eq!(drops.load(Ordering::SeqCst), 1, "the replaced handler is dropped");
+        assert_eq!(h.parser_run(p.ptr().unwrap(), "b", 0).unwrap(), 1);
+        assert_eq!(*names.lock().unwrap(), vec!["first a 4".to_string(),
+                                                 "second b [\"id\", \"b\", \"kind\", \"run\"]".to_string()]);
+        assert_eq!(rt.closure_stats().unwrap().in_use, 2);
+        drop(p);
+        assert_eq!(drops.load(Ordering::SeqCst), 2, "the owner's drop releases its group");
+        assert_eq!(rt.closure_stats().unwrap().in_use, 0);
+    });
+}
+
+#[test]
+fn a_rust_closure_is_a_packed_function_c_calls_by_name() {
+    use nccc::Dyn;
+    with_fixture(|rt, _, h| {
+        rt.register_packed("rust_only.scale", "ld:d", Box::new(|args: &[Dyn]| match args {
+            [Dyn::Int(n), Dyn::Float(k)] => vec![Dyn::Float(*n as f64 * k)],
+            _ => vec![],
+        })).unwrap();
+        rt.register_packed("rust_only.sub", "ll:l", Box::new(|args: &[Dyn]| match args {
+            [Dyn::Int(a), Dyn::Int(b)] => vec![Dyn::Int(a - b)],
+            _ => vec![],
+        })).unwrap();
+        assert_eq!(h.call_global2("rust_only.sub", 5, 7).unwrap(), (-2, 0));
+        // 3: the result is not an integer
+        assert_eq!(h.call_global2("rust_only.scale", 2, 0).unwrap(), (0, 3));
+        let e = rt.register_packed("rust_only.sub", "l:l", Box::new(|_: &[Dyn]| vec![])).unwrap_err();
+        assert_eq!((e.kind, e.status), (ErrorKind::Status, nccc::abi::ERR_ALREADY_DEFINED));
+        let e = rt.register_packed("rust_only.bad", "lq:l", Box::new(|_: &[Dyn]| vec![])).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Signature);
+    });
+}
+
+#[test]
+fn results_ending_in_a_star_take_a_checked_count() {
+    use nccc::Dyn;
+    with_fixture(|rt, _, _| {
+        let cell = rt.call_dynamic("nccc.alloc", &[Dyn::Int(16)]).unwrap()[1].clone();
+        rt.call_dynamic("nccc.write", &[cell.clone(), Dyn::Int(9), Dyn::Int(0x3837363534333231),
+                                         Dyn::Int(0x39)]).unwrap();
+        let e = rt.call_dynamic("nccc.read", &[cell.clone(), Dyn::Int(9)]).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Count);
+        let e = rt.call_var("nccc.read", 1, &[cell.clone(), Dyn::Int(9)]).unwrap_err();
+        assert_eq!(e.to_string(), "nccc.read: expects 2 extra out slots for its arguments, got a count of 1");
+        let out = rt.call_var("nccc.read", 2, &[cell.clone(), Dyn::Int(9)]).unwrap();
+        assert_eq!(out, vec![Dyn::Int(0), Dyn::Int(0x3837363534333231), Dyn::Int(0x39)]);
+        rt.call_dynamic("nccc.free", &[cell]).unwrap();
     });
 }

@@ -186,6 +186,29 @@ pub fn claim_boxed_all(rt: &Runtime<'_>, scope: u64, final_member: usize,
         })
 }
 
+/// A closure for C to call for the rest of the process (a packed
+/// function: TVM's registry sends no notice when a name stops being
+/// used): its environment word and the dispatcher's address.
+#[cfg(feature = "alloc")]
+pub(crate) fn leak_entry(run: alloc::boxed::Box<dyn FnMut(&[u64], &mut [u64]) + Send>,
+                         n_in: usize, n_out: usize) -> (u64, u64) {
+    let run: *mut SlotFn<'static> = alloc::boxed::Box::into_raw(run);
+    let entry = alloc::boxed::Box::new(Entry { run, n_in, n_out, busy: Cell::new(false),
+                                               claimed: Cell::new(true), heap: true,
+                                               _borrow: PhantomData });
+    (alloc::boxed::Box::into_raw(entry) as usize as u64, dispatch as crate::RawFn as usize as u64)
+}
+
+/// Frees an entry of leak_entry that C never received.
+///
+/// # Safety
+/// `env` came from leak_entry, and no C code holds it.
+#[cfg(feature = "alloc")]
+pub(crate) unsafe fn free_entry(env: u64) {
+    // SAFETY: the caller's promise: nothing refers to the entry.
+    unsafe { free_heap(env as usize as *mut Entry<'static>) }
+}
+
 #[cfg(feature = "alloc")]
 unsafe fn free_heap(entry: *mut Entry<'static>) {
     // SAFETY: (the caller's) entry and its closure came from Box::into_raw
@@ -349,6 +372,50 @@ pub fn slice_arg<'a, T: crate::slot::Plain>(slot: u64, n: u64) -> &'a [T] {
     // size and alignment, checked by the layout of its module or
     // primitive), and any bit pattern is a valid T (Plain).
     unsafe { core::slice::from_raw_parts(slot as usize as *const T, n as usize) }
+}
+
+/// A `[zero_terminated]` array of C strings a callback receives (what C
+/// passed, up to its NULL), for the duration of the callback: iterate it
+/// for each string as `&str` ("" for text that is not UTF-8). NULL reads
+/// as empty. `Debug` prints it as a list.
+#[derive(Clone, Copy)]
+pub struct StrArray<'a> {
+    at: usize,
+    _call: PhantomData<&'a str>,
+}
+
+impl<'a> StrArray<'a> {
+    /// The array at `slot` (what C passed).
+    pub fn arg(slot: u64) -> StrArray<'a> {
+        StrArray { at: slot as usize, _call: PhantomData }
+    }
+
+    /// The strings, in order, up to the NULL.
+    pub fn iter(&self) -> impl Iterator<Item = &'a str> + 'a {
+        let at = self.at;
+        (0..).map(move |k| {
+            if at == 0 {
+                return 0;
+            }
+            // SAFETY: C passes an array of string pointers ending in
+            // NULL, kept for the call; k stops at the first NULL (below).
+            unsafe { *(at as *const usize).add(k) }
+        }).take_while(|&p| p != 0).map(|p| str_arg(p as u64))
+    }
+
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl core::fmt::Debug for StrArray<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 /// The runtime's closure counters (`closure_stats`).

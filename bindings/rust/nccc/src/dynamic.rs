@@ -241,6 +241,21 @@ impl Runtime<'_> {
     /// The same through a handle; `name` names the function in errors and
     /// its module has the layouts of the structs it takes.
     pub fn call_handle(&self, h: Handle, name: &'static str, args: &[Dyn]) -> Result<Vec<Dyn>, Error> {
+        self.call_sized(h, name, None, args)
+    }
+
+    /// Calls a built-in whose results end in '*' (`nccc.read`), with
+    /// `count` slots for them: gives the results, then the `count` slots
+    /// as `Dyn::Int`. Errors: those of `call_dynamic`, a count smaller
+    /// than the arguments say (kind `Count`), a function that is not such
+    /// a built-in (kind `Signature`: the crate could not check `count`).
+    pub fn call_var(&self, name: &'static str, count: usize, args: &[Dyn]) -> Result<Vec<Dyn>, Error> {
+        let h = self.lookup(name).map_err(|e| e.about(name, 0))?;
+        self.call_sized(h, name, Some(count), args)
+    }
+
+    fn call_sized(&self, h: Handle, name: &'static str, count: Option<usize>, args: &[Dyn])
+                  -> Result<Vec<Dyn>, Error> {
         let (f, signature) = self.function(h)?;
         let mut sides = signature.split(|&b| b == abi::SIG_SEPARATOR);
         let ins = parse_side(sides.next().unwrap_or(b""))?;
@@ -263,12 +278,16 @@ impl Runtime<'_> {
             (true, Some(_)) => args.len() == fixed + extra,
             (false, _) => args.len() == fixed,
         };
-        if !count_ok {
-            let result = Err(count_error(name, fixed + if rest.is_some() { extra } else { 0 },
-                                         args.len()));
+        let refused = if !count_ok {
+            Some(count_error(name, fixed + if rest.is_some() { extra } else { 0 }, args.len()))
+        } else {
+            out_count_error(name, outs.variable, rest.is_some(), extra, count)
+        };
+        if let Some(e) = refused {
             release_call_closures(self, args);
-            return result;
+            return Err(e);
         }
+        let extra = count.unwrap_or(0);
         let mut input = Vec::new();
         let mut strings = Vec::new();
         let encoded = self.encode_args(&ins, module, name, args, &mut input, &mut strings);
@@ -283,7 +302,7 @@ impl Runtime<'_> {
                 Item::Record(r) => (self.layout(module, r)?.size + 7) / 8,
             };
         }
-        let mut output = vec![0u64; n_out + if outs.variable { extra } else { 0 }];
+        let mut output = vec![0u64; n_out + extra];
         if input.len() < f.n_in() || output.len() < f.n_out() {
             return Err(Error::new(ErrorKind::Count, name, "fewer slots than the signature"));
         }
@@ -327,6 +346,7 @@ impl Runtime<'_> {
                 }
             }
         }
+        results.extend(output[at..].iter().map(|&slot| Dyn::Int(slot as i128)));
         Ok(results)
     }
 
@@ -429,10 +449,10 @@ impl Runtime<'_> {
     }
 }
 
-type SlotClosure = Box<dyn FnMut(&[u64], &mut [u64]) + Send>;
+pub(crate) type SlotClosure = Box<dyn FnMut(&[u64], &mut [u64]) + Send>;
 
 /// The slot-level closure around `f` for `signature`, and its slot counts.
-fn slot_closure(signature: &str, mut f: Box<dyn FnMut(&[Dyn]) -> Vec<Dyn> + Send>)
+pub(crate) fn slot_closure(signature: &str, mut f: Box<dyn FnMut(&[Dyn]) -> Vec<Dyn> + Send>)
                 -> Result<(SlotClosure, usize, usize), Error> {
     let mut sides = signature.as_bytes().split(|&b| b == abi::SIG_SEPARATOR);
     let ins = parse_side(sides.next().unwrap_or(b""))?;
@@ -467,6 +487,30 @@ fn count_error(name: &'static str, want: usize, got: usize) -> Error {
     e.append(b" arguments, got ");
     e.append(itoa(got as i128).text());
     e
+}
+
+/// The error of a '*' result side called without a count (or a count
+/// for one it cannot check), or a count too small for the arguments.
+fn out_count_error(name: &'static str, variable: bool, checked: bool, need: usize,
+                   count: Option<usize>) -> Option<Error> {
+    let message = match (variable, count) {
+        (false, None) => return None,
+        (false, Some(_)) => "no results ending in '*': call_dynamic",
+        (true, None) => "results ending in '*' need a slot count: call_var",
+        (true, Some(_)) if !checked => {
+            return Some(Error::new(ErrorKind::Signature, name,
+                                   "call_var checks the counts of the built-ins only"));
+        }
+        (true, Some(n)) if n >= need => return None,
+        (true, Some(n)) => {
+            let mut e = Error::new(ErrorKind::Count, name, "expects ");
+            e.append(itoa(need as i128).text());
+            e.append(b" extra out slots for its arguments, got a count of ");
+            e.append(itoa(n as i128).text());
+            return Some(e);
+        }
+    };
+    Some(Error::new(ErrorKind::Count, name, message))
 }
 
 /// A call refused before C ran releases the call-scope closures passed to

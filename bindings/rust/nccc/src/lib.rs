@@ -24,14 +24,18 @@ pub mod abi;
 pub mod callback;
 #[cfg(feature = "alloc")]
 pub mod dynamic;
+#[cfg(feature = "alloc")]
+mod packed;
 mod error;
 mod owned;
 mod record;
 mod runtime;
+#[cfg(feature = "alloc")]
+pub mod sets;
 mod slot;
 mod text;
 
-pub use callback::{Callback, Closure, Stats};
+pub use callback::{Callback, Closure, Stats, StrArray};
 pub use error::{Error, ErrorKind};
 pub use owned::Owned;
 pub use record::{check_layout, Record};

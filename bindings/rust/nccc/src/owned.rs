@@ -1,5 +1,6 @@
 //! `Owned<T>`: a pointer an `[owned(F)]` result gave, freed by F exactly
-//! once, when it is closed or dropped.
+//! once, when it is closed or dropped; the closure sets of the owner are
+//! released after F returns.
 
 use core::cell::Cell;
 use core::fmt;
@@ -15,6 +16,8 @@ use crate::slot::{Ptr, Value};
 pub struct Owned<T> {
     ptr: Cell<usize>,
     free: Function,
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    sets: &'static [&'static str],
     _type: PhantomData<*const T>,
 }
 
@@ -22,7 +25,13 @@ impl<T> Owned<T> {
     /// Takes ownership of `ptr`, to be freed by `free` (a function of
     /// signature `p:`; a NULL pointer is never freed).
     pub fn new(ptr: Ptr, free: Function) -> Owned<T> {
-        Owned { ptr: Cell::new(ptr.addr()), free, _type: PhantomData }
+        Owned::with_sets(ptr, free, &[])
+    }
+
+    /// The same for the owner of closure sets (their names, "M.S"): its
+    /// groups are released after `free` returns (`nccc::sets`).
+    pub fn with_sets(ptr: Ptr, free: Function, sets: &'static [&'static str]) -> Owned<T> {
+        Owned { ptr: Cell::new(ptr.addr()), free, sets, _type: PhantomData }
     }
 
     /// The pointer, to pass to C. Errors: the object is closed
@@ -45,6 +54,8 @@ impl<T> Owned<T> {
         // SAFETY: the pointer was owned by this object and is freed once.
         let ptr = unsafe { Ptr::from_addr(addr) };
         self.free.call(&[ptr.to_slot()], &mut [0u64; 1]);
+        #[cfg(feature = "alloc")]
+        crate::sets::release(self.sets, addr);
         true
     }
 

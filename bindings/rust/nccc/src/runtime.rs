@@ -151,19 +151,7 @@ impl<'p> Runtime<'p> {
 
     /// A built-in by its entry in the ABI table (`abi::LOOKUP` ...).
     pub fn builtin(&self, b: Builtin) -> Result<Function, Error> {
-        let mut out = [0u64; 4];
-        // SAFETY: the root reads in[0] and writes out[0..4].
-        unsafe { nccc_root([b.index].as_ptr(), out.as_mut_ptr()) };
-        if out[0] as u32 != abi::OK {
-            return Err(Error::status(out[0] as u32, b.name, b""));
-        }
-        // SAFETY: out[1] is the built-in's address, an nccc function, and
-        // the signature out[3] is a static string of the runtime.
-        unsafe {
-            let raw: RawFn = core::mem::transmute(out[1] as usize);
-            let (n_in, n_out) = counts(c_bytes(out[3] as usize));
-            Ok(Function::from_raw(raw, n_in, n_out))
-        }
+        builtin(b)
     }
 
     /// Calls a built-in whose out side starts with its status; the
@@ -379,10 +367,41 @@ impl<'p> Runtime<'p> {
 
 impl Drop for Runtime<'_> {
     fn drop(&mut self) {
+        #[cfg(feature = "alloc")]
+        crate::sets::release_all();
         // SAFETY: re-initialising onto the static block drops every
         // reference the C runtime held into the caller's pool.
         unsafe { nccc_init(core::ptr::null_mut(), 0) };
         ACTIVE.store(false, Ordering::Release);
+    }
+}
+
+/// A built-in by its entry in the ABI table: the root needs no `Runtime`.
+fn builtin(b: Builtin) -> Result<Function, Error> {
+    let mut out = [0u64; 4];
+    // SAFETY: the root reads in[0] and writes out[0..4].
+    unsafe { nccc_root([b.index].as_ptr(), out.as_mut_ptr()) };
+    if out[0] as u32 != abi::OK {
+        return Err(Error::status(out[0] as u32, b.name, b""));
+    }
+    // SAFETY: out[1] is the built-in's address, an nccc function, and
+    // the signature out[3] is a static string of the runtime.
+    unsafe {
+        let raw: RawFn = core::mem::transmute(out[1] as usize);
+        let (n_in, n_out) = counts(c_bytes(out[3] as usize));
+        Ok(Function::from_raw(raw, n_in, n_out))
+    }
+}
+
+/// Runs a built-in whose out side starts with its status, without a
+/// `Runtime` (what an `Owned`'s drop needs); the status when not OK.
+#[cfg(feature = "alloc")]
+pub(crate) fn run_builtin(b: Builtin, input: &[u64], output: &mut [u64]) -> Result<(), u32> {
+    let f = builtin(b).map_err(|e| e.status)?;
+    f.call(input, output);
+    match output[0] as u32 {
+        abi::OK => Ok(()),
+        status => Err(status),
     }
 }
 
