@@ -241,7 +241,11 @@ def _typed_method(src, host, lf):
             # binding a thunk fails only in the thread's last error
             src.line("self.rt.clear_error()?;")
         src.line("// SAFETY: bind checked that the function takes as many slots as these buffers hold.")
+        src.line("#[cfg(not(%s))]" % _static_cfg(host))
         src.line("unsafe { self.f_%s.call_unchecked(&input, &mut output) };" % lf.name)
+        src.line("// SAFETY: the same, by the wrapper's symbol (a statically linked module).")
+        src.line("#[cfg(%s)]" % _static_cfg(host))
+        src.line("unsafe { %s(input.as_ptr(), output.as_mut_ptr()) };" % _symbol(host, lf))
         src.line("nccc::callback::take_panic(%s)?;" % rust_str(call.qname))
         if lf.frees:
             # the destructor freed the owner: its closure groups go
@@ -259,6 +263,17 @@ def _typed_method(src, host, lf):
     if heap:
         src.dedent()
         src.line("}")
+
+
+def _static_cfg(host):
+    """The cfg under which the module's methods call its wrappers by
+    symbol instead of through the pointers bound at Module::bind."""
+    return "nccc_static = %s" % rust_str(host.name)
+
+
+def _symbol(host, lf):
+    """The C wrapper of a function (stubgen/emit_c)."""
+    return "nccc_%s_%s" % (host.name, lf.name)
 
 
 def _raw_method(src, host, lf):
@@ -359,6 +374,7 @@ def emit(module, idl_name):
     src.line("//! `let m = %s::Module::bind(&runtime)?;`" % host.name)
     src.line("#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]")
     src.line("#![allow(dead_code, unused_mut, unused_imports, clippy::all)]")
+    src.line("#![allow(unknown_lints, unexpected_cfgs)]  // %s: set by the crate" % _static_cfg(host))
     src.line("pub const MODULE: &str = %s;" % rust_str(host.name))
     src.blank()
     for layout in module.layouts:
@@ -372,6 +388,14 @@ def emit(module, idl_name):
     src.blank()
     with src.block('extern "C" {', "}"):
         src.line("fn nccc_%s_open(input: *const u64, output: *mut u64);" % host.name)
+    src.blank()
+    src.line("// The wrappers by symbol, which the methods call directly when the crate")
+    src.line("// sets the cfg `%s` (docs/RUST.md, \"Static linking and LTO\")." % _static_cfg(host))
+    src.line("#[cfg(%s)]" % _static_cfg(host))
+    with src.block('extern "C" {', "}"):
+        for lf in host.functions:
+            if _typed(lf):
+                src.line("fn %s(input: *const u64, output: *mut u64);" % _symbol(host, lf))
     src.blank()
     src.line("/// The module bound to a runtime: one method per function.")
     with src.block("pub struct Module<'r> {", "}"):

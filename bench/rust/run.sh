@@ -11,6 +11,14 @@
 # runs with N1 and N2 iterations; (Ir(N2) - Ir(N1)) / (N2 - N1) is one
 # iteration's cost, start-up cancelled out. docs/BENCHMARKS.md has the
 # figures.
+#
+# The program is built three ways: as a program links a module by default
+# (the methods call the wrappers through the pointers Module::bind bound);
+# statically with cross-language LTO (docs/RUST.md, "Static linking and
+# LTO": the wrappers compiled by clang-N to LLVM bitcode, the cfg
+# nccc_static="bench", -Clinker-plugin-lto), when the clang, llvm-ar and
+# ld.lld of rustc's LLVM N are installed; and the same without nccc's std
+# feature (a panic in a callback aborts: no check after each call).
 set -eu
 
 here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
@@ -29,12 +37,41 @@ command -v valgrind >/dev/null 2>&1 || {
   exit 2
 }
 cargo=${CARGO:-cargo}
+rustc=${RUSTC:-rustc}
 . "$build/bench/rust/env.sh"
-CARGO_HOME="$build/bench/rust/cargo-home" NCCC_BENCH_LIBS="$NCCC_BENCH_LIBS" \
-  NCCC_BENCH_GENERATED="$NCCC_BENCH_GENERATED" \
-  "$cargo" build --offline --quiet --release --manifest-path "$manifest" \
-  --target-dir "$build/bench/rust/target"
-prog=$build/bench/rust/target/release/bench
+out=$(CDPATH= cd -- "$build/bench/rust" && pwd)
+
+# build TARGET_DIR [cargo options]: the program, with RUSTFLAGS as set
+build() {
+  dir=$1
+  shift
+  CARGO_HOME="$out/cargo-home" RUSTC="$rustc" NCCC_BENCH_LIBS="$libs" \
+    NCCC_BENCH_GENERATED="$NCCC_BENCH_GENERATED" \
+    "$cargo" build --offline --quiet --release --manifest-path "$manifest" \
+    --target-dir "$out/$dir" "$@"
+}
+
+libs=$NCCC_BENCH_LIBS
+build target
+progs=$out/target/release/bench
+
+llvm=$("$rustc" -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
+if command -v "clang-$llvm" "llvm-ar-$llvm" "ld.lld-$llvm" >/dev/null 2>&1; then
+  mkdir -p "$out/lto"
+  # shellcheck disable=SC2086 # NCCC_BENCH_INCLUDES is a list of -I options
+  "clang-$llvm" -flto=thin -O2 -fPIC -std=c11 -I"$NCCC_BENCH_GENERATED" \
+    $NCCC_BENCH_INCLUDES -c "$NCCC_BENCH_GENERATED/bench_nccc.c" -o "$out/lto/bench_nccc.o"
+  rm -f "$out/lto/libnccc_bench_lto.a"
+  "llvm-ar-$llvm" rcs "$out/lto/libnccc_bench_lto.a" "$out/lto/bench_nccc.o"
+  libs=$out/lto/libnccc_bench_lto.a:${NCCC_BENCH_LIBS#*:}
+  export RUSTFLAGS="-Clinker-plugin-lto -Clinker=clang-$llvm -Clink-arg=--ld-path=$(command -v "ld.lld-$llvm") --cfg nccc_static=\"bench\""
+  build target-lto
+  build target-lto-nostd --no-default-features
+  unset RUSTFLAGS
+  progs="$progs $out/target-lto/release/bench $out/target-lto-nostd/release/bench"
+else
+  echo "run.sh: no clang-$llvm, llvm-ar-$llvm or ld.lld-$llvm (rustc's LLVM): the LTO builds are left out" >&2
+fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -42,16 +79,22 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 . "$here/../callgrind.sh"
 
 echo "instructions per call (callgrind; iterations $N1 and $N2; loop included)"
-echo "$(uname -m), $("${RUSTC:-rustc}" --version), $(valgrind --version)"
-echo
-printf '%-6s %8s %10s %10s %12s\n' what loop direct generated generated/dir
-loop=$(per_call loop)
-for fn in add mix6 fold; do
-  direct=$(per_call "$fn.direct")
-  gen=$(per_call "$fn.generated")
-  if [ "$fn" = fold ]; then base=0; else base=$loop; fi
-  awk -v f="$fn" -v l="$loop" -v d="$direct" -v g="$gen" -v base="$base" \
-    'BEGIN { printf "%-6s %8s %10s %10s %12.2f\n", f, l, d, g, (g - base) / (d - base) }'
+echo "$(uname -m), $("$rustc" --version), $(valgrind --version)"
+for prog in $progs; do
+  case $prog in
+    */target/*) echo; echo "default build (calls through the pointers bound at Module::bind):" ;;
+    */target-lto/*) echo; echo "static, cross-language LTO (clang-$llvm, cfg nccc_static):" ;;
+    *) echo; echo "static, cross-language LTO, without nccc's std (a panic in a callback aborts):" ;;
+  esac
+  printf '%-6s %8s %10s %10s %12s\n' what loop direct generated generated/dir
+  loop=$(per_call loop)
+  for fn in add mix6 fold; do
+    direct=$(per_call "$fn.direct")
+    gen=$(per_call "$fn.generated")
+    if [ "$fn" = fold ]; then base=0; else base=$loop; fi
+    awk -v f="$fn" -v l="$loop" -v d="$direct" -v g="$gen" -v base="$base" \
+      'BEGIN { printf "%-6s %8s %10s %10s %12.2f\n", f, l, d, g, (g - base) / (d - base) }'
+  done
 done
 echo
 echo "fold: per callback (one forward call runs N callbacks); the ratio of"

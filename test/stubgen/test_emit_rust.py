@@ -87,10 +87,12 @@ def test_every_idl_goes_through_and_compiles(tmp_path):
     cargo = shutil.which("cargo", path="/usr/bin") or shutil.which("cargo")
     rustc = shutil.which("rustc", path="/usr/bin") or shutil.which("rustc")
     modules = []
+    statics = []     # the static build of every module (docs/RUST.md)
     for idl in ALL_IDLS:
         files = generate(idl.read_text(), idl.name, ["rust"])
         for name, text in files.items():
             stem = name[:-3]
+            statics.append('--cfg nccc_static="%s"' % stem)
             path = tmp_path / ("%s_%s.rs" % (idl.stem, stem))
             path.write_text(text)
             modules.append((path, "%s_%s" % (idl.stem, stem)))
@@ -104,8 +106,10 @@ def test_every_idl_goes_through_and_compiles(tmp_path):
         '[lib]\npath = "lib.rs"\n[features]\nstd = ["nccc/std"]\n'
         '[dependencies]\nnccc = { path = %s }\n' % json.dumps(str(ROOT / "bindings/rust/nccc")))
     env = dict(os.environ, CARGO_HOME=str(tmp_path / "home"), RUSTC=rustc)
-    for features in ([], ["--features", "std"]):
+    for features, flags in (([], ""), (["--features", "std"], ""),
+                            (["--features", "std"], " ".join(statics))):
         r = subprocess.run([cargo, "check", "--offline", "--quiet", "--target-dir",
                             str(tmp_path / "target")] + features,
-                           cwd=tmp_path, env=env, capture_output=True, text=True)
+                           cwd=tmp_path, env=dict(env, RUSTFLAGS=flags), capture_output=True,
+                           text=True)
         assert r.returncode == 0, r.stderr[-4000:]
