@@ -231,12 +231,8 @@ unsafe extern "C" fn dispatch(input: *const u64, output: *mut u64) {
     // it borrowed; heap: freed only by that notice).
     let entry = unsafe { &*(*input as usize as *const Entry<'static>) };
     if output.is_null() {
-        entry.claimed.set(false);
-        if entry.heap {
-            // SAFETY: the notice is the last the runtime sends for it.
-            unsafe { free_heap(entry as *const Entry<'static> as *mut Entry<'static>) };
-        }
-        return;
+        // SAFETY: a notice for the entry, which the runtime sends last.
+        return unsafe { notice(entry) };
     }
     // SAFETY: in[1..] holds the callback type's n_in slots and out its
     // n_out (the backward wrapper sized them by the same signature, which
@@ -246,10 +242,7 @@ unsafe extern "C" fn dispatch(input: *const u64, output: *mut u64) {
          core::slice::from_raw_parts_mut(output, entry.n_out))
     };
     if entry.busy.replace(true) {
-        for r in results.iter_mut() {
-            *r = 0;
-        }
-        return;
+        return zero(results);
     }
     // SAFETY: not busy, so no other call holds the closure: this is its
     // only use until busy is cleared below.
@@ -258,26 +251,57 @@ unsafe extern "C" fn dispatch(input: *const u64, output: *mut u64) {
     entry.busy.set(false);
 }
 
+// The rare paths of dispatch, out of line: its common one then keeps few
+// registers and no frame for them.
+
+/// A release notice: the claim is over; a heap entry is freed.
+///
+/// # Safety
+/// The runtime sends no other call or notice for the entry afterwards.
+#[cold]
+#[inline(never)]
+unsafe fn notice(entry: &Entry<'static>) {
+    entry.claimed.set(false);
+    if entry.heap {
+        // SAFETY: the caller's promise: nothing reaches the entry again.
+        unsafe { free_heap(entry as *const Entry<'static> as *mut Entry<'static>) };
+    }
+}
+
+/// The results of a callback that does not run (re-entered, panicked).
+#[cold]
+#[inline(never)]
+fn zero(results: &mut [u64]) {
+    for r in results.iter_mut() {
+        *r = 0;
+    }
+}
+
 #[cfg(feature = "std")]
+#[inline(always)]
 fn run_caught(run: &mut SlotFn<'_>, args: &[u64], results: &mut [u64]) {
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(args, results)));
     if let Err(payload) = caught {
-        for r in results.iter_mut() {
-            *r = 0;
-        }
-        let text = payload.downcast_ref::<&str>().copied()
-            .or_else(|| payload.downcast_ref::<std::string::String>().map(|s| s.as_str()))
-            .unwrap_or("a callback panicked");
-        PANICS.with(|p| {
-            let (count, first) = p.get();
-            if count == 0 {
-                PENDING.fetch_add(1, core::sync::atomic::Ordering::SeqCst);
-            }
-            p.set((count + 1, first.or_else(|| {
-                Some(Error::new(ErrorKind::Panic, "", text))
-            })));
-        });
+        zero(results);
+        record_panic(payload);
     }
+}
+
+/// Keeps the panic of a callback for the forward call to report.
+#[cfg(feature = "std")]
+#[cold]
+#[inline(never)]
+fn record_panic(payload: std::boxed::Box<dyn core::any::Any + Send>) {
+    let text = payload.downcast_ref::<&str>().copied()
+        .or_else(|| payload.downcast_ref::<std::string::String>().map(|s| s.as_str()))
+        .unwrap_or("a callback panicked");
+    PANICS.with(|p| {
+        let (count, first) = p.get();
+        if count == 0 {
+            PENDING.fetch_add(1, core::sync::atomic::Ordering::SeqCst);
+        }
+        p.set((count + 1, first.or_else(|| Some(Error::new(ErrorKind::Panic, "", text)))));
+    });
 }
 
 #[cfg(not(feature = "std"))]
