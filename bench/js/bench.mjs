@@ -9,9 +9,11 @@
 //
 // NCCC_WASM: the nccc build (runtime, wrappers, targets); BENCH_MJS: the
 // generated bench.mjs; PEERS_MJS: emcc's glue of the peer build;
-// BINDINGS: bindings/js. Prints one line per variant; *.hand is the
-// cheapest slot path written by hand (no checks), the floor of the
-// generated caller's design.
+// BINDINGS: bindings/js. Prints one line per variant; *.wrapped is the
+// direct export called from a JavaScript function of the arguments (the
+// floor of any binding made of JavaScript functions), *.hand the cheapest
+// slot path written by hand (no checks), the floor of the generated
+// caller's design.
 //
 // Every variant is its own loop (one call site each, so that no variant
 // makes another's call polymorphic), feeds each result into the next
@@ -72,6 +74,13 @@ function mix4Hand(a, b, c, d) {
   mix4Wrapper(t, t + 32);
   return m.f64[(t >> 3) + 4];
 }
+// The direct export called from inside a JavaScript function: what a
+// binding made of JavaScript functions costs before any work of its own
+// (V8 inlines the function and the wasm call into the loop, yet a wasm
+// call made from an inlined function costs more than one made by the
+// loop itself).
+const addWrapped = (a, b) => peers._bench_add(a, b);
+const mix4Wrapped = (a, b, c, d) => peers._bench_mix4(a, b, c, d);
 const addTypes = ['number', 'number'];
 const mix4Types = ['number', 'number', 'number', 'number'];
 
@@ -79,6 +88,11 @@ const variants = [
   ['add.direct', addSum, () => {
     let acc = 0n;
     for (let i = 0n; i < NB; i++) acc = peers._bench_add(acc, i);
+    return acc;
+  }],
+  ['add.wrapped', addSum, () => {
+    let acc = 0n;
+    for (let i = 0n; i < NB; i++) acc = addWrapped(acc, i);
     return acc;
   }],
   ['add.ccall', addSum, () => {
@@ -99,6 +113,11 @@ const variants = [
   ['mix4.direct', mix4Sum, () => {
     let acc = 0;
     for (let k = 0; k < N; k++) acc = peers._bench_mix4(k, acc, 1, 0.5);
+    return acc;
+  }],
+  ['mix4.wrapped', mix4Sum, () => {
+    let acc = 0;
+    for (let k = 0; k < N; k++) acc = mix4Wrapped(k, acc, 1, 0.5);
     return acc;
   }],
   ['mix4.ccall', mix4Sum, () => {

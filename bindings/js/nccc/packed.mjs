@@ -97,11 +97,11 @@ Runtime.prototype.registerPacked = function (name, psig, fn, flags = 0) {
   try {
     st = this.call("tvm.register_env", name, this.dispatcherAddr, BigInt(env), String(psig), flags);
   } catch (err) {
-    this.entries.delete(env);
+    this.dropEntry(env);
     throw err;
   }
   if (st !== 0) {
-    this.entries.delete(env);
+    this.dropEntry(env);
     throw new NcccError(`cannot register packed '${name}': ${this.lastError()[1]} (status 0x${st.toString(16)})`,
       { kind: "packed", status: st, function: name });
   }

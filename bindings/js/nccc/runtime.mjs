@@ -136,6 +136,8 @@ export class Runtime {
     this.builtinAddr = [];
     this.entries = new Map(); // env word -> callback entry (callbacks.mjs)
     this.nextEnv = 1;
+    this.lastEnv = 0;         // the entry the dispatcher ran last (0: none)
+    this.lastEntry = undefined;
     this.cache = { byName: new Map(), byHandle: new Map(), types: new Map(), consts: new Map(),
       modules: new Map(), sigs: new Map() };
     const b = new ArrayBuffer(8);

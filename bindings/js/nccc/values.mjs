@@ -115,7 +115,8 @@ for (const [code, info] of Object.entries(abi.codes)) {
     const fits = info.signed ? (v) => BigInt.asIntN(64, v) === v : (v) => BigInt.asUintN(64, v) === v;
     PUT[code] = (m, a, v) => {
       if (typeof v === "bigint" && fits(v)) {
-        m.u64[a >> 3] = BigInt.asUintN(64, v);
+        // in range: the store's own 64-bit truncation changes nothing
+        m.u64[a >> 3] = v;
         return undefined;
       }
       const s = big(v, min, max);
