@@ -55,15 +55,15 @@ function entry(rt, sig, fn, closure, k) {
     const get = GET[item.code];
     return (a) => get(rt.mem, a);
   });
-  const results = p.outs.map((item, j) => (a, v) => {
-    if (item.code === RECORD) {
-      rt.mem.u8.set(packRecord(item.layout, v), a);
-      return;
-    }
-    const why = PUT[item.code](rt.mem, a, v);
-    if (why !== undefined) {
-      throw new NcccError(`callback ${sig}: bad result #${j + 1} (${refusal(why, item.code, v)[1]})`, { kind: "type" });
-    }
+  const results = p.outs.map((item, j) => {
+    if (item.code === RECORD) return (a, v) => rt.mem.u8.set(packRecord(item.layout, v), a);
+    const put = PUT[item.code];
+    return (a, v) => {
+      const why = put(rt.mem, a, v);
+      if (why !== undefined) {
+        throw new NcccError(`callback ${sig}: bad result #${j + 1} (${refusal(why, item.code, v)[1]})`, { kind: "type" });
+      }
+    };
   });
   const quick = directRun(rt, fn, p, results);
   return {
