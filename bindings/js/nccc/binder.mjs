@@ -47,8 +47,7 @@ function checkingClosures(name, call, want, types) {
 function openModule(rt, M) {
   const open = rt.exports[`nccc_${M.name}_open`];
   if (typeof open !== "function") return;
-  // Called as the export it is: its address (rt.symbol) would append it
-  // to the function table, which then grows.
+  // Called as the export it is: no slot of the function table to look up.
   const fr = rt.frame(0, 1);
   rt.run(open, fr, `nccc_${M.name}_open`);
   const st = rt.mem.i32[fr.outp >> 2];
