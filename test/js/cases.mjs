@@ -378,5 +378,5 @@ export async function runCases({ rt, gen, cases }) {
     if (why === null) passed++;
     else failures.push(`${kase.name}: ${why}`);
   }
-  return { passed, failures, runtime: rt };
+  return { passed, failures };
 }
