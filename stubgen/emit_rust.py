@@ -409,6 +409,8 @@ def emit(module, idl_name):
         _bind(src, host, module)
         src.blank()
         _callback_signature(src, host)
+        src.blank()
+        _call_dynamic(src, host)
         for lf in host.functions:
             src.blank()
             if _typed(lf):
@@ -462,6 +464,32 @@ def _callback_signature(src, host):
                 src.line("%s => %s," % (rust_str(lc.name), sigs(lc.signatures)))
             src.line("_ => return %s," % unknown)
         src.line("Ok(pick_signature(self.target, signatures))")
+
+
+def _call_dynamic(src, host):
+    """m.call_dynamic: the registry call with the closure arguments'
+    callback types checked, as the methods' types check them."""
+    src.line("nccc::with_alloc! {")
+    src.indent()
+    src.line("/// `rt.call_dynamic(name, args)`, refusing first a closure argument made for")
+    src.line("/// other callback types than its parameter's (kind Type), as the methods'")
+    src.line("/// types do at compile time (the slots of closure sets are not checked).")
+    with src.block("pub fn call_dynamic(&self, name: &'static str, args: &[nccc::Dyn])"
+                   " -> Result<nccc::Vec<nccc::Dyn>, nccc::Error> {", "}"):
+        with src.block("match name {", "}"):
+            for lf in host.functions:
+                typed = [(lf.position(c.slot), c) for c in lf.closures
+                         if c.params and c.closures is None]
+                if not typed:
+                    continue
+                checks = ", ".join("(%d, &[%s])" % (pos, ", ".join(
+                    "pick_signature(self.target, %s)" % sigs(host.lowered_callback(p.callback).signatures)
+                    for p in c.params)) for pos, c in typed)
+                src.line("%s => self.rt.call_typed(name, args, &[%s])," % (
+                    rust_str(host.qualified(lf.name)), checks))
+            src.line("_ => self.rt.call_dynamic(name, args),")
+    src.dedent()
+    src.line("}")
 
 
 def _bind(src, host, module):

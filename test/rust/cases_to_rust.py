@@ -136,6 +136,9 @@ class Case(RegistrySteps):
         scope = idl_scope if step.get("procedure") else step.get("scope", "call")
         if scope != idl_scope:
             raise Unsupported("a %s closure where the IDL has another scope" % scope)
+        if cb is not None and self.made_for(step) not in (None, callback_signature(mod, cb)):
+            # no closure of the method's type: the module's call_dynamic
+            raise Unsupported("a closure of another callback type")
         m = re.search(r"FnMut\((.*?)\) -> (.*?)( \+ Send|>*$)", ty)
         args = [a.strip() for a in m.group(1).split(",") if a.strip()]
         ret = m.group(2).strip()
@@ -425,6 +428,12 @@ class Case(RegistrySteps):
             raise Unsupported("a closure Rust gives no value of")
         self.lines.append("assert_eq!(%s_closure.release(rt).unwrap(), %s);"
                           % (cid, "true" if st["expect"] else "false"))
+
+
+def callback_signature(mod, cb):
+    """The signature of callback type cb of module mod (the first target's)."""
+    from stubgen.model.lower import lower
+    return lower(MODULES[mod]).callback(cb).signatures[0]
 
 
 def shown_values(cb, names, types):

@@ -123,9 +123,33 @@ pub struct Closure {
     pub context: u64,
     /// The scope it was claimed with (0 when unknown: a context from C).
     pub scope: u64,
+    /// A fingerprint of each member's callback signature (0 past the last
+    /// member; all 0 when unknown: a context from C).
+    types: [u32; MAX_MEMBERS],
+}
+
+/// A fingerprint of a callback signature (FNV-1a of its text, never 0):
+/// what `Closure::made_for` compares.
+fn fingerprint(signature: &str) -> u32 {
+    let text = signature.strip_suffix('\0').unwrap_or(signature);
+    text.bytes().fold(0x811c_9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193)) | 1
 }
 
 impl Closure {
+    /// A closure C gave (its callback types unknown).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn from_c(context: u64) -> Closure {
+        Closure { context, scope: 0, types: [0; MAX_MEMBERS] }
+    }
+
+    /// Whether it was made for callbacks of `signatures` (member k for
+    /// `signatures[k]`, as "ii:i"); a closure from C, whose callback types
+    /// the crate does not know, is taken as made for any.
+    pub fn made_for(&self, signatures: &[&str]) -> bool {
+        self.types[0] == 0 || (signatures.len() <= MAX_MEMBERS && self.types.iter().enumerate()
+            .all(|(k, t)| *t == signatures.get(k).map_or(0, |s| fingerprint(s))))
+    }
+
     /// Releases the closure now (its boxed closures are dropped): `true`
     /// when it was live, `false` when it was released already.
     pub fn release(self, rt: &Runtime<'_>) -> Result<bool, Error> {
@@ -167,6 +191,10 @@ pub fn claim_boxed_all(rt: &Runtime<'_>, scope: u64, final_member: usize,
                                                  usize, usize, &str)>) -> Result<Closure, Error> {
     use alloc::boxed::Box;
     let n = members.len();
+    let mut types = [0u32; MAX_MEMBERS];
+    for (t, (_, _, _, signature)) in types.iter_mut().zip(members.iter()) {
+        *t = fingerprint(signature);
+    }
     let mut envs = alloc::vec::Vec::with_capacity(n);
     for (run, n_in, n_out, signature) in members {
         let run: *mut SlotFn<'static> = Box::into_raw(run);
@@ -175,7 +203,7 @@ pub fn claim_boxed_all(rt: &Runtime<'_>, scope: u64, final_member: usize,
                                      _borrow: PhantomData });
         envs.push((Box::into_raw(entry) as usize as u64, signature));
     }
-    claim(rt, scope, final_member, envs.iter().copied(), n).map(|context| Closure { context, scope })
+    claim(rt, scope, final_member, envs.iter().copied(), n).map(|context| Closure { context, scope, types })
         .map_err(|e| {
             for (env, _) in envs {
                 // SAFETY: the claim failed, so no closure refers to the

@@ -222,7 +222,7 @@ fn decode(code: &Code, slot: u64) -> Result<Dyn, Error> {
         Kind::String if slot == 0 => Dyn::Null,
         // SAFETY: a string result is NULL or a C string (its signature says so).
         Kind::String => Dyn::Str(String::from_utf8_lossy(unsafe { c_bytes(slot as usize) }).into_owned()),
-        Kind::Closure => Dyn::Closure(Closure { context: slot, scope: 0 }),
+        Kind::Closure => Dyn::Closure(Closure::from_c(slot)),
         _ if slot == 0 => Dyn::Null,
         _ => Dyn::Ptr(Ptr::from_slot(slot)),
     })
@@ -236,6 +236,25 @@ impl Runtime<'_> {
     pub fn call_dynamic(&self, name: &'static str, args: &[Dyn]) -> Result<Vec<Dyn>, Error> {
         let h = self.lookup(name).map_err(|e| e.about(name, 0))?;
         self.call_handle(h, name, args)
+    }
+
+    /// `call_dynamic` for a generated module (its `call_dynamic`): first
+    /// refuses a closure argument at position p (from 1) of `closures`
+    /// made for other callback types than `signatures` (member k for
+    /// signatures[k]), as the method's types would at compile time.
+    /// Errors: those of `call_dynamic`; such a closure (kind `Type`).
+    pub fn call_typed(&self, name: &'static str, args: &[Dyn], closures: &[(usize, &[&str])])
+                      -> Result<Vec<Dyn>, Error> {
+        for (position, signatures) in closures {
+            if let Some(Dyn::Closure(c)) = args.get(position - 1) {
+                if !c.made_for(signatures) {
+                    let what = String::from("closure for '") + &signatures.join("', '") + "' expected";
+                    release_call_closures(self, args);
+                    return Err(kind_error(ErrorKind::Type, name, *position, &what));
+                }
+            }
+        }
+        self.call_dynamic(name, args)
     }
 
     /// The same through a handle; `name` names the function in errors and

@@ -46,7 +46,7 @@ pub use dynamic::Dyn;
 pub use text::{string_from_c, with_c_str, String};
 
 #[cfg(feature = "alloc")]
-pub use alloc::boxed::Box;
+pub use alloc::{boxed::Box, vec::Vec};
 
 /// An nccc function: `void f(const uint64_t *in, uint64_t *out)`.
 pub type RawFn = unsafe extern "C" fn(input: *const u64, output: *mut u64);
