@@ -2,7 +2,9 @@
 //! modules generated at build time: NCCC_FIXTURE is the library's path,
 //! NCCC_RUST_GENERATED the directory holding tour.rs, hcb.rs and cases.rs
 //! (test/rust/CMakeLists.txt sets both). It writes the module
-//! declarations of tour and hcb into OUT_DIR/modules.rs.
+//! declarations of tour and hcb, and the inclusion of refusals.rs (the
+//! cases refused at compile time, as compile_fail doctests), into
+//! OUT_DIR/modules.rs.
 use std::env;
 use std::fs;
 use std::path::Path;
@@ -21,11 +23,12 @@ fn main() {
     for m in ["tour", "hcb"] {
         modules += &format!("#[path = {:?}]\npub mod {};\n", format!("{}/{}.rs", generated, m), m);
     }
+    modules += &format!("include!({:?});\n", format!("{}/refusals.rs", generated));
     let out = env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     fs::write(Path::new(&out).join("modules.rs"), modules).expect("OUT_DIR is writable");
     println!("cargo:rerun-if-env-changed=NCCC_FIXTURE");
     println!("cargo:rerun-if-env-changed=NCCC_RUST_GENERATED");
-    for m in ["tour.rs", "hcb.rs", "cases.rs"] {
+    for m in ["tour.rs", "hcb.rs", "cases.rs", "refusals.rs"] {
         println!("cargo:rerun-if-changed={}/{}", generated, m);
     }
 }

@@ -8,7 +8,8 @@ use std::sync::Mutex;
 
 use nccc::{Error, Runtime};
 
-// `#[path = "GENERATED/tour.rs"] pub mod tour;` and the same for hcb,
+// `#[path = "GENERATED/tour.rs"] pub mod tour;`, the same for hcb, and
+// the cases refused at compile time (GENERATED/refusals.rs), all
 // written by build.rs (a path attribute takes no macro)
 include!(concat!(env!("OUT_DIR"), "/modules.rs"));
 
