@@ -103,6 +103,7 @@ local depth_status, depth_text = there:last_error()
 check("nested levels run", levels, 2)
 check("past the depth", depth_status, abi.status.ERR_RPC_DEPTH)
 check("past the depth text", depth_text, "rpc: deeper than NCCC_RPC_MAX_DEPTH")
+check("nested closures released", select(2, there:closure_stats()), in_use)
 check("after the nesting", cb.fold(4, cb.callback("step_fn", function(acc, i) return acc + i end)), 6)
 
 -- TVMPlatformAbort: logged by the device, then the call fails with its text

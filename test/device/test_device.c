@@ -265,6 +265,7 @@ END_TEST
 START_TEST(test_nesting_is_bounded) {
   uint64_t out[1] = {0};
   const nccc_remote_device *info = nccc_remote_device_info(device);
+  uint32_t before = closures_in_use();
   nest_status = NCCC_OK;
   /* fold(2) whose step folds again: one level per step, until the
   ** device refuses a level past its limit */
@@ -275,6 +276,9 @@ START_TEST(test_nesting_is_bounded) {
             out);
   ck_assert_uint_ge(info->max_depth, 1);
   ck_assert_int_eq(nest_status, NCCC_ERR_RPC_DEPTH);
+  /* the innermost closure's release notice could not come (past the
+  ** depth): it went when its call returned */
+  ck_assert_uint_eq(closures_in_use(), before);
   /* the session goes on */
   call("callbacks.fold", (uint64_t[]){nccc_slot_from_i32(4),
                                 nccc_slot_from_ptr(claim(STEP_SUM, NCCC_SCOPE_CALL, "ii:i"))},

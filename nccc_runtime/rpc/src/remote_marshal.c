@@ -146,40 +146,69 @@ static int attached(const nccc_remote *r, int kind, uint64_t v) {
   return kind == NCCCI_SLOT_STRING && v != 0 && mirror_of(r, v) == NULL;
 }
 
-/*
-** The closures of a call that does not reach the device are released as
-** a local wrapper releases them when its call is skipped (docs/RPC.md,
-** "Callbacks across the wire"): the device's closures made for the call
-** (those of the first passed 'c' slots, whose device contexts are in
-** msg) are released on the device while the session lasts, which
-** releases the host's through their notices; then every host closure of
-** scope call is released here.
-*/
-static void release_closures(nccc_remote *r, const nccci_remote_fn *fn, const uint64_t *in,
-                             const uint8_t *msg, uint16_t passed) {
-  nccc_status failed = nccc_last_status();
-  char why[NCCC_ERROR_MESSAGE_BYTES];
-  nccc_handle release;
-  int remote = passed > 0 && r->open &&
-               nccci_remote_builtin(r, NCCC_BUILTIN_CLOSURE_RELEASE, &release, NULL, 0) == NCCC_OK;
-  snprintf(why, sizeof why, "%s", nccc_last_error());
-  for (uint16_t i = 0; i < fn->n_in && passed > 0; i++) {
-    uint64_t device_ctx[1], status[1];
-    if (fn->in_kind[i] != NCCCI_SLOT_CLOSURE || in[i] == 0) continue;
-    device_ctx[0] = nccc_rpc_get64(msg + NCCCI_RPC_CALL_FIXED + 8 * i);
-    if (remote) nccc_remote_call(r, release, device_ctx, 1, status, 1);
-    passed--;
+/* The calling thread's last error, kept across work that may record
+** others, and put back. */
+static void error_keep(nccci_callback_error *e) {
+  e->status = nccc_last_status();
+  snprintf(e->text, sizeof e->text, "%s", nccc_last_error());
+}
+
+static void error_put_back(const nccci_callback_error *e) {
+  if (e->status == NCCC_OK) {
+    nccc_clear_error();
+  } else {
+    nccc_fail(e->status, e->text, NULL);
   }
+}
+
+/*
+** The device's closures claimed for a call that then did not reach it
+** (those of the first passed 'c' slots, whose device contexts are in
+** msg): nothing on the device would release them before the next
+** session, so they are released there now while the session lasts
+** (docs/RPC.md, "Callbacks across the wire"); each release notice
+** releases the host's closure.
+*/
+static void release_on_device(nccc_remote *r, const nccci_remote_fn *fn, const uint64_t *in,
+                              const uint8_t *msg, uint16_t passed) {
+  nccci_callback_error failure;
+  nccc_handle release;
+  error_keep(&failure);
+  if (passed > 0 && r->open &&
+      nccci_remote_builtin(r, NCCC_BUILTIN_CLOSURE_RELEASE, &release, NULL, 0) == NCCC_OK) {
+    for (uint16_t i = 0; i < fn->n_in && passed > 0; i++) {
+      uint64_t device_ctx[1], status[1];
+      if (fn->in_kind[i] != NCCCI_SLOT_CLOSURE || in[i] == 0) continue;
+      device_ctx[0] = nccc_rpc_get64(msg + NCCCI_RPC_CALL_FIXED + 8 * i);
+      nccc_remote_call(r, release, device_ctx, 1, status, 1);
+      passed--;
+    }
+  }
+  error_put_back(&failure);
+}
+
+/*
+** The host's closures of scope call go when the call returns, as a local
+** forward wrapper releases them, whatever happened: the device's release
+** notice released them already when it came (then nothing happens here),
+** and here they go when it could not come: the call never reached the
+** device, the notice would have gone past the device's depth, or the
+** outcome is unknown. The call's last error stays.
+*/
+static void end_calls(const nccci_remote_fn *fn, const uint64_t *in) {
+  nccci_callback_error kept;
+  error_keep(&kept);
   for (uint16_t i = 0; i < fn->n_in; i++) {
     if (fn->in_kind[i] == NCCCI_SLOT_CLOSURE && in[i] != 0) {
       nccc_closure_end_call((void *)(uintptr_t)in[i]);
     }
   }
-  nccc_fail(failed, why, NULL); /* the call's own failure stays the last error */
+  error_put_back(&kept);
 }
 
 /* Passes the closures of the call on to the device (their device
-** contexts into msg's slots); on a failure releases them all. */
+** contexts into msg's slots); on a failure releases on the device those
+** it passed. */
 static nccc_status pass_closures(nccc_remote *r, const nccci_remote_fn *fn, const uint64_t *in,
                                  uint8_t *msg) {
   uint16_t passed = 0;
@@ -189,7 +218,7 @@ static nccc_status pass_closures(nccc_remote *r, const nccci_remote_fn *fn, cons
     if (fn->in_kind[i] != NCCCI_SLOT_CLOSURE || v == 0) continue;
     st = nccci_remote_closure_out(r, &v);
     if (st != NCCC_OK) {
-      release_closures(r, fn, in, msg, passed);
+      release_on_device(r, fn, in, msg, passed);
       return st;
     }
     nccc_rpc_put64(msg + NCCCI_RPC_CALL_FIXED + 8 * i, v);
@@ -316,27 +345,22 @@ static void take_pointers(const nccci_remote_fn *fn, const uint64_t *in, const u
   }
 }
 
-static nccc_status invoke(nccc_remote *r, const nccci_remote_fn *fn, const uint64_t *in,
-                          uint64_t *out) {
-  uint8_t *msg = NULL, *res = NULL;
-  uint32_t n = 0, res_n = 0;
+/* The call once built: sent, its result taken apart. */
+static nccc_status exchange(nccc_remote *r, const nccci_remote_fn *fn, const uint64_t *in,
+                            uint8_t *msg, uint32_t n, uint64_t *out) {
+  uint8_t *res = NULL;
+  uint32_t res_n = 0, sent = r->stats.requests;
   nccc_status st, device;
   nccci_callback_error enclosing, from_callbacks;
-  uint32_t sent;
-  if (fn->variable) {
-    return nccc_fail(NCCC_ERR_NOT_IMPLEMENTED, "rpc",
-                     "a signature with '*' is called with nccc_remote_call");
-  }
-  st = build(r, fn, in, &msg, &n);
-  if (st != NCCC_OK) return st;
-  sent = r->stats.requests;
   nccci_remote_callback_errors_begin(&enclosing);
   st = nccci_remote_exchange(r, msg, n, &res, &res_n);
   nccci_remote_callback_errors_end(&enclosing, &from_callbacks);
   if (st != NCCC_OK) {
-    /* it never left: nothing on the device will release its closures */
-    if (r->stats.requests == sent) release_closures(r, fn, in, msg, fn->n_in);
-    free(msg);
+    /* it never left, or the device refused it: nothing ran, so nothing
+    ** on the device will release the closures claimed for it */
+    if (r->stats.requests == sent || !nccc_remote_outcome_unknown(st)) {
+      release_on_device(r, fn, in, msg, fn->n_in);
+    }
     return st;
   }
   st = nccc_remote_decode_result(res, res_n, fn->n_out, &device, out);
@@ -344,7 +368,6 @@ static nccc_status invoke(nccc_remote *r, const nccci_remote_fn *fn, const uint6
     take_pointers(fn, in, msg, res, out);
     st = take_strings(r, fn, res, out);
   }
-  free(msg);
   if (st == NCCC_OK) {
     /* the device's own error if it recorded one, else a host
     ** procedure's, as a local call would leave them */
@@ -359,6 +382,22 @@ static nccc_status invoke(nccc_remote *r, const nccci_remote_fn *fn, const uint6
     if (nccc_last_status() == NCCC_ERR_RPC_DEPTH) st = NCCC_ERR_RPC_DEPTH;
   }
   free(res);
+  return st;
+}
+
+static nccc_status invoke(nccc_remote *r, const nccci_remote_fn *fn, const uint64_t *in,
+                          uint64_t *out) {
+  uint8_t *msg = NULL;
+  uint32_t n = 0;
+  nccc_status st;
+  if (fn->variable) {
+    return nccc_fail(NCCC_ERR_NOT_IMPLEMENTED, "rpc",
+                     "a signature with '*' is called with nccc_remote_call");
+  }
+  st = build(r, fn, in, &msg, &n);
+  if (st == NCCC_OK) st = exchange(r, fn, in, msg, n, out);
+  free(msg);
+  end_calls(fn, in);
   return st;
 }
 
