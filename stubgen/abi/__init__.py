@@ -212,6 +212,8 @@ class Rpc:
         self.byte_orders = [Named(e) for e in data["byte_orders"]]
         self.log_levels = [Named(e) for e in data["log_levels"]]
         self.callbacks = dict(data["callbacks"])
+        self.bound_marker = data["bound_marker"]
+        self.bound_marker_doc = data["bound_marker_doc"]
 
     def crc16(self, data):
         """The frame CRC of data (bytes): MSB first, no final xor."""

@@ -90,6 +90,9 @@ def emit(abi):
             src.line("closure_%s = %d," % (f.name, f.value))
         src.line("closure_target_signature = %s,"
                  % _str(abi.closure_target_signature))
+        src.line("-- %s" % "the constant of modules bound from a device "
+                 "(docs/RPC.md)")
+        src.line("rpc_bound_marker = %s," % _str(abi.rpc.bound_marker))
         src.line("type_kinds = {%s}," % ", ".join(
             "[%d] = %s" % (t.value, _str(t.name)) for t in abi.type_kinds))
     return str(src)

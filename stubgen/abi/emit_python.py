@@ -71,6 +71,8 @@ def emit(abi):
     for f in abi.closure_flags:
         src.line("CLOSURE_%s = %d" % (f.name.upper(), f.value))
     src.line("CLOSURE_TARGET_SIGNATURE = %r" % abi.closure_target_signature)
+    src.line("# the constant of modules bound from a device (docs/RPC.md)")
+    src.line("RPC_BOUND_MARKER = %r" % abi.rpc.bound_marker)
     with src.block("TYPE_KINDS = {", "}"):
         for t in abi.type_kinds:
             src.line("%d: %r," % (t.value, t.name))

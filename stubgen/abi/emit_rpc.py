@@ -83,6 +83,11 @@ def emit(abi):
                 else ", \\"
             src.line(head + ", ".join("0x%04xu" % v
                                       for v in table[row:row + 128]) + tail)
+    src.line("/* The constant every module bound from a device has (value 1): "
+             "host modules")
+    src.line("** raise a failure of the remote call itself "
+             "(docs/RPC.md). */")
+    src.line('#define NCCC_RPC_BOUND_MARKER "%s"' % rpc.bound_marker)
     src.line("/* type, flags, session (2), id (4) */")
     src.line("#define NCCC_RPC_HEADER_BYTES %du" % rpc.header_bytes)
     src.blank()

@@ -13,7 +13,7 @@ EXPORTS = """
     abi-handle-module-shift abi-handle-index-mask abi-status
     abi-status-text abi-builtins abi-builtin-index
     abi-closure-target-signature abi-scopes abi-closure-notify
-    abi-closure-thread abi-type-kinds"""
+    abi-closure-thread abi-rpc-bound-marker abi-type-kinds"""
 
 
 def _str(text):
@@ -123,6 +123,8 @@ def emit(abi):
             "(%s . %d)" % (s.name, s.value) for s in abi.scopes))
         for f in abi.closure_flags:
             src.line("(define abi-closure-%s #x%x)" % (f.name, f.value))
+        src.line(";; the constant of modules bound from a device (docs/RPC.md)")
+        src.line("(define abi-rpc-bound-marker %s)" % _str(abi.rpc.bound_marker))
         src.line(";; value -> symbol")
         src.line("(define abi-type-kinds '(%s))" % " ".join(
             "(%d . %s)" % (t.value, t.name) for t in abi.type_kinds))

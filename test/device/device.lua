@@ -106,17 +106,22 @@ check("past the depth text", depth_text, "rpc: deeper than NCCC_RPC_MAX_DEPTH")
 check("nested closures released", select(2, there:closure_stats()), in_use)
 check("after the nesting", cb.fold(4, cb.callback("step_fn", function(acc, i) return acc + i end)), 6)
 
--- TVMPlatformAbort: logged by the device, then the call fails with its text
-dev.abort(7)
+-- TVMPlatformAbort: logged by the device, then the call raises with its
+-- text (docs/LUA.md, "Remote modules"), which also stays the last error
+ok, msg = pcall(dev.abort, 7)
+check("abort raised", ok, false)
+check("abort message", tostring(msg):find("'dev.abort': remote call failed: the device aborted "
+  .. "during the request: TVMPlatformAbort: code 7 (NCCC_ERR_RPC_RESET)", 1, true) ~= nil, true)
 local status, text = there:last_error()
 check("abort reported", status, abi.status.ERR_RPC_RESET)
 check("abort text", text, "the device aborted during the request: TVMPlatformAbort: code 7")
 check("after the abort", m_there.sqrt(16.0), 4.0)
 
--- a reset is noticed: a failed remote call leaves its status as the last
--- error (docs/RPC.md, "Calling through a bound module"); the next call
--- opens a new session
-dev.reset()
+-- a reset is noticed: the call raises, its status the last error
+-- (docs/RPC.md, "Calling through a bound module"); the next call opens a
+-- new session
+ok = pcall(dev.reset)
+check("reset raised", ok, false)
 check("reset reported", there:last_error(), abi.status.ERR_RPC_RESET)
 check("after the reset", m_there.sqrt(81.0), 9.0)
 

@@ -21,7 +21,7 @@ def test_the_front_has_the_documented_names():
         "get_global_func", "release_gil", "Library", "Closure", "Owned", "Record",
         "PackedFunc", "NULL", "Error", "ArgumentError", "ArgumentRangeError",
         "ArgumentValueError", "UnknownError", "CallbackError", "PackedError",
-        "PRIMITIVE", "primitive", "abi"])
+        "RemoteError", "PRIMITIVE", "primitive", "abi"])
     for name in nccc.__all__:
         assert hasattr(nccc, name), name
 

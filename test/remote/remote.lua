@@ -138,6 +138,20 @@ local cases = {
   {"libc", "strlen", text},
 }
 for _, c in ipairs(cases) do check(c) end
+
+-- A failure of the remote call itself raises, with its cause: a string
+-- past the device's largest message is refused before it is sent
+-- (locally the call has its result); the next call goes through.
+local big = string.rep("x", 70000)
+local ok, err = pcall(mod.libc.there.strlen, big)
+err = tostring(err)
+if not ok and err:find("'libc.strlen': remote call failed", 1, true)
+    and err:find("NCCC_ERR_RPC_TOO_BIG", 1, true) and mod.libc.here.strlen(big) == 70000
+    and mod.libc.there.strlen("after") == 5 then
+  passed = passed + 1
+else
+  fail("libc.strlen of 70000 bytes", ok and "no error" or err)
+end
 for _, k in ipairs({"EDOM", "EINVAL", "ERANGE"}) do
   if mod.libc.there[k] == mod.libc.here[k] then passed = passed + 1
   else fail("libc." .. k, fmt("%s, locally %s", mod.libc.there[k], mod.libc.here[k])) end

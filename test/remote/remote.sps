@@ -8,8 +8,8 @@
 ;;; compared with the same function called by name in LOCAL.so, which
 ;;; holds the modules itself. Prints failures and "N passed, M failed";
 ;;; exits 1 on a failure.
-(import (rnrs) (nccc core) (prefix (nccc wire) wire:) (prefix (nccc libc) libc:)
-        (prefix (nccc remotes) remotes:))
+(import (rnrs) (nccc core) (only (nccc abi) abi-status) (prefix (nccc wire) wire:)
+        (prefix (nccc libc) libc:) (prefix (nccc remotes) remotes:))
 
 (define args (cdr (command-line)))
 (define here (nccc-load (car args)))
@@ -153,6 +153,21 @@
    `(- "libc" "strlen" ,text)))
 
 (for-each check cases)
+
+;; A failure of the remote call itself raises a condition of kind remote
+;; with its status and cause: a string past the device's largest message
+;; is refused before it is sent (locally the call has its result); the
+;; next call goes through.
+(let* ([big (make-string 70000 #\x)]
+       [strlen (libc:libc-procedure "strlen")]
+       [e (guard (e [#t e]) (strlen big) #f)])
+  (if (and (nccc-error? e) (eq? (nccc-error-kind e) 'remote)
+           (= (nccc-error-status e) (cdr (assq 'err-rpc-too-big abi-status)))
+           (= ((nccc-procedure here "libc.strlen") big) 70000)
+           (= (strlen "after") 5))
+      (set! passed (+ passed 1))
+      (fail "libc.strlen of 70000 bytes"
+            (if (message-condition? e) (condition-message e) "no error"))))
 (for-each (lambda (k)
             (let ([a (nccc-constant here (string-append "libc." k))]
                   [b (nccc-constant there (string-append "libc." k))])

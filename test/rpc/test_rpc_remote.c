@@ -227,7 +227,9 @@ START_TEST(test_bound_types_and_constants) {
   ck_assert_uint_eq(m->types[0].n_fields, 2);
   ck_assert_str_eq(m->types[0].fields[1].name, "y");
   ck_assert_uint_eq(m->types[0].fields[1].offset, 8);
-  ck_assert_uint_eq(m->n_constants, 2);
+  ck_assert_uint_eq(m->n_constants, 3); /* the device's two, then the marker */
+  ck_assert_str_eq(m->constants[2].name, NCCC_RPC_BOUND_MARKER);
+  ck_assert_uint_eq(m->constants[2].value, 1);
   ck_assert_str_eq(m->constants[0].name, "ANSWER");
   ck_assert_uint_eq(m->constants[0].value, 42);
   ck_assert_str_eq((const char *)nccc_slot_to_ptr(m->constants[1].value), "hi there");

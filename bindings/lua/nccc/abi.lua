@@ -182,5 +182,7 @@ return {
   closure_notify = 256,
   closure_thread = 512,
   closure_target_signature = "L*:*",
+  -- the constant of modules bound from a device (docs/RPC.md)
+  rpc_bound_marker = "nccc.remote",
   type_kinds = {[1] = "struct", [2] = "union", [3] = "opaque"},
 }

@@ -6,6 +6,7 @@ local common = require("nccc.common")
 local abi = require("nccc.abi")
 common.internal()
 local owners = require("nccc.owners")
+local builtins = require("nccc.builtins")
 
 local fmt = string.format
 local binder = {}
@@ -71,6 +72,33 @@ local function open_module(M, lib)
   end
 end
 
+-- The statuses of a failure of a remote call itself (ERR_RPC_...): value -> name.
+local RPC_FAILURES = {}
+for name, v in pairs(abi.status) do
+  if name:sub(1, 8) == "ERR_RPC_" then RPC_FAILURES[v] = name end
+end
+
+local function raise_remote_failure(lib, name, ...)
+  local st, msg = builtins.last_error(lib)
+  if RPC_FAILURES[st] then
+    error(fmt("'%s': remote call failed: %s (NCCC_%s)", name, msg, RPC_FAILURES[st]), 2)
+  end
+  return ...
+end
+
+-- call of a function of a module bound from a device (it has the constant
+-- abi.rpc_bound_marker; docs/RPC.md, "Calling through a bound module"):
+-- a failure of the remote call itself (the link, a timeout, a restart, a
+-- request too big) leaves zeroed results and shows only as the last
+-- error, so the last error is cleared before each call and such a
+-- failure raised after it.
+local function remote_checked(lib, name, call)
+  return function(...)
+    builtins.call(lib, builtins.B.clear_error, 1)
+    return raise_remote_failure(lib, name, call(...))
+  end
+end
+
 -- bind(lib) of module M: for a library from nccc.open or nccc.bind, a
 -- table with a function per IDL function and the constants' values; the
 -- helpers lib, layout, pack, unpack, signature and callback come through
@@ -79,6 +107,8 @@ local function bind(M, lib)
   open_module(M, lib)
   local t, targets, helpers = {}, {}, {lib = lib}
   local S = owners.sets(M, lib, t, helpers)
+  local values = lib:constants(M.name)
+  local remote = values[abi.rpc_bound_marker] ~= nil
   for k = 1, TARGETS do targets[k] = k end
   for _, e in ipairs(M.functions) do
     local name = M.name .. "." .. e[1]
@@ -91,6 +121,7 @@ local function bind(M, lib)
     end
     targets = keep
     t[e[1]] = (M.binders[e[1]] or lib.fast)(lib, h, S)
+    if remote then t[e[1]] = remote_checked(lib, name, t[e[1]]) end
   end
   for fname, params in pairs(M.closure_params or {}) do
     local want = {}
@@ -103,7 +134,6 @@ local function bind(M, lib)
     end
     t[fname] = checking_closures(fname, t[fname], want, params)
   end
-  local values = lib:constants(M.name)
   for _, c in ipairs(M.constants) do
     local v = values[c]
     if v == nil then error(fmt("nccc: the library has no constant '%s.%s'", M.name, c), 2) end

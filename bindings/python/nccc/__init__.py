@@ -12,7 +12,7 @@ from nccc import abi
 from nccc.callbacks import Closure
 from nccc.errors import (ArgumentError, ArgumentRangeError,
                          ArgumentValueError, CallbackError, Error,
-                         PackedError, UnknownError)
+                         PackedError, RemoteError, UnknownError)
 from nccc.owned import Owned
 from nccc.packed import (PackedFunc, PackedLibrary, global_func,
                          packed_signature)
@@ -100,4 +100,4 @@ __all__ = ["open", "bind", "default_library", "register_func",
            "get_global_func", "release_gil", "Library", "Closure", "Owned", "Record",
            "PackedFunc", "NULL", "Error", "ArgumentError",
            "ArgumentRangeError", "ArgumentValueError", "UnknownError",
-           "CallbackError", "PackedError", "PRIMITIVE", "primitive", "abi"]
+           "CallbackError", "PackedError", "RemoteError", "PRIMITIVE", "primitive", "abi"]

@@ -165,6 +165,8 @@ SCOPES = {
 CLOSURE_NOTIFY = 256
 CLOSURE_THREAD = 512
 CLOSURE_TARGET_SIGNATURE = 'L*:*'
+# the constant of modules bound from a device (docs/RPC.md)
+RPC_BOUND_MARKER = 'nccc.remote'
 TYPE_KINDS = {
     1: 'struct',
     2: 'union',

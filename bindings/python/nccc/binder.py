@@ -7,9 +7,14 @@ thunk to bind), with the closure checks and closure sets it needs."""
 
 from nccc import owned, values
 from nccc.callbacks import Closure
-from nccc.errors import ArgumentError, Error, UnknownError, count_error
+from nccc.errors import ArgumentError, Error, RemoteError, UnknownError
+from nccc.errors import count_error
 from nccc.errors import describe_type
 from nccc import abi
+
+# The statuses of a failure of a remote call itself: value -> name.
+RPC_FAILURES = {v: k for k, v in abi.STATUS.items()
+                if k.startswith("ERR_RPC_")}
 
 # An entry's signatures: one for every target, or one per target of
 # stubgen.model.lower.TARGETS (three data models by two char signednesses)
@@ -220,6 +225,24 @@ class _Sets:
         return releasing
 
 
+def _remote_checked(lib, name, call):
+    """call of a function of a module bound from a device (it has the
+    constant abi.RPC_BOUND_MARKER; docs/RPC.md, "Calling through a bound
+    module"): a failure of the remote call itself leaves zeroed results
+    and shows only as the last error, so the last error is cleared before
+    each call and such a failure raised after it as a RemoteError."""
+    def checked(*args):
+        lib.builtin("clear_error", 1)
+        result = call(*args)
+        st, msg = lib.last_error()
+        if st in RPC_FAILURES:
+            raise RemoteError("'%s': remote call failed: %s (NCCC_%s)"
+                              % (name, msg, RPC_FAILURES[st]), status=st,
+                              function=name)
+        return result
+    return checked
+
+
 def _checking_closures(name, call, want, types):
     """call, refusing before C runs a closure made for other callback
     signatures than the parameter's."""
@@ -277,6 +300,8 @@ class Module:
             lib.classes[layout_name] = cls
             setattr(b, layout_name, cls)
         sets = _Sets(self, b)
+        consts = lib.constants(self.name)
+        remote = abi.RPC_BOUND_MARKER in consts
         for name, sigs, opts in self.functions:
             qualified = self.name + "." + name
             h = lib.lookup(qualified)
@@ -288,7 +313,10 @@ class Module:
                             "the one %s.py was generated with"
                             % (qualified, have, self.name))
             b._targets = keep
-            setattr(b, name, self._function(lib, b, sets, h, qualified, opts))
+            call = self._function(lib, b, sets, h, qualified, opts)
+            if remote:
+                call = _remote_checked(lib, qualified, call)
+            setattr(b, name, call)
         for name, opts in ((n, o) for n, _, o in self.functions):
             want = opts.get("closures")
             if want:
@@ -296,7 +324,6 @@ class Module:
                         for k, types in want.items()}
                 setattr(b, name, _checking_closures(name, getattr(b, name),
                                                     sigs, want))
-        consts = lib.constants(self.name)
         for c in self.constants:
             if c not in consts:
                 raise Error("nccc: the library has no constant '%s.%s'"

@@ -49,6 +49,12 @@ class PackedError(Error):
     """A packed function call failed (TVM status in .status)."""
 
 
+class RemoteError(Error):
+    """A call of a function bound from a device failed on the way: the
+    link, a timeout, a restart, a request too big (.status: the
+    NCCC_ERR_RPC_... status; docs/RPC.md, "Faults")."""
+
+
 def describe_type(v):
     """A value's type for "... expected, got TYPE"."""
     return "None" if v is None else type(v).__name__

@@ -10,7 +10,7 @@
     abi-handle-module-marker abi-handle-function-marker abi-handle-module-shift abi-handle-index-mask
     abi-status abi-status-text abi-builtins abi-builtin-index
     abi-closure-target-signature abi-scopes abi-closure-notify abi-closure-thread
-    abi-type-kinds)
+    abi-rpc-bound-marker abi-type-kinds)
   (import (rnrs))
 
   ;; #(code name kind bytes signed? min max in-ok? out-ok?), min/max for integers
@@ -169,6 +169,8 @@
   (define abi-scopes '((call . 1) (async . 2) (notified . 3) (forever . 4)))
   (define abi-closure-notify #x100)
   (define abi-closure-thread #x200)
+  ;; the constant of modules bound from a device (docs/RPC.md)
+  (define abi-rpc-bound-marker "nccc.remote")
   ;; value -> symbol
   (define abi-type-kinds '((1 . struct) (2 . union) (3 . opaque)))
 )

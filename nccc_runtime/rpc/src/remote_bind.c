@@ -356,7 +356,15 @@ static nccc_status bind(nccc_remote *r, nccci_bound *b, const builtins *bi, cons
   /* types first: a function's record slots are counted from them */
   if (st == NCCC_OK) st = bind_types(r, b, bi, device_index);
   if (st == NCCC_OK) st = bind_functions(r, b, bi, device_index);
-  return st == NCCC_OK ? bound_add(b) : st;
+  if (st != NCCC_OK) return st;
+  /* after the device's constants (their table has room for it): the
+  ** marker by which host modules know to raise a failure of the remote
+  ** call itself, which a stub can only leave as the last error */
+  b->constants[b->module.n_constants].name = NCCC_RPC_BOUND_MARKER;
+  b->constants[b->module.n_constants].type = "i";
+  b->constants[b->module.n_constants].value = 1;
+  b->module.n_constants++;
+  return bound_add(b);
 }
 
 /* ---- the memory module: remote memory for hosts ---- */

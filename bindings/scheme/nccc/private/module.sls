@@ -116,17 +116,47 @@
                        name sig))
               (vector-set! fns k f)
               (loop (+ k 1) keep))
-            (let ([values (nccc-constants rt (module-name m))])
+            (let* ([values (nccc-constants rt (module-name m))]
+                   [remote? (vector-exists (lambda (c) (string=? (vector-ref c 0)
+                                                                 abi-rpc-bound-marker))
+                                           values)])
               (module-bound-set!
                m (vector rt (vector-map (lambda (c) (constant-value m values c))
                                         (module-constants m))
                          targets))
               (do ([k 0 (+ k 1)]) ((= k n))
-                (vector-set! (module-procedures m) k
-                             (with-sets m k (vector-ref fns k)
-                                        (make-procedure m rt (vector-ref fns k)
-                                                        (vector-ref (module-makers m) k)
-                                                        (owned-results m k))))))))))
+                (let ([proc (with-sets m k (vector-ref fns k)
+                                       (make-procedure m rt (vector-ref fns k)
+                                                       (vector-ref (module-makers m) k)
+                                                       (owned-results m k)))])
+                  (vector-set! (module-procedures m) k
+                               (if remote? (remote-checked rt (vector-ref fns k) proc)
+                                   proc)))))))))
+
+  (define (vector-exists pred v)
+    (let loop ([k 0])
+      (and (< k (vector-length v)) (or (pred (vector-ref v k)) (loop (+ k 1))))))
+
+  ;; proc calling f of a module bound from a device (it has the constant
+  ;; abi-rpc-bound-marker; docs/RPC.md, "Calling through a bound
+  ;; module"): a failure of the remote call itself (the link, a timeout, a
+  ;; restart, a request too big) leaves zeroed results and shows only as
+  ;; the thread's last error, so it is cleared before each call and such
+  ;; a failure raised after it, kind remote.
+  (define (remote-checked rt f proc)
+    (lambda args
+      (builtin/status rt B-CLEAR-ERROR (make-slots 0) 0)
+      (call-with-values (lambda () (apply proc args))
+        (lambda results
+          (let-values ([(st out) (builtin/status rt B-LAST-ERROR (make-slots 0) 2)])
+            (let* ([status (slot->int #\i (slot-ref out 1))]
+                   [failure (and (= st 0) (find (lambda (p) (= (cdr p) status)) rpc-failures))])
+              (when failure
+                (fail (string->symbol (nccc-function-name f)) status
+                      (string-append "remote call failed: "
+                                     (or (string-at rt (slot-ref out 2)) "")
+                                     " (" (symbol->string (car failure)) ")")))))
+          (apply values results)))))
 
   (define (owned-results m k)
     (let ([hit (assoc (vector-ref (vector-ref (module-functions m) k) 0) (module-owned m))])

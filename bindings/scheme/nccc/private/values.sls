@@ -6,7 +6,7 @@
 ;;; into items. Internal: (nccc core) is the public face.
 (library (nccc private values)
   (export &nccc make-nccc-condition nccc-error? nccc-error-status nccc-error-kind
-          status-value raise-nccc fail misuse misuse/kind count-error
+          status-value rpc-failures raise-nccc fail misuse misuse/kind count-error
           two^64 u64-max exact-int? iota-from
           make-slots slot-ref slot-set! slots slots-of
           code-kind code-signed? code-min code-max code-holds? code-type-name slot->int int->slot
@@ -21,8 +21,8 @@
   ;; misuse found on this side (wrong count, type or range, unknown name).
   ;; kind: a symbol naming the misuse (count type range integral unknown
   ;; callback nul field scope released closed pool packed null) or, for
-  ;; a failure the runtime reported, runtime (pool, released and null
-  ;; when its status says so).
+  ;; a failure the runtime reported, runtime (pool, released, null and
+  ;; remote when its status says so).
   (define-condition-type &nccc &error make-nccc-condition nccc-error?
     (status nccc-error-status) (kind nccc-error-kind))
 
@@ -34,11 +34,22 @@
   ;; The value of a status named like err-name-not-found.
   (define (status-value name) (cdr (assq name abi-status)))
 
-  ;; The kinds of failures the runtime reports that get their own.
+  ;; The statuses of a failure of a remote call itself, named err-rpc-...:
+  ;; (symbol . value).
+  (define rpc-failures
+    (filter (lambda (p)
+              (let ([s (symbol->string (car p))])
+                (and (> (string-length s) 8) (string=? (substring s 0 8) "err-rpc-"))))
+            abi-status))
+
+  ;; The kinds of failures the runtime reports that get their own: those
+  ;; below, and remote for the failure of a remote call itself.
   (define status-kinds
-    (map (lambda (p) (cons (status-value (car p)) (cdr p)))
-         '((err-pool-exhausted . pool) (err-stale-closure . released)
-           (err-null-pointer . null))))
+    (append
+     (map (lambda (p) (cons (status-value (car p)) (cdr p)))
+          '((err-pool-exhausted . pool) (err-stale-closure . released)
+            (err-null-pointer . null)))
+     (map (lambda (p) (cons (cdr p) 'remote)) rpc-failures)))
 
   (define (fail who status message . irritants)
     (raise-nccc who status

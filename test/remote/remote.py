@@ -1,0 +1,66 @@
+"""remote.py CLIENT.so DEVICE COMMAND... — the device's libc module from
+Python: the generated module libc.py bound to a library whose runtime has
+the device's module "libc" bound over the remote-call client (opened
+through the generated module remotes.py, from idl/remotes.idl), each call
+compared with what Python computes; then a failure of the remote call
+itself, which raises nccc.RemoteError. (One library only: the Python
+layer loads libraries with RTLD_GLOBAL, so a second library holding libc
+would share the first one's runtime.) The package nccc and the generated
+modules come from PYTHONPATH. Prints failures and "N passed, M failed";
+exits 1 on one."""
+
+import math
+import os
+import sys
+
+import nccc
+import libc
+import remotes
+
+there = nccc.open(sys.argv[1])
+links = remotes.bind(there)
+status, device = links.connect("exec:" + " ".join(sys.argv[2:]), None)
+if status != 0:
+    sys.exit("connect: status 0x%x" % status)
+status, _ = links.bind(device, "libc", nccc.NULL)
+if status != 0:
+    sys.exit("bind libc: status 0x%x" % status)
+remote = libc.bind(there)
+passed = failed = 0
+
+
+def check(what, got, want):
+    global passed, failed
+    if got == want:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL %s: %r, expected %r" % (what, got, want))
+
+
+text = "a string that crosses the wire"
+check("libc.strlen", remote.strlen(text), len(text))
+check("libc.strlen('')", remote.strlen(""), 0)
+check("libc.frexp", remote.frexp(-1536.0), math.frexp(-1536.0))
+check("libc.ldexp", remote.ldexp(0.75, -1074), math.ldexp(0.75, -1074))
+check("libc.hypotf", remote.hypotf(3.0, 4.0), 5.0)
+check("libc.getenv", remote.getenv("NCCC_REMOTE_MARK"), os.environ["NCCC_REMOTE_MARK"])
+check("libc.getenv of nothing", remote.getenv("NCCC_NO_SUCH_VARIABLE"), None)
+value, end, _ = remote.strtol("  -2147483648xyz", 10)
+check("libc.strtol", (value, bool(end)), (-2147483648, True))
+
+# A failure of the remote call itself raises nccc.RemoteError with its
+# status and cause: a string past the device's largest message is
+# refused before it is sent; the next call goes through.
+try:
+    remote.strlen("x" * 70000)
+    check("libc.strlen of 70000 bytes", "no error", "RemoteError")
+except nccc.RemoteError as e:
+    check("libc.strlen of 70000 bytes",
+          (e.status, e.function, "'libc.strlen': remote call failed" in str(e)),
+          (nccc.abi.STATUS["ERR_RPC_TOO_BIG"], "libc.strlen", True))
+check("libc.strlen after the failure", remote.strlen("after"), 5)
+
+links.close(device)
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
