@@ -3,10 +3,13 @@
 ** of fixed byte counts over a pipe or a TCP connection on 127.0.0.1,
 ** with nothing but read and write at either end.
 **
-**   pingpong pipe|tcp REQ RESP SECONDS [PEER COMMAND...]
+**   pingpong pipe|tcp REQ RESP SECONDS [--poll] [PEER COMMAND...]
 **
 ** sends REQ bytes, waits for RESP bytes back, for SECONDS, and prints
-** "pingpong <transport> <REQ> <RESP>: <round trips per second>". The
+** "pingpong <transport> <REQ> <RESP>: <round trips per second> <CPU
+** microseconds per round trip, both sides>". With
+** --poll this side waits in poll before each read, as a client that must
+** time out on a pipe does (a pipe has no receive timeout). The
 ** peer is a fork of this process, or PEER COMMAND... (a cross build of
 ** this program under qemu, say) run with the arguments
 ** "--peer pipe REQ RESP" (its stdin and stdout are the pipes) or
@@ -17,6 +20,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu_time.h"
+
 enum { MAX_BYTES = 1 << 16 };
 static unsigned char buffer[MAX_BYTES];
 
@@ -34,10 +40,15 @@ static void die(const char *what) {
   exit(2);
 }
 
+/* This side polls before each read (--poll). */
+static int polling;
+
 /* Reads exactly n bytes; 0 at a clean end of stream before any byte. */
 static int read_all(int fd, size_t n) {
   size_t got = 0;
   while (got < n) {
+    struct pollfd p = {fd, POLLIN, 0};
+    if (polling && poll(&p, 1, 2000) != 1) die("poll");
     ssize_t r = read(fd, buffer + got, n - got);
     if (r == 0 && got == 0) return 0;
     if (r <= 0) die("read");
@@ -134,7 +145,7 @@ static pid_t start_peer(const char *transport, char **args, char **command,
 int main(int argc, char **argv) {
   if (argc >= 5 && strcmp(argv[1], "--peer") == 0) return peer_main(argv + 2);
   if (argc < 5 || (strcmp(argv[1], "pipe") != 0 && strcmp(argv[1], "tcp") != 0)) {
-    fprintf(stderr, "usage: pingpong pipe|tcp REQ RESP SECONDS [PEER COMMAND...]\n");
+    fprintf(stderr, "usage: pingpong pipe|tcp REQ RESP SECONDS [--poll] [PEER COMMAND...]\n");
     return 2;
   }
   size_t req = strtoul(argv[2], NULL, 10), resp = strtoul(argv[3], NULL, 10);
@@ -158,13 +169,17 @@ int main(int argc, char **argv) {
     }
     port = ntohs(a.sin_port);
   }
-  pid_t pid = start_peer(argv[1], argv + 2, argv + 5, &to, &from, port);
+  char **command = argv + 5;
+  if (command[0] != NULL && strcmp(command[0], "--poll") == 0) command++;
+  pid_t pid = start_peer(argv[1], argv + 2, command, &to, &from, port);
+  polling = command != argv + 5; /* the peer, forked above, never polls */
   if (listener >= 0) {
     to = from = accept(listener, NULL, NULL);
     if (to < 0) die("accept");
     no_delay(to);
   }
   long trips = 0;
+  double cpu = cpu_self() + cpu_child(pid);
   double start = now(), end = start + seconds, t = start;
   while (t < end) {
     for (int i = 0; i < 64; i++, trips++) {
@@ -173,10 +188,11 @@ int main(int argc, char **argv) {
     }
     t = now();
   }
+  cpu = cpu_self() + cpu_child(pid) - cpu;
   close(to);
   if (from != to) close(from);
   waitpid(pid, NULL, 0);
-  printf("pingpong %s %zu %zu: %.0f\n", argv[1], req, resp,
-         (double)trips / (t - start));
+  printf("pingpong %s %zu %zu: %.0f %.2f\n", argv[1], req, resp,
+         (double)trips / (t - start), cpu * 1e6 / (double)trips);
   return 0;
 }
