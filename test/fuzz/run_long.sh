@@ -2,12 +2,13 @@
 # run_long.sh — each libFuzzer target of the remote-call decoders for a
 # long run, one after the other, niced, keeping a corpus per target.
 #
-#   test/fuzz/run_long.sh [BUILD_DIR] [RUNS] [CORPUS_DIR]
+#   test/fuzz/run_long.sh [BUILD_DIR] [RUNS] [CORPUS_DIR] [TARGET...]
 #
 # BUILD_DIR: a plain build of the tree (default build/plain), whose
 # fuzz/ holds the targets (cmake/NcccFuzz.cmake); RUNS: executions per
 # target (default 10000000); CORPUS_DIR: where each target's corpus grows
-# (default BUILD_DIR/fuzz/corpus). Prints each target's last status line
+# (default BUILD_DIR/fuzz/corpus); TARGET: frame, server or client
+# (default: all three, in that order). Prints each target's last status line
 # and exits non-zero on the first finding (libFuzzer writes the input as
 # CORPUS_DIR/TARGET-crash-*, -leak-* or -timeout-*).
 set -eu
@@ -15,7 +16,8 @@ here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
 build=${1:-$here/../../build/plain}
 runs=${2:-10000000}
 corpus=${3:-$build/fuzz/corpus}
-for target in frame server client; do
+[ $# -gt 3 ] && shift 3 || set -- frame server client
+for target in "$@"; do
   prog=$build/fuzz/fuzz_$target
   if [ ! -x "$prog" ]; then
     echo "run_long.sh: $prog not found; build $build first" >&2
