@@ -6,7 +6,6 @@ local common = require("nccc.common")
 local abi = require("nccc.abi")
 common.internal()
 local owners = require("nccc.owners")
-local builtins = require("nccc.builtins")
 
 local fmt = string.format
 local binder = {}
@@ -78,14 +77,6 @@ for name, v in pairs(abi.status) do
   if name:sub(1, 8) == "ERR_RPC_" then RPC_FAILURES[v] = name end
 end
 
-local function raise_remote_failure(lib, name, ...)
-  local st, msg = builtins.last_error(lib)
-  if RPC_FAILURES[st] then
-    error(fmt("'%s': remote call failed: %s (NCCC_%s)", name, msg, RPC_FAILURES[st]), 2)
-  end
-  return ...
-end
-
 -- call of a function of a module bound from a device (it has the constant
 -- abi.rpc_bound_marker; docs/RPC.md, "Calling through a bound module"):
 -- a failure of the remote call itself (the link, a timeout, a restart, a
@@ -93,9 +84,17 @@ end
 -- error, so the last error is cleared before each call and such a
 -- failure raised after it.
 local function remote_checked(lib, name, call)
+  local builtins = require("nccc.builtins") -- the C core's, loaded only here
+  local function raise_failure(...)
+    local st, msg = builtins.last_error(lib)
+    if RPC_FAILURES[st] then
+      error(fmt("'%s': remote call failed: %s (NCCC_%s)", name, msg, RPC_FAILURES[st]), 2)
+    end
+    return ...
+  end
   return function(...)
     builtins.call(lib, builtins.B.clear_error, 1)
-    return raise_remote_failure(lib, name, call(...))
+    return raise_failure(call(...))
   end
 end
 
