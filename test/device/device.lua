@@ -92,13 +92,18 @@ check("callback error message", tostring(msg):find("no step one", 1, true) ~= ni
 check("device goes on", cb.fold(4, cb.callback("step_fn", function(acc, i) return acc + i end)), 6)
 
 -- nesting: a callback that calls the device again, whose callback calls
--- again, ... until the device refuses a level past NCCC_RPC_MAX_DEPTH
+-- again, ... until the device refuses a level past NCCC_RPC_MAX_DEPTH:
+-- that call raises (docs/LUA.md, "Remote modules"), through the
+-- callbacks to the outer call
 local levels = 0
 local function nested(acc, i)
   levels = levels + 1
   return acc + i + cb.fold(1, cb.callback("step_fn", nested))
 end
-cb.fold(1, cb.callback("step_fn", nested))
+ok, msg = pcall(cb.fold, 1, cb.callback("step_fn", nested))
+check("past the depth raised", ok, false)
+check("past the depth message", tostring(msg):find("'callbacks.fold': remote call failed: "
+  .. "rpc: deeper than NCCC_RPC_MAX_DEPTH (NCCC_ERR_RPC_DEPTH)", 1, true) ~= nil, true)
 local depth_status, depth_text = there:last_error()
 check("nested levels run", levels, 2)
 check("past the depth", depth_status, abi.status.ERR_RPC_DEPTH)
