@@ -48,29 +48,16 @@ static void link_close(void *ctx) {
 }
 
 static void boot(void) {
-  int to[2], from[2];
-  pid_t pid;
+  int to, from;
+  long pid;
   nccc_remote_transport t = {NULL, link_read, link_write, link_close};
   const char *run = getenv("NCCC_DEVICE_RUN"), *image = getenv("NCCC_DEVICE_IMAGE");
   ck_assert_msg(run && image, "set NCCC_DEVICE_RUN and NCCC_DEVICE_IMAGE");
   nccc_check_init(NULL);
-  ck_assert_int_eq(pipe(to), 0);
-  ck_assert_int_eq(pipe(from), 0);
-  pid = fork();
-  if (pid == 0) {
-    dup2(to[0], 0);
-    dup2(from[1], 1);
-    close(to[0]);
-    close(to[1]);
-    close(from[0]);
-    close(from[1]);
-    execlp("bash", "bash", run, "--link", image, (char *)NULL);
-    _exit(127);
-  }
-  close(to[0]);
-  close(from[1]);
+  pid = nccc_check_spawn((char *const[]){"bash", (char *)run, "--link", (char *)image, NULL},
+                         &to, &from);
   link_.frames_left = -1;
-  ck_assert_int_eq(nccci_remote_fd_transport(from[0], to[1], (long)pid, &link_.inner), NCCC_OK);
+  ck_assert_int_eq(nccci_remote_fd_transport(from, to, pid, &link_.inner), NCCC_OK);
   ck_assert_int_eq(nccc_remote_open(&t, NULL, &device), NCCC_OK);
   ck_assert_int_eq(nccc_remote_bind(device, "callbacks", NULL, NULL), NCCC_OK);
 }

@@ -150,32 +150,18 @@ static void m_close(void *ctx) {
 }
 
 static void open_link(int claim32) {
-  int to[2], from[2];
-  pid_t pid;
+  int to, from;
+  long pid;
   nccc_remote_transport t;
   nccc_remote_options o = nccc_remote_default_options();
   nccc_check_init(NULL);
-  ck_assert_int_eq(pipe(to), 0);
-  ck_assert_int_eq(pipe(from), 0);
-  pid = fork();
-  if (pid == 0) {
-    dup2(to[0], 0);
-    dup2(from[1], 1);
-    close(to[0]);
-    close(to[1]);
-    close(from[0]);
-    close(from[1]);
-    execl(RPC_TEST_SERVER, RPC_TEST_SERVER, (char *)NULL);
-    _exit(127);
-  }
-  close(to[0]);
-  close(from[1]);
+  pid = nccc_check_spawn((char *const[]){RPC_TEST_SERVER, NULL}, &to, &from);
   memset(&link_, 0, sizeof link_);
   link_.claim32 = claim32;
-  link_.from_device = from[0];
+  link_.from_device = from;
   queued = queue_at = 0;
   nccc_rpc_decoder_init(&reframer, reframed_payload, sizeof reframed_payload);
-  ck_assert_int_eq(nccci_remote_fd_transport(from[0], to[1], (long)pid, &link_.inner), NCCC_OK);
+  ck_assert_int_eq(nccci_remote_fd_transport(from, to, pid, &link_.inner), NCCC_OK);
   t.ctx = &link_;
   t.read = m_read;
   t.write = m_write;
