@@ -54,8 +54,10 @@ static void boot(void) {
   const char *run = getenv("NCCC_DEVICE_RUN"), *image = getenv("NCCC_DEVICE_IMAGE");
   ck_assert_msg(run && image, "set NCCC_DEVICE_RUN and NCCC_DEVICE_IMAGE");
   nccc_check_init(NULL);
-  pid = nccc_check_spawn((char *const[]){"bash", (char *)run, "--link", (char *)image, NULL},
-                         &to, &from);
+  ck_assert_int_eq(nccci_remote_spawn((char *const[]){"bash", (char *)run, "--link",
+                                                     (char *)image, NULL},
+                                      &from, &to, &pid),
+                   NCCC_OK);
   link_.frames_left = -1;
   ck_assert_int_eq(nccci_remote_fd_transport(from, to, pid, &link_.inner), NCCC_OK);
   ck_assert_int_eq(nccc_remote_open(&t, NULL, &device), NCCC_OK);

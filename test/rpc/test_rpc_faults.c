@@ -155,7 +155,8 @@ static void open_link(int claim32) {
   nccc_remote_transport t;
   nccc_remote_options o = nccc_remote_default_options();
   nccc_check_init(NULL);
-  pid = nccc_check_spawn((char *const[]){RPC_TEST_SERVER, NULL}, &to, &from);
+  ck_assert_int_eq(nccci_remote_spawn((char *const[]){RPC_TEST_SERVER, NULL}, &from, &to, &pid),
+                   NCCC_OK);
   memset(&link_, 0, sizeof link_);
   link_.claim32 = claim32;
   link_.from_device = from;

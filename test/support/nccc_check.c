@@ -2,12 +2,9 @@
 ** nccc_check.c — the shared Check runner and runtime fixtures of the C
 ** tests (nccc_check.h).
 */
-#define _POSIX_C_SOURCE 200809L /* pipe, fork, dup2, execvp */
-
 #include "nccc_check.h"
 
 #include <string.h>
-#include <unistd.h>
 
 /* ---- the runner ------------------------------------------------------- */
 
@@ -111,30 +108,4 @@ double nccc_check_double_of_bits(uint64_t bits) {
   double d;
   memcpy(&d, &bits, sizeof d);
   return d;
-}
-
-/* ---- processes --------------------------------------------------------- */
-
-long nccc_check_spawn(char *const argv[], int *to, int *from) {
-  int in[2], out[2];
-  pid_t pid;
-  ck_assert_int_eq(pipe(in), 0);
-  ck_assert_int_eq(pipe(out), 0);
-  pid = fork();
-  ck_assert_int_ge(pid, 0);
-  if (pid == 0) {
-    dup2(in[0], 0);
-    dup2(out[1], 1);
-    close(in[0]);
-    close(in[1]);
-    close(out[0]);
-    close(out[1]);
-    execvp(argv[0], argv);
-    _exit(127);
-  }
-  close(in[0]);
-  close(out[1]);
-  *to = in[1];
-  *from = out[0];
-  return (long)pid;
 }

@@ -72,14 +72,6 @@ nccc_fn nccc_check_builtin(unsigned index);
 ** claimed). */
 uint32_t nccc_check_closures_in_use(void);
 
-/* ---- processes --------------------------------------------------------- */
-
-/* Starts argv[0] (a path, or a name found on PATH) with arguments argv,
-** its standard input and output on two pipes: *to is the write end of its
-** input, *from the read end of its output. Returns its process id; fails
-** the test when a pipe or the fork fails. */
-long nccc_check_spawn(char *const argv[], int *to, int *from);
-
 /* ---- bit patterns ------------------------------------------------------ */
 
 /* The bits of a float or double, and the value of given bits (NaN

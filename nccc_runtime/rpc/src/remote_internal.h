@@ -108,6 +108,13 @@ NCCC_INTERNAL void nccci_remote_unbind_all(nccc_remote *r);
 NCCC_INTERNAL nccc_status nccci_remote_fd_transport(int read_fd, int write_fd, long child,
                                                     nccc_remote_transport *out);
 
+/* Starts argv[0] (found on PATH) with its standard input and output on
+** pipes: *read_fd reads its output, *write_fd writes its input, *child is
+** its process id; SIGPIPE is ignored from then on (a device that exits
+** must not end the host). */
+NCCC_INTERNAL nccc_status nccci_remote_spawn(char *const argv[], int *read_fd, int *write_fd,
+                                             long *child);
+
 /* The error a host procedure recorded (nccc_fail) while the device ran a
 ** call through a bound module: status NCCC_OK for none. */
 typedef struct nccci_callback_error {

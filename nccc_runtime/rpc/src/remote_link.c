@@ -128,13 +128,10 @@ nccc_status nccc_remote_open_fds(int read_fd, int write_fd, const nccc_remote_op
   return open_fd_pair(read_fd, write_fd, 0, options, out);
 }
 
-nccc_status nccc_remote_open_exec(char *const argv[], const nccc_remote_options *options,
-                                  nccc_remote **out) {
+nccc_status nccci_remote_spawn(char *const argv[], int *read_fd, int *write_fd,
+                               long *child) {
   int to_child[2], from_child[2];
   pid_t pid;
-  if (argv == NULL || argv[0] == NULL || out == NULL) {
-    return nccc_fail(NCCC_ERR_NULL_POINTER, "nccc_remote_open_exec", NULL);
-  }
   if (pipe(to_child) != 0) return nccc_fail(NCCC_ERR_RPC_TRANSPORT, "pipe", strerror(errno));
   if (pipe(from_child) != 0) {
     close(to_child[0]);
@@ -161,8 +158,24 @@ nccc_status nccc_remote_open_exec(char *const argv[], const nccc_remote_options 
     close(from_child[0]);
     return nccc_fail(NCCC_ERR_RPC_TRANSPORT, "fork", strerror(errno));
   }
-  signal(SIGPIPE, SIG_IGN); /* a device that exits must not end the host */
-  return open_fd_pair(from_child[0], to_child[1], (long)pid, options, out);
+  signal(SIGPIPE, SIG_IGN);
+  *read_fd = from_child[0];
+  *write_fd = to_child[1];
+  *child = (long)pid;
+  return NCCC_OK;
+}
+
+nccc_status nccc_remote_open_exec(char *const argv[], const nccc_remote_options *options,
+                                  nccc_remote **out) {
+  int read_fd, write_fd;
+  long child;
+  nccc_status st;
+  if (argv == NULL || argv[0] == NULL || out == NULL) {
+    return nccc_fail(NCCC_ERR_NULL_POINTER, "nccc_remote_open_exec", NULL);
+  }
+  st = nccci_remote_spawn(argv, &read_fd, &write_fd, &child);
+  if (st != NCCC_OK) return st;
+  return open_fd_pair(read_fd, write_fd, child, options, out);
 }
 
 nccc_status nccc_remote_open_tcp(uint16_t port, const nccc_remote_options *options,
