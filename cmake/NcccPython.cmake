@@ -19,3 +19,19 @@ if(NOT NCCC_PYTHON)
   message(WARNING "nccc: no Python 3 with lark found; generator tests disabled "
                   "(apt-get install python3-lark)")
 endif()
+
+# Sets var to TRUE when NCCC_PYTHON can run "import <modules>" (one
+# module, or several separated by commas). Otherwise sets it to FALSE and
+# warns that what is not registered (the tests named by unregistered), and
+# which Debian packages would bring the modules.
+function(nccc_python_can_import var modules unregistered packages)
+  execute_process(COMMAND ${NCCC_PYTHON} -c "import ${modules}"
+                  RESULT_VARIABLE _missing OUTPUT_QUIET ERROR_QUIET)
+  if(_missing)
+    message(WARNING "nccc: ${NCCC_PYTHON} cannot import ${modules}; "
+                    "${unregistered} not registered (apt-get install ${packages})")
+    set(${var} FALSE PARENT_SCOPE)
+  else()
+    set(${var} TRUE PARENT_SCOPE)
+  endif()
+endfunction()
