@@ -5,14 +5,15 @@
 # (Guile 3), examples/demo.py (Python 3) and examples/rust/demo.rs (Rust,
 # built with cargo) on the same wrappers, through the Lua modules, Scheme
 # libraries, Python modules and Rust modules generated from the same IDL
-# files (build/plain/examples/demo_gen/nccc); last, builds the web example
+# files (build/plain/examples/demo_gen/nccc; the Rust demo with the cargo
+# the build chose, cmake/NcccRust.cmake); last, builds the web example
 # (SQLite in WebAssembly, examples/web) and prints where it is and how to
 # serve it. Exits non-zero if any step fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/tools/install-deps.sh"
 build="$root/build/plain"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNCCC_BUILD_WEB_EXAMPLE=ON >/dev/null
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" \
   --target registry_demo zlib_demo nccc_demo nccc_demo_lua_core nccc_demo_modules \
   nccc_python_core >/dev/null
@@ -36,10 +37,7 @@ PYTHONPATH="$build/python" /usr/bin/python3 "$root/examples/demo.py" \
   "$build/examples/libnccc_demo.so" "$root/README.md" "$gen/nccc"
 echo
 echo "== Rust: the same with Rust closures (examples/rust/demo.rs)"
-CARGO_HOME="$build/examples/rust/cargo-home" NCCC_DEMO_LIB="$build/examples/libnccc_demo.so" \
-  NCCC_DEMO_GENERATED="$gen/nccc" \
-  cargo run --offline --quiet --release --manifest-path "$build/examples/rust/Cargo.toml" \
-  --target-dir "$build/examples/rust/target" -- "$root/README.md"
+sh "$build/examples/rust/run_demo.sh" "$root/README.md"
 echo
 echo "== JavaScript in a browser: SQLite and qsort in WebAssembly (examples/web)"
 cmake --build "$build" --target nccc_js_wasm >/dev/null
