@@ -2,12 +2,13 @@
 """Builds a Cortex-M3 image for QEMU's mps2-an385, and runs it.
 
     image.py ROOT OUT PROGRAM.c [--define NAME=VALUE]... [--include DIR]...
-             [--sizes REGEX] [--run] SOURCE...
+             [--with FILE.c]... [--sizes REGEX] [--run] SOURCE...
 
 Compiles every SOURCE (paths relative to ROOT, or absolute) and the board
 code of device/ with arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -Os, -Wall
--Wextra -Werror; archives the SOURCE objects; links PROGRAM.c against
-them, newlib and the board's start-up (no newlib crt0) with
+-Wextra -Werror; archives the SOURCE objects; links PROGRAM.c and each --with file
+(objects of their own, kept whole: a system library whose only link is a
+weak symbol's strong definition) against them, newlib and the board's start-up (no newlib crt0) with
 device/mps2_an385.ld and --gc-sections (and newlib's libm) into
 OUT/PROGRAM.elf, with a link
 map OUT/PROGRAM.map. It fails when the image pulls in malloc/free, a
@@ -45,9 +46,10 @@ def object_name(source):
     return Path(source).name.rsplit(".", 1)[0] + ".o"
 
 
-def build(root, out, program, sources, defines=(), includes=()):
+def build(root, out, program, sources, defines=(), includes=(), extra=()):
     """Compiles, archives and links; returns the image's path. Objects
-    are named after their sources' file names (unique in every image)."""
+    are named after their sources' file names (unique in every image);
+    those of extra are linked beside the program's."""
     root, out = Path(root), Path(out)
     out.mkdir(parents=True, exist_ok=True)
     flags = FLAGS + ["-D" + d for d in defines] + [
@@ -66,10 +68,14 @@ def build(root, out, program, sources, defines=(), includes=()):
     stem = Path(program).name.rsplit(".", 1)[0]
     main_obj = out / (stem + ".o")
     run([CC] + flags + ["-c", str(root / program), "-o", str(main_obj)])
+    linked = [main_obj]
+    for source in extra:
+        linked.append(out / object_name(source))
+        run([CC] + flags + ["-c", str(root / source), "-o", str(linked[-1])])
     elf, link_map = out / (stem + ".elf"), out / (stem + ".map")
     run([CC] + flags + ["-nostartfiles", "-T", str(root / "device/mps2_an385.ld"),
                         "-Wl,--gc-sections", "-Wl,-Map=" + str(link_map),
-                        str(main_obj), str(archive), "-lm", "-o", str(elf)])
+                        *map(str, linked), str(archive), "-lm", "-o", str(elf)])
     pulled = [line for line in run(["arm-none-eabi-nm", str(elf)]).splitlines()
               if FORBIDDEN.search(line)]
     if pulled:
@@ -124,13 +130,15 @@ def main():
     ap.add_argument("sources", nargs="*")
     ap.add_argument("--define", action="append", default=[])
     ap.add_argument("--include", action="append", default=[])
+    ap.add_argument("--with", dest="extra", action="append", default=[])
     ap.add_argument("--sizes")
     ap.add_argument("--run", action="store_true")
     args = ap.parse_intermixed_args()
     elf = build(args.root, args.out, args.program, args.sources,
-                args.define, args.include)
+                args.define, args.include, args.extra)
     if args.sizes is not None:
-        picked = [str(Path(args.out) / object_name(s)) for s in args.sources
+        picked = [str(Path(args.out) / object_name(s))
+                  for s in args.sources + args.extra
                   if re.search(args.sizes, object_name(s))]
         print("objects matching '%s' for cortex-m3 (-Os), and their total:"
               % args.sizes)

@@ -1,7 +1,8 @@
 /*
 ** test_tvm_backend.c — TVM CRT's last error (per thread) and the
 ** platform and backend helpers: the lock, workspaces, parallel launch,
-** system-library symbols and abort.
+** system-library symbols, global functions for operators, run-once,
+** environment functions and abort.
 */
 #define _POSIX_C_SOURCE 200809L /* pthread barriers */
 
@@ -188,6 +189,74 @@ START_TEST(register_system_lib_symbol) {
 }
 END_TEST
 
+START_TEST(get_func_from_env_finds_globals) {
+  TVMFunctionHandle f = NULL, untouched = as_handle(mul);
+  TVMValue ret;
+  int tcode;
+  ck_assert_int_eq(TVMFuncRegisterGlobal("env.add", as_handle(add), 0), 0);
+  ck_assert_int_eq(TVMBackendGetFuncFromEnv(NULL, "env.add", &f), 0);
+  ck_assert_ptr_eq(f, global("env.add"));
+  ck_assert_int_eq(call2(f, 40, 2, &ret, &tcode), 0);
+  ck_assert_int_eq(ret.v_int64, 42);
+  /* the module context is not read: any value finds the same function */
+  f = NULL;
+  ck_assert_int_eq(TVMBackendGetFuncFromEnv(&ret, "env.add", &f), 0);
+  ck_assert_ptr_eq(f, global("env.add"));
+  ck_assert_int_eq(TVMBackendGetFuncFromEnv(NULL, "env.absent", &untouched),
+                   kTvmErrorFunctionNameNotFound);
+  ck_assert_ptr_eq(untouched, as_handle(mul));
+  ck_assert_ptr_nonnull(strstr(TVMGetLastError(), "env.absent"));
+  ck_assert_int_eq(TVMBackendGetFuncFromEnv(NULL, NULL, &f),
+                   kTvmErrorNcccNullPointer);
+  ck_assert_int_eq(TVMBackendGetFuncFromEnv(NULL, "env.add", NULL),
+                   kTvmErrorNcccNullPointer);
+}
+END_TEST
+
+static int once_calls;
+static int count_once(void *cdata) {
+  once_calls++;
+  return *(const int *)cdata;
+}
+
+START_TEST(run_once_runs_once) {
+  static void *handle, *failing;
+  int result = 0, error = 5;
+  once_calls = 0;
+  handle = failing = NULL;
+  ck_assert_int_eq(TVMBackendRunOnce(&handle, count_once, &result, 4), 0);
+  ck_assert_ptr_nonnull(handle);
+  ck_assert_int_eq(TVMBackendRunOnce(&handle, count_once, &result, 4), 0);
+  ck_assert_int_eq(once_calls, 1);
+  /* f's result comes back, and the handle is claimed all the same */
+  ck_assert_int_eq(TVMBackendRunOnce(&failing, count_once, &error, 4), 5);
+  ck_assert_int_eq(TVMBackendRunOnce(&failing, count_once, &error, 4), 0);
+  ck_assert_int_eq(once_calls, 2);
+  ck_assert_int_eq(TVMBackendRunOnce(NULL, count_once, &result, 4),
+                   kTvmErrorNcccNullPointer);
+  ck_assert_int_eq(TVMBackendRunOnce(&handle, NULL, &result, 4),
+                   kTvmErrorNcccNullPointer);
+}
+END_TEST
+
+START_TEST(register_env_capi_knows_the_python_names) {
+  int anything;
+  ck_assert_int_eq(TVMBackendRegisterEnvCAPI("PyErr_CheckSignals", &anything),
+                   0);
+  ck_assert_int_eq(TVMBackendRegisterEnvCAPI("PyGILState_Ensure", &anything),
+                   0);
+  ck_assert_int_eq(TVMBackendRegisterEnvCAPI("PyGILState_Release", &anything),
+                   0);
+  ck_assert_int_eq(TVMBackendRegisterEnvCAPI("Py_IncRef", &anything), 0);
+  ck_assert_int_eq(TVMBackendRegisterEnvCAPI("Py_DecRef", &anything), 0);
+  ck_assert_int_eq(TVMBackendRegisterEnvCAPI("PyErr_Print", &anything),
+                   kTvmErrorFunctionNameNotFound);
+  ck_assert_ptr_nonnull(strstr(TVMGetLastError(), "PyErr_Print"));
+  ck_assert_int_eq(TVMBackendRegisterEnvCAPI(NULL, &anything),
+                   kTvmErrorNcccNullPointer);
+}
+END_TEST
+
 static jmp_buf abort_jump;
 static nccc_status abort_status;
 static void abort_hook(nccc_status st) {
@@ -218,6 +287,9 @@ Suite *nccc_check_suite(void) {
                                     changes_and_lookups_take_the_platform_lock,
                                     workspace, parallel_launch_runs_one_task,
                                     register_system_lib_symbol,
+                                    get_func_from_env_finds_globals,
+                                    run_once_runs_once,
+                                    register_env_capi_knows_the_python_names,
                                     platform_abort_reaches_the_nccc_hook));
   return s;
 }
