@@ -11,7 +11,8 @@ import argparse
 import os
 import sys
 
-from stubgen import __version__, emit_c, emit_js, emit_lua, emit_python, emit_rust, emit_scheme
+from stubgen import (__version__, emit_c, emit_js, emit_lua, emit_python,
+                     emit_records, emit_rust, emit_scheme)
 from stubgen.errors import IdlError
 
 PROG = "nccc-stubgen"
@@ -24,6 +25,7 @@ EMITTERS = {
     "scheme": emit_scheme.emit,
     "rust": emit_rust.emit,
     "js": emit_js.emit,
+    "records": emit_records.emit,
 }
 
 

@@ -13,7 +13,7 @@ checks its signature and makes each function's converter and call once
 (lib:fast: a C closure on Lua 5.4, compiled Lua on LuaJIT).
 """
 
-from stubgen.host import BinderSyntax, HostModule, binder
+from stubgen.host import BinderSyntax, HostModule, binder, value_spec_texts
 from stubgen.source import Source
 
 
@@ -21,7 +21,7 @@ def lua_string(text):
     return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _entries(src, field, entries, comment):
+def _entries(src, field, entries, comment, values=False):
     src.line(comment)
     if not entries:
         src.line("M.%s = {}" % field)
@@ -29,9 +29,9 @@ def _entries(src, field, entries, comment):
     with src.block("M.%s = {" % field, "}"):
         for e in entries:
             items = [lua_string(s) for s in [e.name] + e.signatures]
-            if getattr(e, "values", None):
+            if values and e.values:
                 items.append("values = {%s}" % ", ".join(
-                    lua_string(v) for v in e.values))
+                    lua_string(v) for v in value_spec_texts(e.values)))
             src.line("{%s}," % ", ".join(items))
 
 
@@ -146,7 +146,8 @@ def emit(module, idl_name):
              "target} (stubgen/host.py)")
     src.blank()
     _entries(src, "callbacks", host.callbacks,
-             "-- callback types: {name, signature(s)}, for lib:callback")
+             "-- callback types: {name, signature(s)}, for lib:callback",
+             values=True)
     src.blank()
     _closure_sets(src, host.closure_sets)
     src.blank()

@@ -18,7 +18,7 @@ argument and result types.
 import keyword
 
 from stubgen import abi as abi_source
-from stubgen.host import HostModule
+from stubgen.host import HostModule, value_spec_texts
 from stubgen.source import Source
 
 ABI = abi_source.load()
@@ -147,8 +147,7 @@ def _emit_module(host, module):
     with src.block("CALLBACKS = [", "]"):
         for cb in host.callbacks:
             src.line("(%r, %r, %r)," % (cb.name, tuple(cb.signatures),
-                                        tuple(getattr(cb, "values", None)
-                                              or ())))
+                                        tuple(value_spec_texts(cb.values))))
     src.line("# closure sets: (name, (member, callback type), ...)")
     with src.block("CLOSURE_SETS = [", "]"):
         for cs in host.closure_sets:

@@ -24,7 +24,7 @@ identifiers cannot (% or -).
 
 from stubgen.abi import load as load_abi
 from stubgen.ctype import VARIADIC, code_kind
-from stubgen.host import HostModule
+from stubgen.host import HostModule, value_spec_texts
 from stubgen.model.lower import signatures
 from stubgen.source import Source
 
@@ -151,7 +151,8 @@ def _sets(src, host):
     (make-module in (nccc private module) says what each holds)."""
     if not _has_sets(host):
         return
-    _quoted(src, "%values", [_row([c.name] + c.values)
+    _quoted(src, "%values", [_row([c.name] +
+                                  value_spec_texts(c.values))
                              for c in host.callbacks if c.values])
     _quoted(src, "%sets", ["#(%s %s)" % (scheme_string(cs.name), " ".join(
         _row([mb.name, mb.callback.name]) for mb in cs.members))

@@ -19,7 +19,7 @@ import json
 
 from stubgen.emit_js.fast import emit_special, specialisable
 from stubgen.emit_js.types import emit_types
-from stubgen.host import BinderSyntax, HostModule, binder
+from stubgen.host import BinderSyntax, HostModule, binder, value_spec_texts
 from stubgen.source import Source
 
 
@@ -27,16 +27,16 @@ def js_string(text):
     return json.dumps(text)
 
 
-def _entries(src, field, entries, comment):
+def _entries(src, field, entries, comment, values=False):
     src.line(comment)
     with src.block("M.%s = [" % field, "];"):
         for e in entries:
             sigs = e.signatures
             items = [js_string(e.name), js_string(sigs[0]) if len(sigs) == 1
                      else "[%s]" % ", ".join(js_string(s) for s in sigs)]
-            values = getattr(e, "values", None)
-            if values:
-                items.append("[%s]" % ", ".join(js_string(v) for v in values))
+            specs = value_spec_texts(e.values) if values else []
+            if specs:
+                items.append("[%s]" % ", ".join(js_string(v) for v in specs))
             src.line("[%s]," % ", ".join(items))
 
 
@@ -125,7 +125,7 @@ def emit(module, idl_name):
     src.blank()
     _entries(src, "callbacks", host.callbacks,
              "// callback types: [name, signature(s), value specs], for "
-             "m.callback")
+             "m.callback", values=True)
     src.blank()
     _closure_sets(src, host.closure_sets)
     src.blank()

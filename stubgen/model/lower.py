@@ -150,6 +150,8 @@ class LoweredFunction:
                   named by [owned(FN)]): after it returns, a host releases
                   the owner's group (its one in slot is the owner)
     set_closures  the closures of closure sets, in order
+    values        what its pointer arguments with a [length], [size] or
+                  [zero_terminated] hold (per_target_values)
     """
 
     def __init__(self, f):
@@ -174,6 +176,7 @@ class LoweredFunction:
         self.frees = []
         self.set_closures = [c for c in self.closures
                              if c.closures is not None]
+        self.values = per_target_values(f)
         self.thunks = []
         for c in self.closures:
             if c.pool is not None and c.pool not in self.thunks:
@@ -203,8 +206,8 @@ class LoweredCallback:
     """A callback type: callback (the model's CallbackType), name,
     signatures (one, or one per TARGETS; after in[0]), values: what its
     pointer arguments with a [length], [size] or [zero_terminated] hold,
-    for hosts to hand their procedures strings and arrays (one spec, one
-    per TARGETS, or none; see value_spec);
+    for hosts to hand their procedures strings and arrays
+    (per_target_values);
     types: the type a typed closure of each signature records
     (idl/abi.json, closure_type), which its backward wrappers and thunks
     compare."""
@@ -213,9 +216,7 @@ class LoweredCallback:
         self.callback = cb
         self.name = cb.name
         self.signatures = signatures(cb.sig_in, cb.sig_out)
-        specs = [value_spec(cb, t) for t in TARGETS]
-        self.values = [] if not specs[0] else \
-            specs[:1] if len(set(specs)) == 1 else specs
+        self.values = per_target_values(cb)
         self.types = [_ABI.closure_type(s) for s in self.signatures]
 
 
@@ -238,39 +239,52 @@ def _element(elem, target):
     return None
 
 
-def value_spec(cb, target):
-    """The value spec of callback type cb on target: per argument k
-    (from 1, after in[0]) that is a pointer with a [length], a numeric
-    [size] or [zero_terminated], "k,S,COUNT" for a char string or
-    "k,A,CODE,STRIDE,COUNT" for an array of elements of slot code CODE,
-    STRIDE bytes apart; COUNT is @j (the value of argument j), =N (N
-    elements) or z (up to a zero element). Specs are joined by ";"."""
+def value_descriptions(slotted, target):
+    """What the pointer arguments of slotted (a function or callback
+    type) with a [length], a numeric [size] or [zero_terminated] hold on
+    target (docs/BINDING.md, "Value descriptions"): per such argument
+    (position k from 1, in slots; a callback's after in[0]) a dict
+    {"arg": k, "kind": "string", "count": COUNT} for a char string or
+    {"arg": k, "kind": "array", "code": CODE, "stride": BYTES,
+    "count": COUNT} for elements of slot code CODE, BYTES apart. COUNT
+    is {"arg": j} (the value of argument j), {"fixed": n} or
+    {"zero_terminated": true}."""
     out = []
-    args = {s.param: k for k, s in enumerate(cb.in_slots, 1)
+    args = {s.param: k for k, s in enumerate(slotted.in_slots, 1)
             if s.param is not None}
-    by_name = {p.name: p for p in cb.params if p.name}
-    for k, s in enumerate(cb.in_slots, 1):
+    by_name = {p.name: p for p in slotted.params if p.name}
+    for k, s in enumerate(slotted.in_slots, 1):
         info = s.info
         if s.code != POINTER_CODE or info is None or s.role != "arg":
             continue
         length = by_name.get(info.length)
         if length is not None and length in args:
-            count = "@%d" % args[length]
+            count = {"arg": args[length]}
         elif isinstance(info.size, int):
-            count = "=%d" % info.size
+            count = {"fixed": info.size}
         elif info.zero_terminated:
-            count = "z"
+            count = {"zero_terminated": True}
         else:
             continue
         elem = s.type.resolved().target.resolved()
         if isinstance(elem, Scalar) and elem.name == "char" and \
-                count != "z":
-            out.append("%d,S,%s" % (k, count))
+                "zero_terminated" not in count:
+            out.append({"arg": k, "kind": "string", "count": count})
             continue
         e = _element(elem, target)
         if e is not None:
-            out.append("%d,A,%s,%d,%s" % (k, e[0], e[1], count))
-    return ";".join(out)
+            out.append({"arg": k, "kind": "array", "code": e[0],
+                        "stride": e[1], "count": count})
+    return out
+
+
+def per_target_values(slotted):
+    """The value descriptions of slotted: [] when it has none, [one
+    list] when every target agrees, else one list per TARGETS."""
+    descs = [value_descriptions(slotted, t) for t in TARGETS]
+    if not descs[0]:
+        return []
+    return descs[:1] if all(d == descs[0] for d in descs) else descs
 
 
 class Lowered:

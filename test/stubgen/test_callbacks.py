@@ -129,9 +129,12 @@ def test_closure_set_slots_members_and_destructors():
     assert low.function("set_ud").closures[0].member is None
     assert low.function("done").frees == [cs]
     assert low.function("make").owned_return.frees == [cs]
+    def names(stride):
+        return [{"arg": 2, "kind": "array", "code": "s", "stride": stride,
+                 "count": {"zero_terminated": True}}]
     assert [cb.values for cb in low.callbacks] == [
-        ["2,A,s,8,z", "2,A,s,8,z", "2,A,s,4,z", "2,A,s,4,z", "2,A,s,8,z",
-         "2,A,s,8,z"], ["1,S,@2"]]
+        [names(8), names(8), names(4), names(4), names(8), names(8)],
+        [[{"arg": 1, "kind": "string", "count": {"arg": 2}}]]]
 
 
 def test_closure_set_wrappers_pass_member_backward_wrappers():

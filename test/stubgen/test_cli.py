@@ -36,7 +36,7 @@ def test_help():
     ((), "the following arguments are required: FILE.idl"),
     (("--frobnicate", "x.idl"), "unrecognized arguments: --frobnicate"),
     (("--lang", "cobol", "x.idl"),
-     "unknown language 'cobol' (known: c, js, lua, python, rust, scheme)"),
+     "unknown language 'cobol' (known: c, js, lua, python, records, rust, scheme)"),
     (("--lang", ",", "x.idl"), "--lang needs at least one language"),
     (("-o",), "argument -o/--output: expected one argument"),
 ])

@@ -1,0 +1,72 @@
+"""One writer of data literals for every host emitter: a binding record
+(stubgen/model/binding.py: dicts, lists, strings, integers, booleans)
+spelled in a host's language. A host gives only its syntax; the layout
+is the same everywhere: containers nested less than `broken` deep one
+element a line, deeper ones on one line (a function's record is one
+line).
+"""
+
+import json
+from typing import Callable, NamedTuple
+
+
+class LiteralSyntax(NamedTuple):
+    """How a language spells data: string(text); true and false; list
+    and dict brackets as (open, close); key(name), the text before a
+    dict's value; comma, what follows an element of a broken container
+    (last_comma: after the last one too)."""
+    string: Callable
+    true: str
+    false: str
+    list: tuple
+    dict: tuple
+    key: Callable
+    last_comma: bool = True
+
+
+def _scalar(value, syntax):
+    if value is True:
+        return syntax.true
+    if value is False:
+        return syntax.false
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return syntax.string(value)
+    raise TypeError("no literal for %r" % (value,))
+
+
+def _items(value, syntax):
+    """(brackets, [element prefix + value]) of a container."""
+    if isinstance(value, dict):
+        return syntax.dict, [(syntax.key(k), v) for k, v in value.items()]
+    return syntax.list, [("", v) for v in value]
+
+
+def literal_lines(value, syntax, broken=2, indent="  "):
+    """The literal of value as lines (the first without indentation)."""
+    if not isinstance(value, (dict, list)):
+        return [_scalar(value, syntax)]
+    (open_, close), items = _items(value, syntax)
+    if broken <= 0 or not items:
+        return [open_ + ", ".join(
+            prefix + literal_lines(v, syntax, 0)[0]
+            for prefix, v in items) + close]
+    lines = [open_]
+    for n, (prefix, v) in enumerate(items, 1):
+        inner = literal_lines(v, syntax, broken - 1, indent)
+        inner[0] = prefix + inner[0]
+        if n < len(items) or syntax.last_comma:
+            inner[-1] += ","
+        lines += [indent + line for line in inner]
+    lines.append(close)
+    return lines
+
+
+def literal(value, syntax, broken=2, indent="  "):
+    return "\n".join(literal_lines(value, syntax, broken, indent))
+
+
+JSON = LiteralSyntax(string=json.dumps, true="true", false="false",
+                     list=("[", "]"), dict=("{", "}"),
+                     key=lambda k: json.dumps(k) + ": ", last_comma=False)

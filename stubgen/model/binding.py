@@ -1,0 +1,101 @@
+"""The binding records: what every host's binder reads, made from the
+lowering (stubgen/model/lower.py) once, as plain data (dicts, lists,
+strings, integers, booleans) in the format of idl/binding.schema.json,
+documented in docs/BINDING.md.
+
+records(module) returns the module's record:
+
+  {"module": name, "functions": [function record, ...],
+   "callbacks": [callback record, ...], "closure_sets": [...],
+   "constants": [name, ...], "layouts": [{"name", "kind", "field_names"}]}
+
+Positions are 1-based: an argument position counts the function's in
+slots (a [function_pointer] target is 1), a result position its out
+slots (the return value is 1). A key whose value would be empty, false
+or absent is left out, so a plain function's record is its names,
+signatures and argument count.
+"""
+
+from stubgen.model.lower import lower
+
+
+def _closure(lf, c):
+    """The record of one closure slot (a Closure)."""
+    rec = {"arg": lf.position(c.slot), "scope": c.scope,
+           "callbacks": [p.callback.name for p in c.params]}
+    if c.nullable:
+        rec["nullable"] = True
+    if c.pool is not None:
+        rec["pool"] = c.pool.name
+    if c.closures is not None:
+        ref = {"name": c.closures.name, "owner": lf.position(c.owner)}
+        if c.member is not None:
+            ref["member"] = c.member
+        rec["set"] = ref
+    return rec
+
+
+def _owned(o):
+    """The record of an owned return value (an Owned)."""
+    rec = {"result": o.index + 1, "free": o.destructor}
+    if o.string:
+        rec["kind"] = "string"
+    else:
+        rec["kind"] = "object"
+        rec["type"] = o.slot.type.spell().replace(" *", "").strip()
+    if o.frees:
+        rec["frees"] = [cs.name for cs in o.frees]
+    return rec
+
+
+def function_record(module_name, lf):
+    """The record of one function (a LoweredFunction)."""
+    rec = {"name": lf.name, "error_name": module_name + "." + lf.name,
+           "signatures": list(lf.signatures), "in_count": len(lf.in_slots)}
+    optional = {
+        "nonnull": [lf.position(s) for s in lf.nonnull],
+        "nullable": [lf.position(s) for s in lf.nullable],
+        "owned": _owned(lf.owned_return) if lf.owned_return else None,
+        "owned_strings": [{"result": o.index + 1, "free": o.destructor}
+                          for o in lf.owned_out_strings],
+        "closures": [_closure(lf, c) for c in lf.closures],
+        "thunks": [cb.name for cb in lf.thunks],
+        "frees": [cs.name for cs in lf.frees],
+        "values": lf.values,
+    }
+    rec.update((k, v) for k, v in optional.items() if v)
+    return rec
+
+
+def callback_record(lc):
+    """The record of one callback type (a LoweredCallback)."""
+    rec = {"name": lc.name, "signatures": list(lc.signatures),
+           "types": list(lc.types)}
+    if lc.callback.thunks is not None:
+        rec["thunks"] = lc.callback.thunks
+    if lc.values:
+        rec["values"] = lc.values
+    return rec
+
+
+def _layout(entry):
+    rec = {"name": entry.name, "kind": entry.kind}
+    if entry.fields:
+        rec["field_names"] = [f.name for f in entry.fields]
+    return rec
+
+
+def records(module):
+    """The module's binding record (see the module docstring)."""
+    lowered = lower(module)
+    return {
+        "module": module.name,
+        "functions": [function_record(module.name, lf)
+                      for lf in lowered.functions],
+        "callbacks": [callback_record(lc) for lc in lowered.callbacks],
+        "closure_sets": [{"name": cs.name, "members": [
+            {"name": m.name, "callback": m.callback.name}
+            for m in cs.members]} for cs in lowered.closure_sets],
+        "constants": [c.name for c in module.constants],
+        "layouts": [_layout(e) for e in module.layouts],
+    }

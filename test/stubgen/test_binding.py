@@ -1,0 +1,160 @@
+"""The binding records (stubgen/model/binding.py, docs/BINDING.md): every
+shipped IDL's records validate against idl/binding.schema.json, `--lang
+records` writes them, and each fact of a record is the lowering's."""
+
+import json
+import subprocess
+
+import jsonschema
+import pytest
+
+from conftest import EXAMPLES, IDL_DIR, ROOT, STUBGEN
+from stubgen.cli import generate
+from stubgen.model import build
+from stubgen.model.binding import records
+from test_emit_lua_fast import IDL as LUA_FX
+
+SCHEMA = json.loads((ROOT / "idl" / "binding.schema.json").read_text())
+SHIPPED = sorted((ROOT / "idl").glob("*.idl")) + \
+    sorted(EXAMPLES.glob("*.idl")) + sorted(IDL_DIR.glob("*.idl")) + \
+    [ROOT / "test" / "hosts" / "fixture" / "hcb.idl"]
+
+# test_emit_lua_fast's module, with value descriptions
+FX = LUA_FX + """
+typedef int sum_fn([length=n] const int *xs, int n,
+                   [zero_terminated] const char **names, [context] void *ctx);
+int fx_sum(sum_fn *fn, [context=fn] void *ctx) [rename=sum];
+int fx_crc([length=n] const uint8_t *buf, int n) [rename=crc];
+"""
+
+
+def _fx():
+    return records(build(FX))
+
+
+def _function(rec, name):
+    return next(f for f in rec["functions"] if f["name"] == name)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
+def test_every_shipped_idl_has_valid_records(path):
+    rec = records(build(path.read_text()))
+    jsonschema.Draft202012Validator(SCHEMA).validate(rec)
+    assert rec["functions"], path.name
+
+
+def test_the_schema_refuses_a_record_that_breaks_it():
+    rec = _fx()
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    validator.validate(rec)
+    broken = json.loads(json.dumps(rec))
+    broken["functions"][0]["signatures"] = ["ll:l", "ll:l"]  # 2 targets
+    assert not validator.is_valid(broken)
+    broken = json.loads(json.dumps(rec))
+    _function(broken, "obj_new")["owned"].pop("type")
+    assert not validator.is_valid(broken)
+
+
+def test_plain_function_is_names_signatures_and_count():
+    assert _function(_fx(), "add") == {
+        "name": "add", "error_name": "fx.add", "signatures": ["ll:l"],
+        "in_count": 2}
+
+
+def test_nonnull_and_nullable_positions():
+    rec = _fx()
+    assert _function(rec, "len")["nonnull"] == [1]
+    assert _function(rec, "len_or")["nullable"] == [1]
+    assert "nonnull" not in _function(rec, "len_or")
+
+
+def test_owned_results():
+    rec = _fx()
+    assert _function(rec, "obj_new")["owned"] == {
+        "result": 1, "free": "obj_free", "kind": "object",
+        "type": "struct fx_obj"}
+    assert _function(rec, "dup")["owned"] == {
+        "result": 1, "free": "str_free", "kind": "string"}
+    f = _function(rec, "dup_into")
+    assert "owned" not in f
+    assert f["owned_strings"] == [{"result": 2, "free": "str_free"}]
+
+
+def test_closures_scope_pool_and_thunks():
+    rec = _fx()
+    assert _function(rec, "fold")["closures"] == [
+        {"arg": 2, "scope": "call", "callbacks": ["step_fn"]}]
+    assert _function(rec, "fold")["nonnull"] == [2]
+    assert _function(rec, "set_hook")["closures"] == [
+        {"arg": 1, "scope": "forever", "callbacks": ["step_fn"],
+         "nullable": True}]
+    apply = _function(rec, "apply")
+    assert apply["closures"] == [{"arg": 1, "scope": "call",
+                                  "callbacks": ["plain_fn"],
+                                  "pool": "plain_fn"}]
+    assert apply["thunks"] == ["plain_fn"]
+    assert _function(rec, "keep")["closures"][0]["scope"] == "forever"
+
+
+def test_callback_types_carry_types_pools_and_value_descriptions():
+    rec = _fx()
+    cbs = {c["name"]: c for c in rec["callbacks"]}
+    assert cbs["plain_fn"]["thunks"] == 2
+    assert cbs["plain_fn"]["signatures"] == ["i:i"]
+    assert len(cbs["plain_fn"]["types"]) == 1
+    assert cbs["plain_fn"]["types"] != cbs["step_fn"]["types"]
+    # xs has [length=n] (argument 2), names is zero-terminated; pointer
+    # elements are 8 bytes on LP64 and LLP64, 4 on ILP32
+    values = cbs["sum_fn"]["values"]
+    assert len(values) == 6
+    assert values[0] == [
+        {"arg": 1, "kind": "array", "code": "i", "stride": 4,
+         "count": {"arg": 2}},
+        {"arg": 3, "kind": "array", "code": "s", "stride": 8,
+         "count": {"zero_terminated": True}}]
+    assert values[2][1]["stride"] == 4
+
+
+def test_function_value_parameters_have_their_lengths():
+    assert _function(_fx(), "crc")["values"] == [[
+        {"arg": 1, "kind": "array", "code": "B", "stride": 1,
+         "count": {"arg": 2}}]]
+
+
+def test_closure_sets_name_owner_member_and_context():
+    rec = records(build((ROOT / "test" / "hosts" / "fixture" /
+                         "hcb.idl").read_text()))
+    assert rec["closure_sets"], "hcb declares closure sets"
+    cs = rec["closure_sets"][0]
+    members = [m["name"] for m in cs["members"]]
+    slots = [(f["name"], c) for f in rec["functions"]
+             for c in f.get("closures", ()) if c.get("set", {}).get(
+                 "name") == cs["name"]]
+    assert any("member" not in c["set"] for _, c in slots), "context slot"
+    for _, c in slots:
+        if "member" in c["set"]:
+            assert 0 <= c["set"]["member"] < len(members)
+    freeing = [f for f in rec["functions"] if cs["name"] in
+               f.get("frees", ()) or cs["name"] in
+               f.get("owned", {}).get("frees", ())]
+    assert freeing, "a function frees the owner"
+
+
+def test_layouts_and_constants():
+    rec = records(build("module m; const int LIMIT = 7; "
+                        "struct pt { int x; int y; }; void f(struct pt p);"))
+    assert rec["constants"] == ["LIMIT"]
+    assert rec["layouts"] == [{"name": "pt", "kind": "struct",
+                               "field_names": ["x", "y"]}]
+
+
+def test_lang_records_writes_the_json(tmp_path):
+    subprocess.run([str(STUBGEN), "--lang", "records", "-o", str(tmp_path),
+                    str(EXAMPLES / "tour.idl")], check=True)
+    text = (tmp_path / "tour.records.json").read_text()
+    assert json.loads(text) == records(build(
+        (EXAMPLES / "tour.idl").read_text()))
+    # one function a line
+    assert '\n    {"name": "add", "error_name": "tour.add", ' in text
+    assert generate((EXAMPLES / "tour.idl").read_text(), "tour.idl",
+                    ["records"]) == {"tour.records.json": text}
