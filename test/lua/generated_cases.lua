@@ -19,7 +19,7 @@ return function(lib, nccc, gen)
   case("generated: a function per IDL function", function()
     local n = 0
     for _, e in ipairs(gen.functions) do
-      assert(type(tour[e[1]]) == "function", e[1])
+      assert(type(tour[e.name]) == "function", e.name)
       n = n + 1
     end
     assert(n == #lib:functions("tour"), "count differs from the registry")
@@ -84,12 +84,12 @@ return function(lib, nccc, gen)
   case("generated: bind refuses a signature the library does not have", function()
     local entry
     for _, e in ipairs(gen.functions) do
-      if e[1] == "add" then entry = e end
+      if e.name == "add" then entry = e end
     end
-    assert(entry and #entry == 2, "add has one signature")
-    entry[2] = "ll:d"
+    assert(entry and #entry.signatures == 1, "add has one signature")
+    entry.signatures[1] = "ll:d"
     local ok, err = pcall(gen.bind, lib)
-    entry[2] = "ll:l"
+    entry.signatures[1] = "ll:l"
     assert(not ok and tostring(err):find("tour.add has signature 'll:l'", 1, true), tostring(err))
   end)
 

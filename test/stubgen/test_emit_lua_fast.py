@@ -1,9 +1,10 @@
-"""The Lua emitter's per-function binders (stubgen/emit_lua.py): which
-functions get one and what it asks of the support library (lib:fast
-options: non-NULL arguments, owned results, owned strings, thunks), and
-that the rest bind straight to lib.fast (the primitive's C closure on
-Lua 5.4). The binders' behaviour against a real library is checked by
-test/lua (lua_host, luajit_host)."""
+"""The Lua emitter writes data only, and bindings/lua/nccc/binder.lua
+turns each function's binding record into its call: the lib:fast
+options (non-NULL arguments, owned strings read as pointers, thunks),
+owned results, and lib:fast with no options for a plain function (the
+primitive's C closure on Lua 5.4). Run under lua5.4 against a stand-in
+library that records what bind asks of it; the behaviour against a real
+library is checked by test/lua (lua_host, luajit_host)."""
 
 import re
 import shutil
@@ -11,6 +12,7 @@ import subprocess
 
 import pytest
 
+from conftest import ROOT
 from stubgen.cli import generate
 
 IDL = """
@@ -38,97 +40,113 @@ void fx_set_hook([nullable, scope=forever] step_fn *fn, [context=fn] void *ctx)
     [rename=set_hook];
 """
 
+# Binds the module at arg 1 to a stand-in library and prints, per
+# function in record order, what bind asked of lib:fast and of the
+# owned-result conversions.
+BIND = r'''
+local path, bindings = ...
+package.path = bindings .. "/?.lua;" .. package.path
+local M = dofile(path)
+local asked, lib = {}, {}
+local function show(t)
+  if t == nil then return "nil" end
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  local out = {}
+  for _, k in ipairs(keys) do
+    local v = t[k]
+    out[#out + 1] = tostring(k) .. "=" .. (type(v) == "table" and show(v) or tostring(v))
+  end
+  return "{" .. table.concat(out, ",") .. "}"
+end
+function lib:lookup(n) return n end
+function lib:signature(h)
+  for _, e in ipairs(M.functions) do
+    if e.error_name == h then return e.signatures[1] end
+  end
+end
+function lib:fast(h, opts)
+  asked[#asked + 1] = h .. " fast " .. show(opts)
+  return function(...) return ... end
+end
+function lib:owner(free, t) asked[#asked + 1] = "  owner " .. free .. " " .. t return print end
+function lib:owned_string(free) asked[#asked + 1] = "  owned_string " .. free return print end
+function lib:owning(convs) asked[#asked + 1] = "  owning " .. show(convs) return print end
+function lib:constants() return {} end
+M.bind(lib)
+print(table.concat(asked, "\n"))
+'''
+
 
 def _lua():
     return generate(IDL, "fx.idl", ["lua"])["fx.lua"]
 
 
-def _binder(text, name):
-    """The text of B[name] = function(lib, h) ... end, or None."""
-    m = re.search(r'^B\["%s"\] = function\(lib, h\)\n(.*?)^end\n' % name,
-                  text, re.S | re.M)
-    return m.group(1) if m else None
+def _bound(tmp_path):
+    lua = shutil.which("lua5.4")
+    if not lua:
+        pytest.skip("lua5.4 not installed")
+    (tmp_path / "fx.lua").write_text(_lua())
+    (tmp_path / "bind.lua").write_text(BIND)
+    r = subprocess.run([lua, str(tmp_path / "bind.lua"),
+                        str(tmp_path / "fx.lua"),
+                        str(ROOT / "bindings" / "lua")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    out, name = {}, None
+    for line in r.stdout.splitlines():
+        if not line.startswith("  "):
+            name = line.split()[0]
+        out.setdefault(name, []).append(line.split(" ", 1)[1].strip()
+                                        if not line.startswith("  ")
+                                        else line.strip())
+    return out
 
 
-def _comment(text, name):
-    m = re.search(r"^-- %s: (.*)$" % name, text, re.M)
-    return m.group(1) if m else None
+def test_the_module_is_data_only():
+    code = "\n".join(line for line in _lua().splitlines()
+                     if not line.startswith("--"))
+    assert not re.search(r"\bfunction\b", code)
+    assert code.startswith('return require("nccc.binder").module({\n'
+                           '  module = "fx",\n  functions = {\n')
+    assert code.endswith("\n})")
+    assert '    {name = "len", error_name = "fx.len", signatures = {"s:i"}, ' \
+        'in_count = 1, nonnull = {1}},\n' in code
 
 
-def test_plain_functions_bind_straight_to_the_fast_path():
-    text = _lua()
+def test_plain_functions_bind_straight_to_the_fast_path(tmp_path):
+    asked = _bound(tmp_path)
     for name in ("add", "u8", "half", "len_or", "obj_free", "str_free",
                  "set_hook"):
-        assert _binder(text, name) is None, name
-    assert '  {"add", "ll:l"},\n' in text
-    assert '  {"set_hook", "c:"},\n' in text
-    assert '  {"fold", "lc:l"},\n' in text
-    # bindings/lua/nccc/binder.lua binds lib.fast for functions without
-    # a binder
-    assert text.endswith('\nreturn require("nccc.binder").module(M)\n')
+        assert asked["fx." + name] == ["fast nil"], name
 
 
-def test_nonnull_arguments_are_numbered_from_one():
-    text = _lua()
-    assert _binder(text, "len") == \
-        "  local call = lib:fast(h, {nonnull = {[1] = true}})\n" \
-        "  return call\n"
-    assert _comment(text, "len") == "non-NULL: s"
-    assert "nonnull = {[1] = true}" in _binder(text, "obj_value")
+def test_nonnull_arguments_and_closures(tmp_path):
+    asked = _bound(tmp_path)
+    assert asked["fx.len"] == ["fast {nonnull={1=true}}"]
+    assert asked["fx.obj_value"] == ["fast {nonnull={1=true}}"]
+    # a closure slot refuses NULL unless its callbacks are [nullable]
+    assert asked["fx.fold"] == ["fast {nonnull={2=true}}"]
 
 
-def test_closure_slots_refuse_null_unless_nullable():
-    text = _lua()
-    assert _binder(text, "fold") == \
-        "  local call = lib:fast(h, {nonnull = {[2] = true}})\n" \
-        "  return call\n"
-    assert _comment(text, "fold") == "non-NULL: fn"
+def test_owned_results(tmp_path):
+    asked = _bound(tmp_path)
+    assert asked["fx.obj_new"] == ["fast nil",
+                                   "owner fx.obj_free struct fx_obj"]
+    assert asked["fx.dup"] == ["fast {nonnull={1=true},outs={1=p}}",
+                               "owned_string fx.str_free"]
+    # the [out] string (result 2) is read as a pointer, then freed
+    assert asked["fx.dup_into"][0] == "fast {nonnull={1=true},outs={2=p}}"
+    assert asked["fx.dup_into"][1] == "owned_string fx.str_free"
+    assert asked["fx.dup_into"][2].startswith("owning {2=")
 
 
-def test_owned_pointer_result_becomes_an_owned_object():
-    b = _binder(_lua(), "obj_new")
-    assert "local call = lib:fast(h, {})" in b
-    assert 'local own = lib:owner("fx.obj_free", "struct fx_obj")' in b
-    assert "return function(...) return own(call(...)) end" in b
-    assert _comment(_lua(), "obj_new") == "owned(obj_free)"
-
-
-def test_owned_string_is_read_as_a_pointer_then_freed():
-    b = _binder(_lua(), "dup")
-    assert 'outs = {[1] = "p"}' in b and "nonnull = {[1] = true}" in b
-    assert 'local own = lib:owned_string("fx.str_free")' in b
-    assert "lib:owner(" not in b
-    assert "return function(...) return own(call(...)) end" in b
-
-
-def test_thunk_binding_functions_check_the_last_error():
-    text = _lua()
+def test_thunk_binding_functions_check_the_last_error(tmp_path):
+    asked = _bound(tmp_path)
     for name in ("apply", "keep"):
-        b = _binder(text, name)
-        assert b == "  local call = lib:fast(h, {nonnull = {[1] = true}, " \
-            "thunks = true})\n  return call\n", name
-        assert _comment(text, name) == \
-            "non-NULL: fn; binds a thunk of plain_fn"
-    # a callback with a context slot binds no thunk: nothing to check
-    assert "thunks" not in (_binder(text, "fold") or "")
-    assert text.count("thunks = true") == 2
-
-
-def test_options_combine_in_one_call():
-    text = generate(IDL + "int fx_both([nonnull] const char *s, plain_fn *fn)"
-                    " [rename=both];\n", "fx.idl", ["lua"])["fx.lua"]
-    assert _binder(text, "both") == \
-        "  local call = lib:fast(h, {nonnull = {[1] = true, [2] = true}, " \
-        "thunks = true})\n  return call\n"
-    assert _comment(text, "both") == \
-        "non-NULL: s, fn; binds a thunk of plain_fn"
-
-
-def test_callback_types_listed_for_the_helper():
-    text = _lua()
-    assert '  {"step_fn", "ll:l"},\n' in text
-    assert '  {"plain_fn", "i:i"},\n' in text
-    assert "M.callbacks = {\n" in text
+        assert asked["fx." + name] == \
+            ["fast {nonnull={1=true},thunks=true}"], name
 
 
 @pytest.mark.skipif(shutil.which("luac5.4") is None, reason="luac5.4 absent")
@@ -136,14 +154,3 @@ def test_output_parses(tmp_path):
     path = tmp_path / "fx.lua"
     path.write_text(_lua())
     subprocess.run(["luac5.4", "-p", str(path)], check=True)
-
-
-def test_owned_strings_from_out_parameters_are_read_then_freed():
-    b = _binder(_lua(), "dup_into")
-    assert b is not None
-    # the [out] string (result 2) is read as a pointer, then converted
-    # (read and freed) by owned_string; the int results stay as they are
-    assert 'outs = {[2] = "p"}' in b
-    assert 'lib:owning({[2] = lib:owned_string("fx.str_free")})' in b
-    assert "[3]" not in b
-    assert "owned string result 2 (str_free)" in _comment(_lua(), "dup_into")

@@ -1,7 +1,9 @@
--- nccc/binder.lua — what generated Lua modules call (docs/LUA.md,
--- "Generated modules"): a module file holds only its tables (name,
--- functions, callbacks, constants, layouts, binders) and ends with
+-- nccc/binder.lua — the one interpreter of binding records in Lua
+-- (docs/LUA.md, "Generated modules"; the records: docs/BINDING.md): a
+-- generated module is only its records, handed over as
 -- return require("nccc.binder").module(M), which gives it bind(lib).
+-- Every binding rule of Lua lives here: which options lib:fast takes,
+-- owned results, closure sets, closure checks.
 local common = require("nccc.common")
 local abi = require("nccc.abi")
 common.internal()
@@ -15,20 +17,21 @@ local binder = {}
 -- signednesses); an entry with one signature has it for all.
 local TARGETS = 6
 
--- The targets of the targets list whose signature of entry e is sig.
-local function agreeing(e, sig, targets)
+-- The targets of the targets list whose signature in sigs (a record's:
+-- one, or one per target) is sig.
+local function agreeing(sigs, sig, targets)
   local keep = {}
   for _, k in ipairs(targets) do
-    if (e[k + 1] or e[2]) == sig then keep[#keep + 1] = k end
+    if (sigs[k] or sigs[1]) == sig then keep[#keep + 1] = k end
   end
   return keep
 end
 
 local function find(M, list, name, what)
   for _, e in ipairs(list) do
-    if e[1] == name then return e end
+    if e.name == name then return e end
   end
-  error(fmt("unknown %s '%s.%s'", what, M.name, name), 3)
+  error(fmt("unknown %s '%s.%s'", what, M.module, name), 3)
 end
 
 -- call, refusing before C runs a closure argument made for callback
@@ -62,11 +65,11 @@ end
 -- library (from nccc.open) has it, so the lookups below find the module.
 local function open_module(M, lib)
   if not lib.handle then return end
-  local found, addr = pcall(lib.symbol, lib, "nccc_" .. M.name .. "_open")
+  local found, addr = pcall(lib.symbol, lib, "nccc_" .. M.module .. "_open")
   if not found then return end
   local st = lib:call_address(addr, ":i")
   if st ~= 0 then
-    error(fmt("nccc: nccc_%s_open failed: %s (status 0x%x)", M.name,
+    error(fmt("nccc: nccc_%s_open failed: %s (status 0x%x)", M.module,
       abi.status_text[st] or "unknown status", st), 3)
   end
 end
@@ -98,6 +101,92 @@ local function remote_checked(lib, name, call)
   end
 end
 
+-- The options of lib:fast a function's record asks for (nil for none):
+-- nonnull = {[k] = true}, outs = {[k] = "p"} for owned strings (read
+-- as pointers, then converted), thunks = true.
+local function fast_options(e)
+  local opts, any = {}, false
+  if e.nonnull then
+    opts.nonnull, any = {}, true
+    for _, k in ipairs(e.nonnull) do opts.nonnull[k] = true end
+  end
+  local strings = {}
+  if e.owned and e.owned.kind == "string" then strings[1] = e.owned.result end
+  for _, o in ipairs(e.owned_strings or {}) do strings[#strings + 1] = o.result end
+  if #strings > 0 then
+    opts.outs, any = {}, true
+    for _, k in ipairs(strings) do opts.outs[k] = "p" end
+  end
+  if e.thunks then opts.thunks, any = true, true end
+  return any and opts or nil
+end
+
+-- call wrapped in the closure sets of the function's record e: per set
+-- it has slots of, S.closures with {name, set, owner, members =
+-- {[position] = member}, context = position}; then S.release of the
+-- sets whose owner it frees.
+local function with_sets(e, S, call)
+  local specs, order = {}, {}
+  for _, c in ipairs(e.closures or {}) do
+    local ref = c.set
+    if ref then
+      local spec = specs[ref.name]
+      if not spec then
+        spec = {name = e.error_name, set = ref.name, owner = ref.owner, members = {}}
+        specs[ref.name], order[#order + 1] = spec, ref.name
+      end
+      if ref.member then spec.members[c.arg] = ref.member else spec.context = c.arg end
+    end
+  end
+  for _, name in ipairs(order) do call = S.closures(call, e.in_count, specs[name]) end
+  if e.frees then call = S.release(call, e.frees) end
+  return call
+end
+
+-- call with the owned results of record e converted: an owned object
+-- (lib:owner, freed by the module's destructor; through S.freeing when
+-- closing it also releases closure groups) or an owned string (read,
+-- then freed).
+local function owning(M, lib, e, S, call)
+  local convs, n = {}, 0
+  local own = e.owned
+  if own then
+    local free = own.frees and S.freeing(own.free) or M.module .. "." .. own.free
+    convs[own.result] = own.kind == "string" and lib:owned_string(free)
+      or lib:owner(free, own.type)
+    n = 1
+  end
+  for _, o in ipairs(e.owned_strings or {}) do
+    convs[o.result], n = lib:owned_string(M.module .. "." .. o.free), n + 1
+  end
+  if n == 0 then return call end
+  local conv = (n == 1 and convs[1]) or lib:owning(convs)
+  return function(...) return conv(call(...)) end
+end
+
+-- The call of function record e bound to handle h: lib:fast with its
+-- options (the plain fast path when it has none), its closure sets and
+-- owned results.
+local function function_call(M, lib, e, h, S)
+  local opts = fast_options(e)
+  local call = opts and lib:fast(h, opts) or lib:fast(h)
+  return owning(M, lib, e, S, with_sets(e, S, call))
+end
+
+-- The closure arguments of record e that bind checks ({[position] =
+-- {callback type per member}}; slots of closure sets are the owner's,
+-- not the caller's), or nil.
+local function closure_params(e)
+  local params
+  for _, c in ipairs(e.closures or {}) do
+    if not c.set then
+      params = params or {}
+      params[c.arg] = c.callbacks
+    end
+  end
+  return params
+end
+
 -- bind(lib) of module M: for a library from nccc.open or nccc.bind, a
 -- table with a function per IDL function and the constants' values; the
 -- helpers lib, layout, pack, unpack, signature and callback come through
@@ -106,50 +195,49 @@ local function bind(M, lib)
   open_module(M, lib)
   local t, targets, helpers = {}, {}, {lib = lib}
   local S = owners.sets(M, lib, t, helpers)
-  local values = lib:constants(M.name)
+  local values = lib:constants(M.module)
   local remote = values[abi.rpc_bound_marker] ~= nil
   for k = 1, TARGETS do targets[k] = k end
   for _, e in ipairs(M.functions) do
-    local name = M.name .. "." .. e[1]
-    local h = lib:lookup(name)
+    local h = lib:lookup(e.error_name)
     local sig = lib:signature(h)
-    local keep = agreeing(e, sig, targets)
+    local keep = agreeing(e.signatures, sig, targets)
     if #keep == 0 then
       error(fmt("nccc: %s has signature '%s' in the library, not the one %s.lua was generated with",
-        name, sig, M.name), 2)
+        e.error_name, sig, M.module), 2)
     end
     targets = keep
-    t[e[1]] = (M.binders[e[1]] or lib.fast)(lib, h, S)
-    if remote then t[e[1]] = remote_checked(lib, name, t[e[1]]) end
+    t[e.name] = function_call(M, lib, e, h, S)
+    if remote then t[e.name] = remote_checked(lib, e.error_name, t[e.name]) end
   end
-  for fname, params in pairs(M.closure_params or {}) do
-    local want = {}
-    for k, types in pairs(params) do
-      want[k] = {}
-      for j, tname in ipairs(types) do
-        local e = find(M, M.callbacks, tname, "callback type")
-        want[k][j] = e[targets[1] + 1] or e[2]
+  local function signature_of(name)
+    local sigs = find(M, M.callbacks, name, "callback type").signatures
+    return sigs[targets[1]] or sigs[1]
+  end
+  for _, e in ipairs(M.functions) do
+    local params = closure_params(e)
+    if params then
+      local want = {}
+      for k, types in pairs(params) do
+        want[k] = {}
+        for j, tname in ipairs(types) do want[k][j] = signature_of(tname) end
       end
+      t[e.name] = checking_closures(e.name, t[e.name], want, params)
     end
-    t[fname] = checking_closures(fname, t[fname], want, params)
   end
   for _, c in ipairs(M.constants) do
     local v = values[c]
-    if v == nil then error(fmt("nccc: the library has no constant '%s.%s'", M.name, c), 2) end
+    if v == nil then error(fmt("nccc: the library has no constant '%s.%s'", M.module, c), 2) end
     t[c] = v
   end
-  function helpers.layout(name) return lib:layout(M.name .. "." .. name) end
-  function helpers.pack(name, v) return lib:pack(M.name .. "." .. name, v) end
-  function helpers.unpack(name, bytes) return lib:unpack(M.name .. "." .. name, bytes) end
-  function helpers.signature(name)
-    local e = find(M, M.callbacks, name, "callback type")
-    return e[targets[1] + 1] or e[2]
-  end
-  -- fn converting the arguments callback type name's value annotations
+  function helpers.layout(name) return lib:layout(M.module .. "." .. name) end
+  function helpers.pack(name, v) return lib:pack(M.module .. "." .. name, v) end
+  function helpers.unpack(name, bytes) return lib:unpack(M.module .. "." .. name, bytes) end
+  function helpers.signature(name) return signature_of(name) end
+  -- fn converting the arguments callback type name's value descriptions
   -- describe (strings, tables)
   function helpers.values(name, fn)
-    local e = find(M, M.callbacks, name, "callback type")
-    local v = e.values
+    local v = find(M, M.callbacks, name, "callback type").values
     return owners.converting(lib, v and (v[targets[1]] or v[1]), fn)
   end
   function helpers.callback(name, fn, scope)

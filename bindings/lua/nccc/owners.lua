@@ -20,25 +20,8 @@ local function pack(...) return {n = select("#", ...), ...} end
 
 -- ---- callback argument values ------------------------------------------------
 
--- The specs of value_spec (stubgen/model/lower.py): "k,S,COUNT" or
--- "k,A,CODE,STRIDE,COUNT", joined by ";"; COUNT is @j, =N or z.
-local function parse_specs(text)
-  local specs = {}
-  for item in text:gmatch("[^;]+") do
-    local f = {}
-    for field in item:gmatch("[^,]+") do f[#f + 1] = field end
-    local spec = {arg = tonumber(f[1]), string = f[2] == "S"}
-    local count = spec.string and f[3] or f[5]
-    if not spec.string then spec.code, spec.stride = f[3], tonumber(f[4]) end
-    if count == "z" then spec.zero = true
-    elseif count:sub(1, 1) == "@" then spec.from = tonumber(count:sub(2))
-    else spec.n = tonumber(count:sub(2)) end
-    specs[#specs + 1] = spec
-  end
-  return specs
-end
-
--- The elements of an array at address p: n of them, or up to a zero one.
+-- The elements of an array at address p (value description spec): n of
+-- them, or up to a zero one.
 local function read_array(lib, p, spec, n)
   local t, base = {}, N().ptr(p)
   local code = spec.code == "s" and "p" or spec.code
@@ -53,18 +36,18 @@ local function read_array(lib, p, spec, n)
   return t
 end
 
--- fn with the arguments the specs describe turned into strings and
--- tables (NULL stays nil); fn itself when there are none.
-function owners.converting(lib, text, fn)
-  if not text or text == "" then return fn end
-  local specs = parse_specs(text)
+-- fn with the arguments the value descriptions specs (docs/BINDING.md,
+-- "Value descriptions") describe turned into strings and tables (NULL
+-- stays nil); fn itself when there are none.
+function owners.converting(lib, specs, fn)
+  if not specs then return fn end
   return function(...)
     local args = {n = select("#", ...), ...}
     for _, spec in ipairs(specs) do
       local p = args[spec.arg]
       if p ~= nil then
-        local n = spec.n or (spec.from and args[spec.from])
-        if spec.string then
+        local n = spec.count.fixed or (spec.count.arg and args[spec.count.arg])
+        if spec.kind == "string" then
           args[spec.arg] = lib:string(p, n)
         else
           args[spec.arg] = read_array(lib, p, spec, n)
@@ -82,8 +65,8 @@ end
 -- found there when an owned object is closed).
 function owners.sets(M, lib, t, helpers)
   local S, sets = {}, {}
-  for _, e in ipairs(M.closure_sets or {}) do
-    sets[e[1]] = {members = {unpack(e, 2)}, groups = {}}
+  for _, e in ipairs(M.closure_sets) do
+    sets[e.name] = {members = e.members, groups = {}}
   end
 
   -- The table key of an owner: its address.
@@ -108,10 +91,10 @@ function owners.sets(M, lib, t, helpers)
     for m, e in ipairs(set.members) do
       local fn = function(...)
         local proc = g.procs[m]
-        if proc == nil then error(fmt("closures %s: no procedure for %s", name, e[1]), 0) end
+        if proc == nil then error(fmt("closures %s: no procedure for %s", name, e.name), 0) end
         return proc(...)
       end
-      members[m] = {helpers.signature(e[2]), helpers.values(e[2], fn)}
+      members[m] = {helpers.signature(e.callback), helpers.values(e.callback, fn)}
     end
     g.closure = lib:callback_group("forever", 0, unpack(members))
     set.groups[id] = g
