@@ -40,6 +40,33 @@ def _builtin(b):
     return _obj(pairs)
 
 
+def _named(entries):
+    return _obj((e.name, str(e.value)) for e in entries)
+
+
+def _rpc(rpc):
+    """The remote-call protocol's numbers (docs/RPC.md), for the
+    JavaScript client (nccc/remote/)."""
+    cb = rpc.callbacks
+    return _obj([
+        ("version", str(rpc.version)), ("escape", str(rpc.escape)),
+        ("start", str(rpc.start)), ("nop", str(rpc.nop)),
+        ("crc", _obj((k, str(v)) for k, v in sorted(rpc.crc.items())
+                     if k != "name")),
+        ("length_bytes", str(rpc.length_bytes)),
+        ("crc_bytes", str(rpc.crc_bytes)),
+        ("header_bytes", str(rpc.header_bytes)),
+        ("messages", _named(rpc.messages)),
+        ("byte_orders", _named(rpc.byte_orders)),
+        ("log_levels", _named(rpc.log_levels)),
+        ("claim", _obj([("name", json.dumps(cb["claim"]["name"])),
+                        ("signature", json.dumps(cb["claim"]["signature"]))])),
+        ("runner", _obj([("name", json.dumps(cb["runner"]["name"])),
+                         ("signature", json.dumps(cb["runner"]["signature"]))])),
+        ("released", str(cb["released"])),
+        ("bound_marker", json.dumps(rpc.bound_marker))])
+
+
 def emit(abi):
     src = Source(indent="  ")
     src.lines("""
@@ -77,5 +104,6 @@ def emit(abi):
                  % json.dumps(abi.closure_target_signature))
         src.line("type_kinds: %s," % _obj(
             (str(t.value), json.dumps(t.name)) for t in abi.type_kinds))
+        src.line("rpc: %s," % _rpc(abi.rpc))
     src.line("export default abi;")
     return str(src)

@@ -10,12 +10,13 @@ import { PUT, valueList } from "./values.mjs";
 import { converting, closureSets } from "./owners.mjs";
 
 // The targets an entry may carry one signature each for (stubgen/host.py:
-// three data models by two plain-char signednesses).
-const TARGETS = 6, WASM32 = 2;
+// three data models by two plain-char signednesses). Exported, with the
+// helpers below, for the binding to a remote device (remote/bind.mjs).
+export const TARGETS = 6, WASM32 = 2;
 
-const sigOf = (e, k) => (Array.isArray(e[1]) ? e[1][k] : e[1]);
+export const signatureOf = (e, k) => (Array.isArray(e[1]) ? e[1][k] : e[1]);
 
-function find(M, list, name, what) {
+export function findEntry(M, list, name, what) {
   const e = list.find((x) => x[0] === name);
   if (!e) throw new NcccError(`unknown ${what} '${M.name}.${name}'`, { kind: "unknown" });
   return e;
@@ -24,7 +25,7 @@ function find(M, list, name, what) {
 // call, refusing a closure argument made for callback signatures other
 // than the parameter's before C runs (want: {position: [signature per
 // member]}).
-function checkingClosures(name, call, want, types) {
+export function checkingClosures(name, call, want, types) {
   const positions = Object.keys(want).map(Number);
   return function (...args) {
     for (const k of positions) {
@@ -67,7 +68,7 @@ Runtime.prototype.bindModule = function (M) {
     const name = `${M.name}.${e[0]}`;
     const h = this.lookup(name);
     const sig = this.signature(h);
-    const keep = targets.filter((k) => sigOf(e, k) === sig);
+    const keep = targets.filter((k) => signatureOf(e, k) === sig);
     if (keep.length === 0) {
       throw new NcccError(`nccc: ${name} has signature '${sig}' in the library, not the one ${M.name}.mjs was generated with`, { kind: "type" });
     }
@@ -77,9 +78,9 @@ Runtime.prototype.bindModule = function (M) {
   }
   // wasm32 is ILP32 with a signed char: the third of TARGETS
   const first = targets.includes(WASM32) ? WASM32 : targets[0];
-  helpers.signature = (name) => sigOf(find(M, M.callbacks, name, "callback type"), first);
+  helpers.signature = (name) => signatureOf(findEntry(M, M.callbacks, name, "callback type"), first);
   helpers.values = (name, fn) => {
-    const v = find(M, M.callbacks, name, "callback type")[2];
+    const v = findEntry(M, M.callbacks, name, "callback type")[2];
     return converting(this, v && (v.length > 1 ? v[first] : v[0]), fn);
   };
   helpers.callback = (name, fn, scope) => this.callback(helpers.signature(name), helpers.values(name, fn), scope);

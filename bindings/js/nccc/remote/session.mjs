@@ -1,0 +1,395 @@
+// nccc/remote/session.mjs — the client side of the remote-call protocol
+// (docs/RPC.md): hello and start, request ids, the wait for an answer
+// with its timeout and resends, the faults, and the device's nested
+// calls, served by a handler the binding layer gives. Asynchronous: a
+// request is a Promise, and the link hands its bytes to onBytes as they
+// come (docs/JS.md, "Remote devices").
+import abi from "../abi.mjs";
+import { NcccError } from "../errors.mjs";
+import { Decoder, encodeFrame } from "./frame.mjs";
+
+const R = abi.rpc, MSG = R.messages, ST = abi.status, HEADER = R.header_bytes;
+// The largest message a device may announce (the C client's limit too).
+const LARGEST = 16 << 20;
+
+const STATUS_NAME = Object.fromEntries(Object.entries(ST).map(([k, v]) => [v, `NCCC_${k}`]));
+
+// A failure of a request: status (abi.status), the text, kind "remote"
+// for a failure of the remote call itself (a status ERR_RPC_...), else
+// "status" (the device refused the request: nothing ran).
+export function failure(status, text) {
+  const name = STATUS_NAME[status] || `0x${status.toString(16)}`;
+  const kind = name.startsWith("NCCC_ERR_RPC_") ? "remote" : "status";
+  const e = new NcccError(`${text} (${name})`, { kind, status });
+  e.text = text;
+  return e;
+}
+
+// Whether a request that failed with status may have run.
+export function outcomeUnknown(status) {
+  return status === ST.ERR_RPC_TIMEOUT || status === ST.ERR_RPC_RESET ||
+    status === ST.ERR_RPC_FRAME || status === ST.ERR_RPC_TRANSPORT;
+}
+
+// id a newer than b in serial order (32 bits).
+const after = (a, b) => ((a - b) >>> 0) !== 0 && ((a - b) >>> 0) < 0x80000000;
+
+// A message of type with body bytes after the header (session and id
+// are set when it is sent).
+export function message(type, bodyLength) {
+  const m = new Uint8Array(HEADER + bodyLength);
+  m[0] = type;
+  return m;
+}
+
+const view = (m) => new DataView(m.buffer, m.byteOffset, m.byteLength);
+const utf8 = new TextDecoder();
+
+// The status block (status, length, text) at offset of message p.
+function statusBlock(p, at) {
+  const dv = view(p);
+  const status = p.length >= at + 4 ? dv.getUint32(at, true) : ST.ERR_RPC_PROTOCOL;
+  const len = p.length >= at + 6 ? Math.min(dv.getUint16(at + 4, true), p.length - at - 6) : 0;
+  return [status, utf8.decode(p.subarray(at + 6, at + 6 + len))];
+}
+
+export class Session {
+  // link: {send(bytes), close()}; it calls session.onBytes(bytes) and
+  // session.onClosed() (Links, links.mjs). options: timeoutMs (2000),
+  // retries (2), log(level, text). serve(handle, inSlots, nOut) runs a
+  // nested call of the device: a Promise of the out slots (BigUint64Array)
+  // or a rejection with {status}.
+  constructor(link, options = {}, serve = null) {
+    this.link = link;
+    this.timeoutMs = options.timeoutMs || 2000;
+    this.retries = options.retries === undefined ? 2 : options.retries;
+    this.log = options.log || null;
+    this.serve = serve;
+    this.decoder = new Decoder(LARGEST, (ev, x) => this.onFrame(ev, x));
+    this.nonce = (Date.now() ^ (Math.random() * 256)) & 0xff;
+    this.open = false;
+    this.closed = false;
+    this.device = null;
+    this.nextId = 0;
+    this.stack = [];       // what waits: requests and nested calls served, innermost last
+    this.queue = [];       // requests waiting for the link to be free
+    this.deviceHighest = 0;
+    this.deviceCache = null;
+    this.aborted = "";
+    this.stats = { requests: 0, resent: 0, badFrames: 0, notices: 0, stale: 0, restarts: 0,
+      sessions: 0, served: 0, logs: 0, bytesSent: 0, bytesReceived: 0 };
+    link.onBytes = (bytes) => {
+      this.stats.bytesReceived += bytes.length;
+      this.decoder.push(bytes);
+    };
+    link.onClosed = () => this.onClosed();
+  }
+
+  get garbage() { return this.decoder.garbage; }
+
+  send(msg) {
+    const frame = encodeFrame(msg);
+    this.stats.bytesSent += frame.length;
+    this.link.send(frame);
+  }
+
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    this.link.close();
+    this.onClosed();
+  }
+
+  onClosed() {
+    this.closed = true;
+    this.open = false;
+    const waiting = this.stack.concat(this.queue);
+    this.stack = [];
+    this.queue = [];
+    for (const w of waiting) {
+      if (w.reject) w.reject(failure(ST.ERR_RPC_TRANSPORT, "the link closed during the request"));
+      clearTimeout(w.timer);
+    }
+  }
+
+  // ---- the session ----
+
+  // Says hello until a start answers its nonce: the device's
+  // announcement ({version, pointerBytes, byteOrder, maxDepth,
+  // maxMessage, maxSlots, session}).
+  hello() {
+    return new Promise((resolve, reject) => {
+      let attempt = 0;
+      const w = { hello: true, reject };
+      const sayHello = () => {
+        if (attempt++ > this.retries) {
+          this.stack.splice(this.stack.indexOf(w), 1);
+          reject(failure(ST.ERR_RPC_TIMEOUT, "the device did not answer hello"));
+          return;
+        }
+        this.nonce = (this.nonce + 1) & 0xff || 1;
+        const m = message(MSG.hello, 2);
+        m[HEADER] = R.version;
+        m[HEADER + 1] = this.nonce;
+        this.send(m);
+        w.timer = setTimeout(sayHello, this.timeoutMs);
+      };
+      w.take = (p) => {
+        clearTimeout(w.timer);
+        this.stack.splice(this.stack.indexOf(w), 1);
+        try {
+          resolve(this.takeStart(p));
+        } catch (e) {
+          reject(e);
+        }
+      };
+      this.stack.push(w);
+      sayHello();
+    });
+  }
+
+  takeStart(p) {
+    const dv = view(p), b = HEADER;
+    const d = { version: p[b], pointerBytes: p[b + 1], byteOrder: p[b + 2], maxDepth: p[b + 3],
+      maxMessage: dv.getUint32(b + 4, true), maxSlots: dv.getUint16(b + 8, true), session: dv.getUint16(2, true) };
+    if (d.version !== R.version) throw failure(ST.ERR_RPC_PROTOCOL, "the device speaks another protocol version");
+    if ((d.pointerBytes !== 4 && d.pointerBytes !== 8) || d.maxMessage < 256 || d.maxMessage > LARGEST || d.session === 0) {
+      throw failure(ST.ERR_RPC_PROTOCOL, "start message out of range");
+    }
+    this.device = d;
+    this.open = true;
+    this.nextId = 0;
+    this.deviceHighest = 0;
+    this.deviceCache = null;
+    this.aborted = "";
+    this.stats.sessions++;
+    return d;
+  }
+
+  // ---- requests ----
+
+  // Sends request msg (a message from message()) and resolves to the
+  // device's result message when its status is OK; rejects with the
+  // refusal's or the fault's failure. Requests made while another waits
+  // for the device wait their turn, except those made while the host
+  // serves a nested call (a callback calling the device again).
+  request(msg) {
+    if (this.closed) return Promise.reject(failure(ST.ERR_RPC_TRANSPORT, "the link is closed"));
+    const top = this.stack.at(-1);
+    if (top === undefined || top.serving) return this.exchange(msg);
+    return new Promise((resolve, reject) => this.queue.push({ msg, resolve, reject }));
+  }
+
+  // The next queued request, once nothing waits.
+  nextInQueue() {
+    if (this.stack.length !== 0 || this.queue.length === 0) return;
+    const q = this.queue.shift();
+    this.exchange(q.msg).then(q.resolve, q.reject);
+  }
+
+  async exchange(msg) {
+    try {
+      let fresh = false;
+      if (!this.open) {
+        await this.hello();
+        fresh = true;
+      }
+      if (msg.length > this.device.maxMessage) {
+        throw failure(ST.ERR_RPC_TOO_BIG, "request larger than the device's messages");
+      }
+      for (;;) {
+        try {
+          return await this.attempt(msg);
+        } catch (e) {
+          // A session the device does not know, refused on the first
+          // send: nothing ran, so a new session may carry it once.
+          if (e.status !== ST.ERR_RPC_SESSION || fresh || !e.firstSend) throw e;
+          await this.hello();
+          fresh = true;
+        }
+      }
+    } finally {
+      this.nextInQueue();
+    }
+  }
+
+  // One request under a new id, resent as RPC.md's Faults say.
+  attempt(msg) {
+    return new Promise((resolve, reject) => {
+      const id = (this.nextId = (this.nextId + 1) >>> 0);
+      const dv = view(msg);
+      dv.setUint16(2, this.device.session, true);
+      dv.setUint32(4, id, true);
+      const w = { id, msg, sends: 0, restarted: false, lastWhy: "silent" };
+      w.finish = (err, result) => {
+        clearTimeout(w.timer);
+        const at = this.stack.indexOf(w);
+        if (at >= 0) this.stack.splice(at, 1);
+        if (err) reject(err);
+        else resolve(result);
+      };
+      w.resend = (why) => {
+        w.lastWhy = why;
+        if (w.sends > this.retries) {
+          w.finish(why === "frame"
+            ? failure(ST.ERR_RPC_FRAME, "frames were dropped and no answer came; the outcome is unknown")
+            : failure(ST.ERR_RPC_TIMEOUT, "no answer from the device; the outcome is unknown"));
+          return;
+        }
+        if (w.sends) this.stats.resent++;
+        else this.stats.requests++;
+        w.sends++;
+        this.send(msg);
+        this.wait(w);
+      };
+      this.stack.push(w);
+      w.resend("silent");
+    });
+  }
+
+  // (Re)starts the wait of w, when it is the innermost: a nested call
+  // the host serves does not count against its timeout.
+  wait(w) {
+    clearTimeout(w.timer);
+    if (this.stack.at(-1) !== w) return;
+    w.timer = setTimeout(() => this.silence(w), this.timeoutMs);
+  }
+
+  silence(w) {
+    if (w.restarted) {
+      this.open = false;
+      const text = this.aborted || "the device restarted during the request; its outcome is unknown";
+      this.aborted = "";
+      w.finish(failure(ST.ERR_RPC_RESET, text));
+      return;
+    }
+    w.resend("silent");
+  }
+
+  // ---- what arrives ----
+
+  onFrame(ev, p) {
+    const top = this.stack.at(-1);
+    if (ev === "bad") {
+      this.stats.badFrames++;
+      if (top && top.resend && !top.restarted) top.resend("frame");
+      return;
+    }
+    if (p.length < HEADER) return;
+    const dv = view(p), type = p[0], session = dv.getUint16(2, true), id = dv.getUint32(4, true);
+    if (top && top.hello) {
+      if (type === MSG.start && p.length >= HEADER + 12 && p[HEADER + 10] === this.nonce) top.take(p);
+      else if (type === MSG.log) this.onLog(p);
+      return;
+    }
+    if (top && top.resend) this.wait(top); // the device is alive
+    switch (type) {
+      case MSG.start:
+        this.stats.restarts++;
+        this.open = false;
+        if (top && top.resend) top.restarted = true;
+        return;
+      case MSG.result:
+        this.onResult(p, session, id);
+        return;
+      case MSG.notice:
+        this.stats.notices++;
+        if (statusBlock(p, HEADER)[0] === ST.ERR_RPC_FRAME && top && top.resend && !top.restarted) top.resend("frame");
+        return;
+      case MSG.log:
+        this.onLog(p);
+        return;
+      case MSG.call:
+        this.onDeviceCall(p, session, id);
+        return;
+      default:
+    }
+  }
+
+  onResult(p, session, id) {
+    const w = this.stack.find((x) => x.resend && x.id === id);
+    if (!w || p.length < HEADER + 4) {
+      this.stats.stale++;
+      return;
+    }
+    const st = view(p).getUint32(HEADER, true);
+    if (st === ST.ERR_RPC_SESSION) {
+      this.open = false;
+      if (w.sends > 1) {
+        w.finish(failure(ST.ERR_RPC_RESET, "the device lost the session during the request; its outcome is unknown"));
+        return;
+      }
+    } else if (!this.device || session !== this.device.session) {
+      this.stats.stale++;
+      return;
+    }
+    if (st === ST.OK) {
+      w.finish(null, p);
+      return;
+    }
+    const [, text] = statusBlock(p, HEADER);
+    const e = failure(st, text);
+    e.firstSend = w.sends === 1;
+    w.finish(e);
+  }
+
+  onLog(p) {
+    this.stats.logs++;
+    const [level, text] = statusBlock(p, HEADER);
+    if (level === R.log_levels.abort) this.aborted = text;
+    if (this.log) this.log(level, text);
+  }
+
+  // ---- nested calls: the device calls the host ----
+
+  async onDeviceCall(p, session, id) {
+    if (!this.device || session !== this.device.session) return;
+    if (this.deviceCache && id === this.deviceCache.id) {
+      this.send(this.deviceCache.msg);
+      return;
+    }
+    if (!after(id, this.deviceHighest)) return; // replayed
+    this.deviceHighest = id;
+    this.stats.served++;
+    const dv = view(p);
+    const nIn = p.length >= 16 ? dv.getUint16(12, true) : 0, nOut = p.length >= 16 ? dv.getUint16(14, true) : 0;
+    const serving = { serving: true };
+    const outer = this.stack.at(-1);
+    if (outer) clearTimeout(outer.timer);
+    this.stack.push(serving);
+    let answer;
+    try {
+      if (p.length !== 16 + 8 * nIn || 16 + 8 * nOut > this.device.maxMessage) {
+        throw failure(ST.ERR_RPC_PROTOCOL, "call of the wrong length");
+      }
+      const slots = new BigUint64Array(nIn);
+      for (let i = 0; i < nIn; i++) slots[i] = dv.getBigUint64(16 + 8 * i, true);
+      const out = await this.serve(dv.getUint32(8, true), slots, nOut);
+      answer = message(MSG.result, 8 + 8 * nOut);
+      const av = view(answer);
+      av.setUint16(HEADER + 4, nOut, true);
+      for (let i = 0; i < nOut; i++) av.setBigUint64(16 + 8 * i, BigInt.asUintN(64, BigInt(out[i] || 0n)), true);
+    } catch (e) {
+      answer = refusal(e.status || ST.ERR_INVALID_ARG, e.text || e.message);
+    }
+    this.stack.splice(this.stack.indexOf(serving), 1);
+    const av = view(answer);
+    av.setUint16(2, session, true);
+    av.setUint32(4, id, true);
+    this.deviceCache = { id, msg: answer };
+    if (this.closed || !this.device || session !== this.device.session) return;
+    this.send(answer);
+    if (outer && outer === this.stack.at(-1) && outer.resend) this.wait(outer);
+  }
+}
+
+// A refusal: a result of status st and its text.
+export function refusal(st, text) {
+  const bytes = new TextEncoder().encode(String(text)).subarray(0, 200);
+  const m = message(MSG.result, 6 + bytes.length);
+  const dv = view(m);
+  dv.setUint32(HEADER, st, true);
+  dv.setUint16(HEADER + 4, bytes.length, true);
+  m.set(bytes, HEADER + 6);
+  return m;
+}
