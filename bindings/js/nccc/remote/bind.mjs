@@ -158,7 +158,9 @@ Device.prototype.bindModule = async function (M) {
   for (const [fname, params] of Object.entries(M.closure_params)) {
     const want = {};
     for (const [k, types] of Object.entries(params)) want[k] = types.map(helpers.signature);
-    t[fname] = checkingClosures(`${M.name}.${fname}`, t[fname], want, params);
+    // refused as a rejection, as every failure of a device's function is
+    const checked = checkingClosures(`${M.name}.${fname}`, t[fname], want, params);
+    t[fname] = async (...args) => checked(...args);
   }
   const values = await readConstants(this, mi, Number(nconst));
   for (const c of M.constants) {
@@ -262,9 +264,13 @@ Device.prototype.invoke = async function (f, args, opts) {
       if (f.outs[k].code === "s" && !outsAs[k + 1]) fetch.push(at);
       at += f.outs[k].slots;
     }
-    this.pending = null;
-    const r = await this.call(f.handle, slots, f.nout, stringsIn, fetch);
-    if (this.pending) throw this.pending;
+    // what the device's nested calls during this one leave: the first
+    // error a callback raised
+    const tag = { pending: null };
+    const r = await this.call(f.handle, slots, f.nout, stringsIn, fetch, tag);
+    if (tag.pending) throw tag.pending;
+    // a callback the device could not send (past its depth) fails the call
+    if (this.recorded[0] === ST.ERR_RPC_DEPTH) throw failure(ST.ERR_RPC_DEPTH, this.recorded[1]);
     return await this.results(f, r, outsAs);
   } catch (e) {
     if (e instanceof NcccError && e.status !== undefined && e.function === undefined) throw asCallError(f.name, e);
@@ -324,7 +330,7 @@ Device.prototype.claim = async function (c, claims) {
 
 // The device's nested call of the runner: a closure's callback, or its
 // release. Resolves to the out slots.
-Device.prototype.serveNested = async function (h, slots, nOut) {
+Device.prototype.serveNested = async function (h, slots, nOut, tag) {
   if (h !== RUNNER || slots.length < 2) throw failure(ST.ERR_BAD_HANDLE, "the host serves only its callback runner");
   const c = this.closures.get(Number(slots[0]));
   const member = Number(slots[1]);
@@ -355,7 +361,7 @@ Device.prototype.serveNested = async function (h, slots, nOut) {
     result = await c.fn(...args);
   } catch (e) {
     // kept, and raised when the call that led here returns
-    if (!this.pending) this.pending = e;
+    if (tag && !tag.pending) tag.pending = e;
     return new Array(nOut).fill(0n);
   }
   const values = p.outs.length === 1 ? [result] : p.outs.length ? result : [];
@@ -371,7 +377,7 @@ Device.prototype.serveNested = async function (h, slots, nOut) {
     const why = item.code === "p" || item.code === "F" ? pointerSlot(this, v) : PUT[item.code](scratch, 0, v);
     if (typeof why === "string") {
       const e = new NcccError(`callback ${c.signature}: bad result #${j + 1} (${refusal(why, item.code, v)[1]})`, { kind: "type" });
-      if (!this.pending) this.pending = e;
+      if (tag && !tag.pending) tag.pending = e;
       out.push(0n);
     } else {
       out.push(typeof why === "bigint" ? why : scratch.u64[0]);

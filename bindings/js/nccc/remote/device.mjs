@@ -23,7 +23,7 @@ const encoder = new TextEncoder(), decoder = new TextDecoder();
 export class Device {
   // Use connect(link, options) (remote/index.mjs), which says hello first.
   constructor(link, options = {}) {
-    this.session = new Session(link, options, (h, slots, nOut) => this.serveNested(h, slots, nOut));
+    this.session = new Session(link, options, (h, slots, nOut, tag) => this.serveNested(h, slots, nOut, tag));
     this.handles = new Map();
     this.recorded = [ST.OK, ""];
   }
@@ -73,9 +73,9 @@ export class Device {
   // A call: handle, the in slots (BigInts, little-endian on the wire),
   // nOut, strings in ({slot, bytes}: the slot points to the bytes on
   // the device) and the out slots to fetch as strings. Resolves to
-  // {out: BigUint64Array, strings: Map(slot -> bytes or the device
-  // address to read), requestBase}.
-  async call(handle, ins, nOut, stringsIn = [], fetch = []) {
+  // {out: BigUint64Array, strings: Map(slot -> bytes), requestBase}; tag
+  // reaches the nested calls the device makes during it.
+  async call(handle, ins, nOut, stringsIn = [], fetch = [], tag = undefined) {
     const d = this.session.open ? this.session.device : (await this.session.hello(), this.session.device);
     if (ins.length > d.maxSlots || nOut > d.maxSlots) throw failure(ST.ERR_RPC_TOO_BIG, "more slots than the device takes");
     let extra = 0;
@@ -111,7 +111,7 @@ export class Device {
         at += 2;
       }
     }
-    return this.decodeResult(await this.session.request(m), nOut);
+    return this.decodeResult(await this.session.request(m, tag), nOut);
   }
 
   decodeResult(p, nOut) {

@@ -32,7 +32,7 @@ export function outcomeUnknown(status) {
 }
 
 // id a newer than b in serial order (32 bits).
-const after = (a, b) => ((a - b) >>> 0) !== 0 && ((a - b) >>> 0) < 0x80000000;
+const after = (a, b) => ((a - b) | 0) > 0;
 
 // A message of type with body bytes after the header (session and id
 // are set when it is sent).
@@ -56,9 +56,9 @@ function statusBlock(p, at) {
 export class Session {
   // link: {send(bytes), close()}; it calls session.onBytes(bytes) and
   // session.onClosed() (Links, links.mjs). options: timeoutMs (2000),
-  // retries (2), log(level, text). serve(handle, inSlots, nOut) runs a
-  // nested call of the device: a Promise of the out slots (BigUint64Array)
-  // or a rejection with {status}.
+  // retries (2), log(level, text). serve(handle, inSlots, nOut, tag) runs
+  // a nested call of the device, tag that of the request it came during
+  // (request's): a Promise of the out slots or a rejection with {status}.
   constructor(link, options = {}, serve = null) {
     this.link = link;
     this.timeoutMs = options.timeoutMs || 2000;
@@ -173,21 +173,21 @@ export class Session {
   // refusal's or the fault's failure. Requests made while another waits
   // for the device wait their turn, except those made while the host
   // serves a nested call (a callback calling the device again).
-  request(msg) {
+  request(msg, tag) {
     if (this.closed) return Promise.reject(failure(ST.ERR_RPC_TRANSPORT, "the link is closed"));
     const top = this.stack.at(-1);
-    if (top === undefined || top.serving) return this.exchange(msg);
-    return new Promise((resolve, reject) => this.queue.push({ msg, resolve, reject }));
+    if (top === undefined || top.serving) return this.exchange(msg, tag);
+    return new Promise((resolve, reject) => this.queue.push({ msg, tag, resolve, reject }));
   }
 
   // The next queued request, once nothing waits.
   nextInQueue() {
     if (this.stack.length !== 0 || this.queue.length === 0) return;
     const q = this.queue.shift();
-    this.exchange(q.msg).then(q.resolve, q.reject);
+    this.exchange(q.msg, q.tag).then(q.resolve, q.reject);
   }
 
-  async exchange(msg) {
+  async exchange(msg, tag) {
     try {
       let fresh = false;
       if (!this.open) {
@@ -199,7 +199,7 @@ export class Session {
       }
       for (;;) {
         try {
-          return await this.attempt(msg);
+          return await this.attempt(msg, tag);
         } catch (e) {
           // A session the device does not know, refused on the first
           // send: nothing ran, so a new session may carry it once.
@@ -214,13 +214,13 @@ export class Session {
   }
 
   // One request under a new id, resent as RPC.md's Faults say.
-  attempt(msg) {
+  attempt(msg, tag) {
     return new Promise((resolve, reject) => {
       const id = (this.nextId = (this.nextId + 1) >>> 0);
       const dv = view(msg);
       dv.setUint16(2, this.device.session, true);
       dv.setUint32(4, id, true);
-      const w = { id, msg, sends: 0, restarted: false, lastWhy: "silent" };
+      const w = { id, msg, tag, sends: 0, restarted: false };
       w.finish = (err, result) => {
         clearTimeout(w.timer);
         const at = this.stack.indexOf(w);
@@ -229,7 +229,6 @@ export class Session {
         else resolve(result);
       };
       w.resend = (why) => {
-        w.lastWhy = why;
         if (w.sends > this.retries) {
           w.finish(why === "frame"
             ? failure(ST.ERR_RPC_FRAME, "frames were dropped and no answer came; the outcome is unknown")
@@ -258,7 +257,8 @@ export class Session {
   silence(w) {
     if (w.restarted) {
       this.open = false;
-      const text = this.aborted || "the device restarted during the request; its outcome is unknown";
+      const text = this.aborted ? `the device aborted during the request: ${this.aborted}`
+        : "the device restarted during the request; its outcome is unknown";
       this.aborted = "";
       w.finish(failure(ST.ERR_RPC_RESET, text));
       return;
@@ -364,7 +364,7 @@ export class Session {
       }
       const slots = new BigUint64Array(nIn);
       for (let i = 0; i < nIn; i++) slots[i] = dv.getBigUint64(16 + 8 * i, true);
-      const out = await this.serve(dv.getUint32(8, true), slots, nOut);
+      const out = await this.serve(dv.getUint32(8, true), slots, nOut, outer && outer.tag);
       answer = message(MSG.result, 8 + 8 * nOut);
       const av = view(answer);
       av.setUint16(HEADER + 4, nOut, true);
