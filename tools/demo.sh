@@ -8,7 +8,9 @@
 # files (build/plain/examples/demo_gen/nccc; the Rust demo with the cargo
 # the build chose, cmake/NcccRust.cmake); last, builds the web example
 # (SQLite in WebAssembly, examples/web) and prints where it is and how to
-# serve it. Exits non-zero if any step fails.
+# serve it, and prints the command that serves a page calling the
+# Cortex-M3 image through nccc's bridge (examples/web-device; printed
+# only, not run). Exits non-zero if any step fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/tools/install-deps.sh"
@@ -45,3 +47,15 @@ site="$build/wasm/examples/web/site"
 echo "  built: $site (SQLite, the runtime and the wrappers in nccc_web.wasm)"
 echo "  serve it: node $root/examples/web/serve.mjs $site 8080"
 echo "  then open http://127.0.0.1:8080/ (ctest -L browser checks the page in chromium)"
+echo
+echo "== JavaScript in a browser: a microcontroller's functions (examples/web-device)"
+if cmake --build "$build" --target nccc_device_images >/dev/null 2>&1; then
+  image="$build/test/device/full/firmware.elf"
+  echo "  built: $image (the Cortex-M3 image, run on qemu-system-arm for each page)"
+  echo "  serve it: node $root/examples/web/serve.mjs $root/examples/web-device 8081" \
+    "--also $root/examples/web --also $root/bindings/js --also $build/test/device/generated" \
+    "--link 'exec:env TIMEOUT=3600 bash $root/device/run_qemu.sh --link $image'"
+  echo "  then open http://127.0.0.1:8081/ (ctest -R browser_device checks the page in chromium)"
+else
+  echo "  not built: the device image needs arm-none-eabi-gcc and qemu-system-arm (tools/install-deps.sh)"
+fi

@@ -13,10 +13,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { serve } from '../../examples/web/serve.mjs';
 import { PLANETS, UNSORTED } from '../../examples/web/data.mjs';
+import { openPage } from './chromium.mjs';
 
 function env(name) {
   const value = process.env[name];
@@ -25,47 +24,14 @@ function env(name) {
 }
 
 const site = env('NCCC_WEB_SITE');
-const puppeteer = createRequire(join(env('NCCC_WEB_NPM'), 'package.json'))('puppeteer-core');
 const sqliteVersion = readFileSync(env('NCCC_WEB_SQLITE_H'), 'utf8')
   .match(/#define SQLITE_VERSION\s+"([^"]+)"/)[1];
-
-// Everything the page shows, read from its DOM: the status line and every
-// element marked data-result (tables as arrays of rows of cell texts).
-function readPage() {
-  const text = (el) => el.textContent.trim();
-  const results = {};
-  for (const el of document.querySelectorAll('[data-result]')) {
-    results[el.dataset.result] = el.tagName === 'TABLE'
-      ? [...el.tBodies[0].rows].map((row) => [...row.cells].map(text))
-      : text(el);
-  }
-  const status = document.getElementById('status');
-  return { state: status.dataset.state, status: text(status), results };
-}
 
 test('the web example shows SQLite and qsort working with JS callbacks', async (t) => {
   const server = await serve(site);
   t.after(() => server.close());
-  const browser = await puppeteer.launch({
-    executablePath: process.env.NCCC_CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
-  t.after(() => browser.close());
-
-  const page = await browser.newPage();
-  const problems = [];
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()}`));
-  await page.setViewport({ width: 1000, height: 900 });
-  await page.goto(server.url, { waitUntil: 'load' });
-  await page.waitForSelector('#status:not([data-state="running"])', { timeout: 60000 });
-  await page.screenshot({ path: env('NCCC_WEB_SHOT'), fullPage: true });
-
-  const { state, status, results } = await page.evaluate(readPage);
+  const { state, status, results, problems } = await openPage(t,
+    { npm: env('NCCC_WEB_NPM'), url: server.url, shot: env('NCCC_WEB_SHOT') });
   assert.deepEqual(problems, []);
   assert.equal(state, 'done', status);
 
