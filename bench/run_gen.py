@@ -121,7 +121,8 @@ def make_idl(n, seed=2000):
 def languages():
     out = subprocess.run([STUBGEN, "--help"], stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, universal_newlines=True).stdout
-    m = re.search(r"known: ([\w, ]+)\)", out)
+    # argparse wraps the help at the terminal's width: one line first
+    m = re.search(r"known: ([\w, ]+)\)", " ".join(out.split()))
     if not m:
         sys.exit("run_gen.py: cannot read the languages from nccc-stubgen --help")
     return [x.strip() for x in m.group(1).split(",")]

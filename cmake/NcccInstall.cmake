@@ -1,6 +1,7 @@
 # Install rules: the runtime library and its headers, pkg-config modules
 # `nccc` and `nccc-tvm-compat`, the CMake package (find_package(nccc) ->
-# nccc::runtime), and the generator with its IDL files when present.
+# nccc::runtime), the generator with its IDL files when present, the host
+# layers (NcccInstallHosts.cmake), the docs and the man page (NcccInstallDocs.cmake).
 include(CMakePackageConfigHelpers)
 
 set(NCCC_CMAKE_INSTALL_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/nccc")
@@ -96,3 +97,6 @@ endif()
 
 # ---- the host layers (Lua, Guile, Chez, Racket) ------------------------------------
 include("${_nccc_src}/cmake/NcccInstallHosts.cmake")
+
+# ---- the documentation and the generator's man page --------------------------------
+include("${_nccc_src}/cmake/NcccInstallDocs.cmake")

@@ -14,6 +14,7 @@ import sys
 from stubgen import (__version__, emit_c, emit_js, emit_lua, emit_python,
                      emit_records, emit_rust, emit_scheme)
 from stubgen.errors import IdlError
+from stubgen.docs import doc
 
 PROG = "nccc-stubgen"
 
@@ -38,9 +39,21 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
+class _Formatter(argparse.HelpFormatter):
+    """"Usage:" as GNU programs print it, which help2man reads into the
+    man page's synopsis (cmake/NcccInstallDocs.cmake)."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups,
+                          "Usage: " if prefix is None else prefix)
+
+
 def _parser():
     p = _Parser(
         prog=PROG,
+        formatter_class=_Formatter,
+        usage="%(prog)s [--lang LIST] [-o DIR] [--check] FILE.idl\n"
+              "   or: %(prog)s --import HEADER [options] [-o FILE.idl]",
         description="Generate nccc wrappers from an IDL file.",
         epilog="Exit status: 0 done, 1 error in the IDL (messages "
                "FILE:LINE:COL: error: ...), 2 usage error, 3 internal "
@@ -54,8 +67,8 @@ def _parser():
     p.add_argument("-o", "--output", default=None, metavar="DIR",
                    help="output directory (default: .); created if missing; "
                    "with --import the IDL file (default: standard output)")
-    g = p.add_argument_group("drafting an IDL from a C header "
-                             "(docs/IMPORT.md)")
+    g = p.add_argument_group("drafting an IDL from a C header (%s)"
+                             % doc("IMPORT.md"))
     g.add_argument("--import", dest="import_header", nargs="?", const="",
                    metavar="HEADER", help="write a draft IDL for HEADER")
     g.add_argument("--cflags", action="append", metavar="FLAGS",

@@ -3,7 +3,7 @@
 # quiet when everything is present. Must run as root on Debian 12.
 set -euo pipefail
 packages=(
-  build-essential cmake pkg-config check libffi-dev
+  build-essential cmake pkg-config check libffi-dev help2man
   python3 python3-lark python3-pytest python3-clang-14 libclang-14-dev
   python3-dev python3-setuptools python3-pip python3-cffi python3-jsonschema
   zlib1g-dev libsqlite3-dev libexpat1-dev valgrind

@@ -8,6 +8,7 @@ import os
 from clang.cindex import AvailabilityKind, CursorKind as CK, TypeKind as TK
 
 from stubgen.ctype import PREDEFINED
+from stubgen.docs import doc
 from stubgen.importer.decls import (CType, Enum, Function, Header, Param,
                                     Record, Typedef)
 from stubgen.importer.spell import spell
@@ -111,8 +112,8 @@ class Reader:
         f.defined = c.is_definition()     # an inline function
         if variadic:
             f.left_out = ("variadic: the IDL calls it through instantiations "
-                          "with fixed parameters ([variadic=%s], IDL.md)"
-                          % c.spelling)
+                          "with fixed parameters ([variadic=%s], %s)"
+                          % (c.spelling, doc("IDL.md")))
         return f
 
     # ---- types ----------------------------------------------------------

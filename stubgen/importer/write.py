@@ -6,6 +6,7 @@ them one by one."""
 
 import os
 
+from stubgen.docs import doc
 from stubgen.importer.spell import param_text, params_text, spell
 from stubgen.importer.units import split_top
 
@@ -20,7 +21,7 @@ def draft(header, module, include):
            % (module, os.path.basename(header.path)),
            "// `// rule NAME` comments name the rule behind an annotation,",
            "// `// REVIEW:` marks what the header cannot tell "
-           "(docs/IMPORT.md).",
+           "(%s)." % doc("IMPORT.md"),
            "module %s;" % module, "", "#include %s" % include]
     texts, notes = [], []
     for _, text in units:     # a note leads the declaration after it

@@ -100,7 +100,8 @@ def test_constants_and_enums(widget):
     "// left out: WIDGET_CLAMP(...) is a function-like macro; bind it with a "
     "prototype marked [macro]",
     "// left out: widget_log: variadic: the IDL calls it through "
-    "instantiations with fixed parameters ([variadic=widget_log], IDL.md)",
+    "instantiations with fixed parameters ([variadic=widget_log], "
+    "docs/IDL.md)",
     "// left out: widget_precise: long double does not fit in a slot",
     "// left out: widget_old: the header marks it deprecated (a call to it "
     "would not compile warning-free)",

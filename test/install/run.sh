@@ -52,6 +52,17 @@ export PLTUSERHOME=$tmp/home
 "${RACO:-raco}" pkg install --copy --scope user --no-docs "$prefix/share/nccc/racket/nccc" >/dev/null
 cp "$work/check_racket.rkt" "$out/"
 expect racket "$(run "${RACKET:-racket}" "$out/check_racket.rkt" "$lib" 2>&1)"
+# The docs and the generator's man page (cmake/NcccInstallDocs.cmake); the
+# installed generator names its docs where they are installed.
+doc=$(cd "$prefix" && pwd -P)/share/doc/nccc/IMPORT.md
+if [ -f "$doc" ] && [ -f "$prefix/share/doc/nccc/README.md" ] &&
+   grep -q '^\.TH NCCC-STUBGEN "1"' "$prefix/share/man/man1/nccc-stubgen.1" &&
+   "$prefix/bin/nccc-stubgen" --help | tr -s ' \n' ' ' | grep -qF "($doc)"; then
+  echo "docs: installed"
+else
+  echo "FAIL docs: $doc, README.md or nccc-stubgen.1 missing, or --help names another IMPORT.md"
+  failed=1
+fi
 # Remote calls: the client (nccc::remote) calls greet on a device program
 # (nccc::rpc_posix), both built from the prefix alone.
 remote=$("$out/greet_remote" "$out/greet_device" 2>&1) || true

@@ -27,7 +27,7 @@ def test_version():
 def test_help():
     r = run_stubgen("--help")
     assert r.returncode == 0
-    assert r.stdout.startswith("usage: nccc-stubgen ")
+    assert r.stdout.startswith("Usage: nccc-stubgen ")
     for opt in ("--check", "--lang", "-o DIR", "--version"):
         assert opt in r.stdout
 
@@ -43,7 +43,7 @@ def test_help():
 def test_usage_errors_exit_2(tmp_path, args, message):
     r = run_stubgen(*args, cwd=tmp_path)
     assert r.returncode == 2
-    assert r.stderr.startswith("usage: nccc-stubgen")
+    assert r.stderr.startswith("Usage: nccc-stubgen")
     assert "nccc-stubgen: error: " + message in r.stderr
     _no_traceback(r)
 

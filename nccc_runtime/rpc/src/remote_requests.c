@@ -180,7 +180,10 @@ nccc_status nccc_remote_call(nccc_remote *r, nccc_handle handle, const uint64_t 
 /* ---- remote memory ---- */
 
 /* A memory request: address or size, then (read, write) a count and
-** (write) the bytes; *res_out (may be NULL) gets the result. */
+** (write) the bytes; *res_out and *res_n (res_out may be NULL) get the
+** result, NULL and 0 on failure: set on every path, which the callers'
+** reads after a success rely on (and compilers can tell at every level
+** of optimisation). */
 static nccc_status memory(nccc_remote *r, uint8_t type, uint64_t word, const void *bytes,
                           uint32_t count, uint8_t **res_out, uint32_t *res_n) {
   int counted = type == NCCC_RPC_READ || type == NCCC_RPC_WRITE;
@@ -188,6 +191,10 @@ static nccc_status memory(nccc_remote *r, uint8_t type, uint64_t word, const voi
   uint8_t *msg, *res = NULL;
   uint32_t got;
   nccc_status st;
+  if (res_out) {
+    *res_out = NULL;
+    *res_n = 0;
+  }
   if (type != NCCC_RPC_ALLOC && r->device.pointer_bytes == 4 && word > 0xffffffffu) {
     return nccc_fail(NCCC_ERR_RPC_WORD_SIZE, "rpc", "address wider than the device's pointers");
   }
