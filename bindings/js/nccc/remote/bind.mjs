@@ -5,53 +5,18 @@
 // and layouts, carry strings inside the call, pass closures on to the
 // device (rpc.claim) and run the device's nested calls of them.
 import abi from "../abi.mjs";
-import { NcccError, badArgument, countError, refusal } from "../errors.mjs";
+import { NcccError, badArgument, countError } from "../errors.mjs";
 import { Runtime } from "../runtime.mjs";
 import "../registry.mjs";
 import { checkingClosures, signatureOf, findEntry, TARGETS, WASM32 } from "../binder.mjs";
 import { closureSets } from "../owners.mjs";
-import { GET, PUT, packRecord, unpackRecord, valueList } from "../values.mjs";
-import { Device, address, failure } from "./device.mjs";
+import { GET, valueList } from "../values.mjs";
+import { Device, failure } from "./device.mjs";
+import { RemoteClosure } from "./callbacks.mjs";
+import { slotsOf, valueOf } from "./slots.mjs";
 
-const G = abi.grammar, RECORD = G.record_open, ST = abi.status, H = abi.handle;
-// The handle the device's nested calls of the runner carry: the host
-// has no registry here, so any valid handle names the runner.
-const RUNNER = (H.module_marker + H.function_marker) >>> 0;
-// rpc.claim's in slots: runner, scope, final member, n; per member the
-// host context and three slots of signature bytes.
-const SIGNATURE_SLOTS = 3;
-
+const G = abi.grammar, RECORD = G.record_open, ST = abi.status;
 const encoder = new TextEncoder();
-// A slot's bits as the converters of values.mjs read and write them.
-const scratch = (() => {
-  const b = new ArrayBuffer(8);
-  return { buffer: b, u8: new Uint8Array(b), i32: new Int32Array(b), u32: new Uint32Array(b),
-    f64: new Float64Array(b), i64: new BigInt64Array(b), u64: new BigUint64Array(b) };
-})();
-
-// A closure of a device call: fn, called when the device calls the
-// callback (docs/JS.md, "Remote devices").
-export class RemoteClosure {
-  static ncccType = "closure";
-
-  constructor(device, signature, fn, scope) {
-    this.device = device;
-    this.signatures = [signature];
-    this.fn = fn;
-    this.scope = scope;
-    this.live = true;
-    this.parsed = device.parse(signature, `callback ${signature}`);
-  }
-
-  get signature() { return this.signatures[0]; }
-
-  release() {
-    if (!this.live) return false;
-    this.live = false;
-    if (this.ctx !== undefined) this.device.closures.delete(this.ctx);
-    return true;
-  }
-}
 
 // ---- what generated modules call ----
 
@@ -100,8 +65,7 @@ async function readConstants(dev, mi, nconst) {
     if (code === "s") {
       consts[name] = value === 0n ? null : await dev.cstring(value);
     } else {
-      scratch.u64[0] = value;
-      consts[name] = (GET[code] || GET[G.variadic])(scratch, 0);
+      consts[name] = await valueOf(dev, { code: GET[code] ? code : G.variadic }, [value], 0);
     }
   }
   return consts;
@@ -113,7 +77,6 @@ async function readConstants(dev, mi, nconst) {
 Device.prototype.bindModule = async function (M) {
   this.types = this.types || new Map();
   this.described = this.described || new Map();
-  this.closures = this.closures || new Map();
   let mi;
   try {
     [, mi] = await this.builtin("module_find", [M.name]);
@@ -193,53 +156,21 @@ Device.prototype.fast = function (h, opts = {}) {
   };
 };
 
-// dev.callback(signature, fn[, scope]): a closure to pass to a device
-// function's callback parameter (scope "call" by default).
-Device.prototype.callback = function (signature, fn, scope = "call") {
-  if (typeof fn !== "function") throw new NcccError(`function expected, got ${typeof fn}`, { kind: "type" });
-  if (!abi.scopes[scope]) throw new NcccError(`unknown scope '${scope}'`, { kind: "scope" });
-  return new RemoteClosure(this, signature, fn, scope);
-};
-
 // ---- one call ----
 
-function pointerSlot(dev, v) {
-  if (v === null || v === undefined) return 0n;
-  if (typeof v !== "number" && typeof v !== "bigint") return "type";
-  if (typeof v === "number" && !Number.isInteger(v)) return "integral";
-  const a = BigInt(v);
-  if (a < 0n || a >= 2n ** 64n) return "range";
-  if (dev.session.device.pointerBytes === 4 && a > 0xffffffffn) {
-    throw failure(ST.ERR_RPC_WORD_SIZE, "a pointer wider than the device's pointers");
-  }
-  return a;
-}
-
 // The in slots of one argument (an array of BigInts), or why it was refused.
-async function argumentSlots(dev, item, v, claims) {
-  if (item.code === RECORD) {
-    const bytes = new Uint8Array(8 * item.slots);
-    bytes.set(packRecord(item.layout, v));
-    return [...new BigUint64Array(bytes.buffer)];
-  }
-  if (item.code === "p" || item.code === "F") {
-    const s = pointerSlot(dev, v);
-    return typeof s === "string" ? s : [s];
-  }
-  if (item.code === "c") {
-    if (v === null || v === undefined) return [0n];
-    if (!(v instanceof RemoteClosure)) return "type";
-    if (!v.live) return "released";
-    return [await dev.claim(v, claims)];
-  }
-  const why = PUT[item.code](scratch, 0, v);
-  return why === undefined ? [scratch.u64[0]] : why;
+async function argumentSlots(dev, item, v) {
+  if (item.code !== "c") return slotsOf(dev, item, v);
+  if (v === null || v === undefined) return [0n];
+  if (!(v instanceof RemoteClosure)) return "type";
+  if (!v.live) return "released";
+  return [await dev.claim(v)];
 }
 
 Device.prototype.invoke = async function (f, args, opts) {
   if (args.length !== f.ins.length) throw countError(f.name, f.ins.length, args.length, false);
   const nonnull = opts.nonnull || {}, outsAs = opts.outs || {};
-  const slots = [], stringsIn = [], claims = [];
+  const slots = [], stringsIn = [];
   try {
     for (let k = 0; k < args.length; k++) {
       const item = f.ins[k], v = args[k];
@@ -254,7 +185,7 @@ Device.prototype.invoke = async function (f, args, opts) {
         slots.push(0n);
         continue;
       }
-      const got = item.code === "s" ? [0n] : await argumentSlots(this, item, v, claims);
+      const got = item.code === "s" ? [0n] : await argumentSlots(this, item, v);
       if (typeof got === "string") throw badArgument(f.name, k + 1, got, item.code, v);
       slots.push(...got);
     }
@@ -291,97 +222,10 @@ Device.prototype.results = async function (f, r, outsAs) {
   const list = valueList();
   let at = 0;
   for (let k = 0; k < f.outs.length; k++) {
-    const item = f.outs[k], code = outsAs[k + 1] || item.code;
-    if (code === RECORD) {
-      const bytes = new Uint8Array(r.out.slice(at, at + item.slots).buffer);
-      list.push(unpackRecord(item.layout, bytes.subarray(0, item.layout.size)));
-    } else if (code === "s") {
-      list.push(await this.stringResult(r, at));
-    } else if (code === "p" || code === "F" || code === "c") {
-      list.push(address(r.out[at]));
-    } else {
-      scratch.u64[0] = r.out[at];
-      list.push(GET[code](scratch, 0));
-    }
+    const item = f.outs[k];
+    list.push(await valueOf(this, item, r.out, at, outsAs[k + 1] || item.code, r.strings));
     at += item.slots;
   }
   if (list.length === 0) return undefined;
   return list.length === 1 ? list[0] : list;
-};
-
-// ---- closures across the wire ----
-
-// Passes closure c on to the device (rpc.claim): the device's context.
-Device.prototype.claim = async function (c, claims) {
-  if (c.ctx === undefined) {
-    this.nextClosure = (this.nextClosure || 0) + 1;
-    c.ctx = this.nextClosure;
-  }
-  this.closures.set(c.ctx, c);
-  const sig = new Uint8Array(8 * SIGNATURE_SLOTS);
-  sig.set(encoder.encode(c.signature).subarray(0, sig.length - 1));
-  const ins = [BigInt(RUNNER), BigInt(abi.scopes[c.scope]), 0n, 1n, BigInt(c.ctx), ...new BigUint64Array(sig.buffer)];
-  const r = await this.call(await this.handle(abi.rpc.claim.name), ins, 2);
-  const st = Number(BigInt.asIntN(32, r.out[0]));
-  if (st !== ST.OK) throw failure(st, `the device could not claim a closure for '${c.signature}'`);
-  claims.push(r.out[1]);
-  return r.out[1];
-};
-
-// The device's nested call of the runner: a closure's callback, or its
-// release. Resolves to the out slots.
-Device.prototype.serveNested = async function (h, slots, nOut, tag) {
-  if (h !== RUNNER || slots.length < 2) throw failure(ST.ERR_BAD_HANDLE, "the host serves only its callback runner");
-  const c = this.closures.get(Number(slots[0]));
-  const member = Number(slots[1]);
-  if (member & abi.rpc.released) {
-    if (c) c.release();
-    return [];
-  }
-  if (!c || !c.live) throw failure(ST.ERR_STALE_CLOSURE, "the closure was released");
-  const p = c.parsed;
-  if (slots.length - 2 !== p.nin || nOut !== p.nout) throw failure(ST.ERR_NUM_ARGUMENTS, `callback ${c.signature}: wrong slot counts`);
-  const args = [];
-  let at = 2;
-  for (const item of p.ins) {
-    if (item.code === RECORD) {
-      args.push(unpackRecord(item.layout, new Uint8Array(slots.slice(at, at + item.slots).buffer).subarray(0, item.layout.size)));
-    } else if (item.code === "s") {
-      args.push(slots[at] === 0n ? null : await this.cstring(slots[at]));
-    } else if (item.code === "p" || item.code === "F" || item.code === "c") {
-      args.push(address(slots[at]));
-    } else {
-      scratch.u64[0] = slots[at];
-      args.push(GET[item.code](scratch, 0));
-    }
-    at += item.slots;
-  }
-  let result;
-  try {
-    result = await c.fn(...args);
-  } catch (e) {
-    // kept, and raised when the call that led here returns
-    if (tag && !tag.pending) tag.pending = e;
-    return new Array(nOut).fill(0n);
-  }
-  const values = p.outs.length === 1 ? [result] : p.outs.length ? result : [];
-  const out = [];
-  p.outs.forEach((item, j) => {
-    const v = values[j];
-    if (item.code === RECORD) {
-      const bytes = new Uint8Array(8 * item.slots);
-      bytes.set(packRecord(item.layout, v));
-      out.push(...new BigUint64Array(bytes.buffer));
-      return;
-    }
-    const why = item.code === "p" || item.code === "F" ? pointerSlot(this, v) : PUT[item.code](scratch, 0, v);
-    if (typeof why === "string") {
-      const e = new NcccError(`callback ${c.signature}: bad result #${j + 1} (${refusal(why, item.code, v)[1]})`, { kind: "type" });
-      if (tag && !tag.pending) tag.pending = e;
-      out.push(0n);
-    } else {
-      out.push(typeof why === "bigint" ? why : scratch.u64[0]);
-    }
-  });
-  return out;
 };

@@ -252,4 +252,3 @@ export function address(slot) {
 }
 
 export { failure, outcomeUnknown };
-export const remoteError = (e) => e instanceof NcccError && e.kind === "remote";

@@ -6,9 +6,10 @@
 // served by the bridge (bridge.mjs).
 import { Device } from "./device.mjs";
 import "./bind.mjs";
+import "./callbacks.mjs";
 
 export { Device, address, outcomeUnknown } from "./device.mjs";
-export { RemoteClosure } from "./bind.mjs";
+export { RemoteClosure } from "./callbacks.mjs";
 export { crc16, encodeFrame, Decoder } from "./frame.mjs";
 
 // A Promise of the Device on link after its session opened (options:
