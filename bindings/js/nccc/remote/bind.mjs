@@ -26,6 +26,7 @@ Device.prototype.parse = function (sig, label) {
 
 // The layout of a record type, in the module being bound or any bound before.
 Device.prototype.findType = function (mi, name) {
+  if (!this.types) return undefined;
   if (this.types.has(mi) && this.types.get(mi).has(name)) return this.types.get(mi).get(name);
   for (const types of this.types.values()) if (types.has(name)) return types.get(name);
   return undefined;
