@@ -5,10 +5,10 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config check libffi-dev help2man
   python3 python3-lark python3-pytest python3-clang-14 libclang-14-dev
-  python3-dev python3-setuptools python3-pip python3-cffi python3-jsonschema
+  python3-dev python3-setuptools python3-pip python3-wheel python3-cffi python3-jsonschema
   zlib1g-dev libsqlite3-dev libexpat1-dev valgrind
   gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
-  lua5.4 liblua5.4-dev luajit libluajit-5.1-dev
+  lua5.4 liblua5.4-dev luajit libluajit-5.1-dev luarocks
   guile-3.0 guile-3.0-dev chezscheme racket
   gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
   gcc-mips-linux-gnu libc6-dev-mips-cross qemu-user clang libclang-rt-14-dev
