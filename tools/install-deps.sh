@@ -13,7 +13,7 @@ packages=(
   gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
   gcc-mips-linux-gnu libc6-dev-mips-cross qemu-user clang libclang-rt-14-dev
   rustc cargo lld-14 llvm-14  # lld and llvm-ar of LLVM 14, as rustc 1.63: the test rust_lto
-  emscripten nodejs
+  emscripten nodejs node-typescript  # node-typescript: tsc, the npm tarball's test
   chromium  # the web example's browser test
 )
 # npm fetches SQLite's amalgamation and the browser test's packages; a

@@ -20,30 +20,28 @@
 set -euo pipefail
 build=$1 version=$2 install_tests=$3
 shift 3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nccc-deb.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/common.sh"
+package_start deb
 admin=$tmp/admin root=$tmp/root
 
-cpack --config "$build/CPackConfig.cmake" -G DEB -B "$tmp/out" >"$tmp/cpack.log" 2>&1 \
-  || { cat "$tmp/cpack.log"; exit 1; }
+quiet cpack --config "$build/CPackConfig.cmake" -G DEB -B "$tmp/out"
 deb=$(echo "$tmp"/out/nccc_"$version"_*.deb)
-[ -f "$deb" ] || { echo "FAIL: no nccc_${version}_*.deb in: $(ls "$tmp/out")"; exit 1; }
+[ -f "$deb" ] || fail "no nccc_${version}_*.deb in: $(ls "$tmp/out")"
 fields=$(dpkg-deb -f "$deb" Package Version)
 [ "$fields" = "Package: nccc
-Version: $version" ] || { echo "FAIL: the package says: $fields"; exit 1; }
+Version: $version" ] || fail "the package says: $fields"
 
 mkdir -p "$admin/info" "$admin/updates" "$root"
 touch "$admin/available" "$admin/status"
 for d in $(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/^ *//; s/[ (].*//'); do
-  dpkg-query -s "$d" >>"$admin/status" || { echo "FAIL: dependency $d is not installed"; exit 1; }
+  dpkg-query -s "$d" >>"$admin/status" || fail "the dependency $d is not installed"
   echo >>"$admin/status"
   touch "$admin/info/$(dpkg-query -W -f='${binary:Package}' "$d").list"
 done
-dpkg --admindir="$admin" --instdir="$root" --log="$tmp/dpkg.log" --no-triggers \
-  -i "$deb" >"$tmp/dpkg.out" 2>&1 || { cat "$tmp/dpkg.out"; exit 1; }
+quiet dpkg --admindir="$admin" --instdir="$root" --log="$tmp/dpkg.log" --no-triggers -i "$deb"
 
 stubgen=$("$root/usr/bin/nccc-stubgen" --version)
-[ "$stubgen" = "nccc-stubgen $version" ] || { echo "FAIL: nccc-stubgen --version: $stubgen"; exit 1; }
+[ "$stubgen" = "nccc-stubgen $version" ] || fail "nccc-stubgen --version: $stubgen"
 echo "$stubgen"
 dpkg-query --admindir="$admin" -W -f='dpkg: ${Package} ${Version} ${Status}\n' nccc
 bash "$install_tests/hosts.sh" "$root/usr" "$install_tests" "$@"
