@@ -65,7 +65,8 @@ def _row(strings):
 def emit(module, idl_name):
     host = HostModule(module, idl_name)
     m = host.name
-    makers = [_Maker(k, e) for k, e in enumerate(host.functions)]
+    makers = [_Maker(k, e, host.qualified(e.name))
+              for k, e in enumerate(host.functions)]
     src = Source()
     src.line("#!r6rs")
     src.line(";;; nccc/%s.sls: the nccc module %s for Scheme, %s." % (
@@ -228,12 +229,13 @@ class _Maker:
     """The maker of one function's procedure (%makeK), printed from its
     LoweredFunction f (stubgen/model/lower.py)."""
 
-    def __init__(self, k, f):
+    def __init__(self, k, f, qualified):
         self.k = k
         self.f = f
         self.name = f.name
         self.ins, self.outs = f.in_slots, f.out_slots
-        self.who = "(r:quote %s)" % self.name
+        # errors name the function 'module.function' (CALLBACKS.md)
+        self.who = "(r:quote %s)" % qualified
         # (out index, destructor, string?) of each owned result
         self.owned = [(o.index, o.destructor, o.string) for o in f.owned]
         self.destructors = {j: "d%d" % (j + 1) for j, _, _ in self.owned}

@@ -184,21 +184,29 @@ static inline void nccc_cb_run_thunk(const nccc_thunk_pool *pool, unsigned i,
   } while (0)
 
 /* Refuses a callback slot that is not a live closure: zeroes n_out slots
-** of out and returns from the wrapper (the last error says why). */
-#define NCCC_CB_REQUIRE(ctx, out, n_out)                          \
+** of out, runs end (the wrapper's NCCC_CB_END_CALL of its other closure
+** slots: a refused call releases its CALL-scoped closures, as a finished
+** call does) and returns from the wrapper (the last error says why). */
+#define NCCC_CB_REQUIRE_END(ctx, out, n_out, end)                 \
   do {                                                            \
     if (nccc_closure_check(ctx) != NCCC_OK) {                     \
       NCCC_CB_ZERO_OUT_(out, n_out);                              \
+      end;                                                        \
       return;                                                     \
     }                                                             \
   } while (0)
 
+/* The same with nothing else to release. */
+#define NCCC_CB_REQUIRE(ctx, out, n_out) NCCC_CB_REQUIRE_END(ctx, out, n_out, (void)0)
+
 /* The same for a [nullable] callback: a NULL context is let through
 ** (pass NCCC_CB_FN's NULL function pointer to C). */
-#define NCCC_CB_REQUIRE_OR_NULL(ctx, out, n_out)                  \
+#define NCCC_CB_REQUIRE_OR_NULL_END(ctx, out, n_out, end)         \
   do {                                                            \
-    if ((ctx) != NULL) NCCC_CB_REQUIRE(ctx, out, n_out);          \
+    if ((ctx) != NULL) NCCC_CB_REQUIRE_END(ctx, out, n_out, end); \
   } while (0)
+#define NCCC_CB_REQUIRE_OR_NULL(ctx, out, n_out) \
+  NCCC_CB_REQUIRE_OR_NULL_END(ctx, out, n_out, (void)0)
 
 /* The function pointer to give C: the backward wrapper, or NULL when the
 ** context is NULL (a [nullable] callback left out). */
@@ -211,11 +219,12 @@ static inline void nccc_cb_run_thunk(const nccc_thunk_pool *pool, unsigned i,
 ** from the wrapper.
 */
 #if NCCC_WITH_THUNKS
-#define NCCC_CB_THUNK(pool, ctx, member, fn_type, fn_var, out, n_out)     \
+#define NCCC_CB_THUNK_END(pool, ctx, member, fn_type, fn_var, out, n_out, end) \
   do {                                                                  \
     nccc_thunk_fn nccc_t_;                                              \
     if (nccc_thunk_bind((pool), (ctx), (member), &nccc_t_) != NCCC_OK) { \
       NCCC_CB_ZERO_OUT_(out, n_out);                                    \
+      end;                                                              \
       return;                                                           \
     }                                                                   \
     (fn_var) = (fn_type)nccc_t_;                                        \
@@ -223,11 +232,14 @@ static inline void nccc_cb_run_thunk(const nccc_thunk_pool *pool, unsigned i,
 #else
 /* Thunks left out (nccc/config.h): a wrapper that needs one says so when
 ** it is compiled rather than when it is linked. */
-#define NCCC_CB_THUNK(pool, ctx, member, fn_type, fn_var, out, n_out)          \
+#define NCCC_CB_THUNK_END(pool, ctx, member, fn_type, fn_var, out, n_out, end) \
   _Static_assert(NCCC_WITH_THUNKS, "this wrapper takes a callback without a " \
                                    "context parameter: build with "           \
                                    "NCCC_WITH_THUNKS 1 (nccc/config.h)")
 #endif
+/* The same with nothing to release on a refusal (end: NCCC_CB_REQUIRE_END). */
+#define NCCC_CB_THUNK(pool, ctx, member, fn_type, fn_var, out, n_out) \
+  NCCC_CB_THUNK_END(pool, ctx, member, fn_type, fn_var, out, n_out, (void)0)
 
 /* After the C call: releases a CALL-scoped closure (nothing otherwise). */
 #define NCCC_CB_END_CALL(ctx) nccc_closure_end_call(ctx)

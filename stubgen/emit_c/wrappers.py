@@ -18,15 +18,20 @@ def nonnull_checks(lf, v_in, v_out, status=False, end_calls=False):
         macro += "_STATUS"
     elif end_calls and lf.closures:
         macro += "_END"
-        end = ", " + ", ".join(
-            "NCCC_CB_END_CALL(nccc_slot_to_ptr(%s[%s]))"
-            % (v_in, slot_index(c.slot.index)) for c in lf.closures)
-        if len(lf.closures) > 1:
-            end = ", (%s)" % end[2:]
+        end = ", " + release_calls(lf, v_in)
     return ["%s(%s[%s], %s, %s, %s, %s%s);" % (
         macro, v_in, slot_index(s.index), c_string(f.name),
         c_string(s.name or "argument %d" % (s.param.index + 1)), v_out,
         slot_index(f.n_out), end) for s in lf.nonnull_values]
+
+
+def release_calls(lf, v_in):
+    """What a wrapper that releases CALL-scoped closures itself runs when
+    it refuses a call: NCCC_CB_END_CALL of every closure slot of the
+    LoweredFunction lf (docs/CALLBACKS.md, "Refused calls")."""
+    ends = ["NCCC_CB_END_CALL(nccc_slot_to_ptr(%s[%s]))"
+            % (v_in, slot_index(c.slot.index)) for c in lf.closures]
+    return ends[0] if len(ends) == 1 else "(%s)" % ", ".join(ends)
 
 
 class WrappersPart:
@@ -117,6 +122,10 @@ class WrappersPart:
         n_out = slot_index(f.n_out)
         # closure contexts: refused before C sees them when stale
         ctx_var = {}
+        # a refusal releases the CALL-scoped closures where the wrapper
+        # does (a stale slot itself has nothing to release; a thunk's has)
+        end = ", " + release_calls(lf, v_in) if end_calls and lf.closures \
+            else ""
         for c in lf.closures:
             sl = c.slot
             var = self.local("c%d" % sl.param.index)
@@ -125,15 +134,18 @@ class WrappersPart:
                          % (var, v_in, slot_index(sl.index)))
             nullable = c.nullable
             if c.pool is None:
-                pre.append("NCCC_CB_REQUIRE%s(%s, %s, %s);" % (
-                    "_OR_NULL" if nullable else "", var, v_out, n_out))
+                others = end if len(lf.closures) > 1 else ""
+                pre.append("NCCC_CB_REQUIRE%s%s(%s, %s, %s%s);" % (
+                    "_OR_NULL" if nullable else "", "_END" if others else "",
+                    var, v_out, n_out, others))
             else:
                 names = self.cb_names[c.pool]
                 fvar = self.local("t%d" % sl.param.index)
                 decls.append("%s %s%s;" % (names["ptr"], fvar,
                                            " = NULL" if nullable else ""))
-                bind = "NCCC_CB_THUNK(&%s, %s, 0, %s, %s, %s, %s);" % (
-                    names["pool"], var, names["ptr"], fvar, v_out, n_out)
+                bind = "NCCC_CB_THUNK%s(&%s, %s, 0, %s, %s, %s, %s%s);" % (
+                    "_END" if end else "", names["pool"], var, names["ptr"],
+                    fvar, v_out, n_out, end)
                 pre.append(("if (%s != NULL) " % var if nullable else "")
                            + bind)
         # arguments of a variadic call need their exact types

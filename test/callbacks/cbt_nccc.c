@@ -175,8 +175,8 @@ void nccc_cbt_qsort_r(const uint64_t *in, uint64_t *out) {
 void nccc_cbt_bsearch(const uint64_t *in, uint64_t *out) {
   void *compar_ctx = nccc_slot_to_ptr(in[4]);
   nccc_cbt_cmp_fn compar;
-  NCCC_CB_THUNK(&nccc_cbt_cmp_pool, compar_ctx, 0, nccc_cbt_cmp_fn, compar,
-                out, 1);
+  NCCC_CB_THUNK_END(&nccc_cbt_cmp_pool, compar_ctx, 0, nccc_cbt_cmp_fn, compar,
+                    out, 1, NCCC_CB_END_CALL(compar_ctx));
   out[0] = nccc_slot_from_ptr(bsearch(nccc_slot_to_ptr(in[0]),
                                       nccc_slot_to_ptr(in[1]), (size_t)in[2],
                                       (size_t)in[3], compar));
@@ -262,7 +262,8 @@ void nccc_cbt_log(const uint64_t *in, uint64_t *out) {
 void nccc_cbt_on_event(const uint64_t *in, uint64_t *out) {
   void *fn_ctx = nccc_slot_to_ptr(in[0]);
   nccc_cbt_event_fn fn;
-  NCCC_CB_THUNK(&nccc_cbt_event_pool, fn_ctx, 0, nccc_cbt_event_fn, fn, out, 1);
+  NCCC_CB_THUNK_END(&nccc_cbt_event_pool, fn_ctx, 0, nccc_cbt_event_fn, fn, out, 1,
+                    NCCC_CB_END_CALL(fn_ctx));
   out[0] = nccc_slot_from_i32(lib_on_event(fn));
   NCCC_CB_END_CALL(fn_ctx);
 }

@@ -73,15 +73,18 @@ START_TEST(test_pool_exhausted_then_reused) {
                                                  (void *)(uintptr_t)fn[j]);
   }
   ck_assert_uint_eq(nccc_thunk_in_use(cbt_cmp_pool()), 4);
-  /* a fifth closure: a clear error, and the comparator is never called */
+  /* a fifth closure: a clear error, and the comparator is never called;
+  ** the refused call releases its CALL closure, as a call that ran does */
   extra = host_claim("pp:i", proc_cmp, NULL, NCCC_SCOPE_CALL, &extra_env);
   ck_assert_uint_eq(search(9, extra), 0);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_POOL_EXHAUSTED);
   ck_assert_str_eq(nccc_last_error(), "thunk pool exhausted: cmp_fn");
   ck_assert_int_eq(host_calls(extra_env), 0);
+  ck_assert_int_eq(nccc_closure_check(extra), NCCC_ERR_STALE_CLOSURE);
   /* releasing one frees its thunk, which the next closure gets */
   ck_assert_int_eq(nccc_closure_release(keep[2]), NCCC_OK);
   ck_assert_uint_eq(nccc_thunk_in_use(cbt_cmp_pool()), 3);
+  extra = host_claim("pp:i", proc_cmp, NULL, NCCC_SCOPE_CALL, &extra_env);
   ck_assert_int_eq(nccc_thunk_bind(cbt_cmp_pool(), extra, 0, &again), NCCC_OK);
   ck_assert_ptr_eq((void *)(uintptr_t)again, (void *)(uintptr_t)fn[2]);
   ck_assert_uint_eq(search(9, extra), S(&table[4]));

@@ -143,7 +143,16 @@ export async function runCases({ rt, gen, cases }) {
     if (typeof d === "string" && BEHAVIOURS[d]) body = BEHAVIOURS[d](rec);
     else if (isObject(d) && d.arg !== undefined) body = (...a) => a[d.arg - 1];
     else if (isObject(d) && d.call !== undefined) {
-      body = () => { rec.collected.push(call(d.call, resolve(d.args || []))); };
+      body = () => {
+        rec.collected.push(call(d.call, resolve(d.args || [])));
+        return d.returns;
+      };
+    } else if (isObject(d) && d.release !== undefined) {
+      // a release inside the callback (its own closure too), then a result
+      body = () => {
+        rec.collected.push([c.closures[d.release].release()]);
+        return d.returns;
+      };
     } else if (isObject(d) && d.error_at !== undefined) {
       body = (a, b) => {
         if (rec.calls === d.error_at) throw new Error("boom");

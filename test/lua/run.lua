@@ -177,6 +177,14 @@ local function make_callback(spec)
       for k = 1, #args do vals[k] = resolve(args[k]) end
       local f = gen[m] and gen[m][fname] or function(...) return lib:call(call, ...) end
       rec.collected[#rec.collected + 1] = setmetatable({f(unpack(vals, 1, #args))}, json.ARRAY)
+      return spec["do"].returns
+    end
+  elseif type(spec["do"]) == "table" and spec["do"].release then
+    -- a release inside the callback (its own closure too), then a result
+    local id, result = spec["do"].release, spec["do"].returns
+    body = function()
+      rec.collected[#rec.collected + 1] = setmetatable({case.closures[id]:release()}, json.ARRAY)
+      return result
     end
   elseif type(spec["do"]) == "table" and spec["do"].error_at then
     local n = spec["do"].error_at

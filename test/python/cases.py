@@ -178,7 +178,13 @@ class Case:
                 r = fn(*[self.resolve(a) for a in do.get("args", [])])
                 rec.collected.append(list(r) if isinstance(r, tuple)
                                      else [] if r is None else [r])
+                return do.get("returns")
             return call
+        if isinstance(do, dict) and "release" in do:
+            def release(*_):
+                rec.collected.append([self.closures[do["release"]].release()])
+                return do["returns"]
+            return release
         raise Failed("unknown callback behaviour %r" % (do,))
 
     def make_callback(self, spec):

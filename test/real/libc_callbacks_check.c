@@ -280,13 +280,17 @@ START_TEST(test_thunk_pool_exhausted_then_reused) {
     ck_assert_uint_eq(search(table[i], keep[i]), S(&table[i]));
     ck_assert_uint_eq(nccc_thunk_in_use(pool), (uint32_t)(i + 1));
   }
-  /* a ninth: refused with a clear error, bsearch never called */
+  /* a ninth: refused with a clear error, bsearch never called; the
+  ** refused call releases its CALL closure, as a call that ran does */
   extra = claim("pp:i", proc_cmp_int, NULL, NCCC_SCOPE_CALL, &extra_env);
   nccc_clear_error();
   ck_assert_uint_eq(search(13, extra), 0);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_POOL_EXHAUSTED);
   ck_assert_str_eq(nccc_last_error(), "thunk pool exhausted: cmp_fn");
   ck_assert_int_eq(calls_of(extra_env), 0);
+  ck_assert_int_eq(notices_of(extra_env), 1);
+  ck_assert_int_eq(nccc_closure_check(extra), NCCC_ERR_STALE_CLOSURE);
+  extra = claim("pp:i", proc_cmp_int, NULL, NCCC_SCOPE_CALL, &extra_env);
   /* the bound ones still work (the same thunks again) */
   ck_assert_uint_eq(search(53, keep[3]), S(&table[15]));
   /* one released: its thunk goes to the next closure */

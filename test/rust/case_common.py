@@ -49,6 +49,8 @@ def _lit(text):
 
 def _debug(v):
     """A value as Rust's {:?} prints the argument a callback received."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
     if isinstance(v, str):
         return _lit(v)
     if isinstance(v, list):

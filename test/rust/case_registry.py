@@ -177,6 +177,8 @@ class RegistrySteps:
         self.lines.append("let %s_closure = rt.dynamic_closure(%s, %s, %s).unwrap();"
                           % (cid, _lit(step.get("scope", "call")), self.dyn_signature(step),
                              self.dyn_body(cid, step)))
+        if cid in self.released_inside:
+            self.lines.append("*%s_cell.lock().unwrap() = Some(%s_closure);" % (cid, cid))
         self.released[cid] = "dyn"
         return "Dyn::Closure(%s_closure)" % cid
 
@@ -213,11 +215,23 @@ class RegistrySteps:
                 }.get(do) if isinstance(do, str) else None
         if isinstance(do, dict) and "arg" in do:
             body = "vec![args[%d].clone()]" % (do["arg"] - 1)
+        captured = ""
+        if isinstance(do, dict) and "release" in do:
+            # a release inside the callback, its own closure's too: the
+            # closure is found in its cell, the runtime by with_runtime
+            other = do["release"]
+            if other not in self.released_inside or other not in self.callbacks:
+                raise Unsupported("a release of a closure made later")
+            captured = "let %s_cell = %s_cell.clone(); " % (other, other)
+            body = ("let c = (*%s_cell.lock().unwrap()).expect(\"the closure is made\"); "
+                    "let got = with_runtime(|rt| c.release(rt).unwrap()); "
+                    "%s_seen.lock().unwrap().push(vec![got.to_string()]); vec![Dyn::Int(%d)]"
+                    % (other, cid, _int(do["returns"])))
         if body is None:
             raise Unsupported("behaviour %r through the registry" % (do,))
-        return ("Box::new({ let %s_calls = %s_calls.clone(); let %s_seen = %s_seen.clone(); "
+        return ("Box::new({ let %s_calls = %s_calls.clone(); let %s_seen = %s_seen.clone(); %s"
                 "move |args: &[Dyn]| { %s_calls.fetch_add(1, SeqCst); let _ = &%s_seen; %s } })"
-                % (cid, cid, cid, cid, cid, cid, body))
+                % (cid, cid, cid, cid, captured, cid, cid, body))
 
     def symbol(self, name):
         """The address of an exported C symbol (declared once per test)."""

@@ -43,6 +43,7 @@ class Case(RegistrySteps):
         self.symbols = set()   # C symbols declared in the test
         self.calling, self.closure_index, self.heap = None, 0, False
         self.values = set()    # ids of closures used as values
+        self.released_inside = set()  # ids a callback releases: kept in X_cell
         self.n = 0
 
     def var(self, stem):
@@ -212,10 +213,16 @@ class Case(RegistrySteps):
             return "%s_seen.lock().unwrap().push(vec![%s]);%s" % (cid, rec, tail)
         elif do == "reenter" and len(names) == 2 and ret in RANGES and not self.heap:
             return "tour_m.add(%s as i64, %s as i64).unwrap() as %s" % (names[0], names[1], ret)
-        elif isinstance(do, dict) and "call" in do and not self.heap:
+        elif isinstance(do, dict) and "call" in do:
             call = "rt.call_dynamic(%s, &[%s]).unwrap()" % (
                 _lit(do["call"]), ", ".join(self.dyn_arg(a) for a in do.get("args", [])))
+            if self.heap:  # a boxed closure borrows no runtime
+                call = "with_runtime(|rt| %s)" % call
             tail = "" if ret == "()" else " Default::default()"
+            if "returns" in do:
+                if ret not in RANGES:
+                    raise Unsupported("a result of type %s" % ret)
+                tail = " %d as %s" % (_int(do["returns"]), ret)
             return "let r = %s; %s_seen.lock().unwrap().push(r.iter().map(show).collect());%s" % (
                 call, cid, tail)
         elif isinstance(do, dict) and "arg" in do and do["arg"] <= len(names):
@@ -358,6 +365,8 @@ class Case(RegistrySteps):
                                      % (_lit(st.get("scope", "call")), _lit(st["signature"]),
                                         KINDS[st["error"]]))
         self.callbacks[cid] = dict(st)
+        if cid in self.released_inside:
+            self.lines.append("let %s_cell = Arc::new(Mutex::new(None::<nccc::Closure>));" % cid)
         self.lines.append("let %s_calls = Arc::new(AtomicUsize::new(0));" % cid)
         self.lines.append("let %s_seen = Arc::new(Mutex::new(Vec::<Vec<String>>::new()));" % cid)
         if cid in self.values:
@@ -496,13 +505,20 @@ def _value_closures(steps):
                     ids.add(a["closure"])
         if "release" in st:
             ids.add(st["release"])
-    return ids | {cid for cid, n in uses.items() if n > 1}
+    return ids | _released_inside(steps) | {cid for cid, n in uses.items() if n > 1}
+
+
+def _released_inside(steps):
+    """The closures a callback of the case releases (behaviour release)."""
+    return {st["do"]["release"] for st in steps
+            if "callback" in st and isinstance(st.get("do"), dict) and "release" in st["do"]}
 
 
 def convert(case, k):
     c = Case(case.get("name", "case %d" % k))
     steps = case.get("steps", [case])
     c.values = _value_closures(steps)
+    c.released_inside = _released_inside(steps)
     for st in steps:
         c.step(st)
     fn = "case_%03d_%s" % (k, re.sub(r"[^a-z0-9]+", "_", c.name.lower()).strip("_")[:40])

@@ -4,6 +4,7 @@
 //! and globals added and both modules bound. The runtime is one per
 //! process: tests take turns through a lock.
 
+use std::cell::Cell;
 use std::sync::Mutex;
 
 use nccc::{Error, Runtime};
@@ -19,6 +20,21 @@ extern "C" {
 
 static TURN: Mutex<()> = Mutex::new(());
 
+thread_local! {
+    /// The address of the runtime of the test running on this thread
+    /// (0 between tests): what `cases::with_runtime` gives a callback.
+    static RUNNING: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Clears RUNNING when the test ends, even by a panic.
+struct Running;
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.with(|r| r.set(0));
+    }
+}
+
 const POOL_BYTES: usize = 64 * 1024;
 
 /// Runs `test` with a fresh runtime and both modules bound.
@@ -29,6 +45,8 @@ pub fn with_fixture<R>(test: impl FnOnce(&Runtime<'_>, &tour::Module<'_>, &hcb::
     open_fixture(&rt).expect("the fixture opens");
     let t = tour::Module::bind(&rt).expect("tour binds");
     let h = hcb::Module::bind(&rt).expect("hcb binds");
+    RUNNING.with(|r| r.set(&rt as *const Runtime<'_> as usize));
+    let _running = Running;
     test(&rt, &t, &h)
 }
 
@@ -125,6 +143,19 @@ pub mod cases {
             Dyn::Int(K_DL_FLOAT) => vec![Dyn::Float(f64::from_bits(raw))],
             _ => vec![],
         })
+    }
+
+    /// Runs `f` with the runtime of the test running on this thread: how
+    /// a boxed callback, which cannot borrow it, makes its own calls and
+    /// releases closures (its own too) while C calls it.
+    pub fn with_runtime<R>(f: impl FnOnce(&nccc::Runtime<'_>) -> R) -> R {
+        let at = super::RUNNING.with(|r| r.get());
+        assert!(at != 0, "no test is running on this thread");
+        // SAFETY: `at` is the address of the runtime with_fixture made,
+        // set while its test runs and cleared (by Running) before the
+        // runtime is dropped; callbacks run on the test's thread, inside
+        // its calls.
+        f(unsafe { &*(at as *const nccc::Runtime<'static>) })
     }
 
     /// The pointer a dynamic value holds (NULL for anything else).

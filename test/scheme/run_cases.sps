@@ -178,9 +178,12 @@
   (and (= (length want) (length got))
        (for-all (lambda (w g l) (match? w g l)) want got layouts)))
 
+;; A condition as its host shows it: 'who' (the function's qualified
+;; name, docs/CALLBACKS.md, "Error messages"), message and irritants.
 (define (condition-text e)
   (if (and (condition? e) (message-condition? e))
-      (string-append (condition-message e)
+      (string-append (if (who-condition? e) (string-append "'" (let ([w (condition-who e)]) (if (symbol? w) (symbol->string w) (show w))) "' ") "")
+                     (condition-message e)
                      (if (irritants-condition? e) (show (condition-irritants e)) ""))
       (show e)))
 (define (contains? s part)
@@ -215,6 +218,11 @@
 
 ;; ---- behaviours -----------------------------------------------------------------
 
+;; Releases the closure id: (#t) when it was live, (#f) after.
+(define (release-closure id)
+  (let ([cb (vector-ref (cdr (assoc id closures)) 0)])
+    (list (and (nccc-callback-live? cb) (begin (nccc-release cb) #t)))))
+
 (define (behaviour do id)
   (define (rec) (cdr (assoc id closures)))
   (define (count!) (let ([r (rec)]) (vector-set! r 1 (+ 1 (vector-ref r 1)))))
@@ -243,7 +251,13 @@
                          list)]
                   [r (rec)])
              (vector-set! r 2 (append (vector-ref r 2) (list got)))
-             (values)))]
+             (if (has? do "returns") (get do "returns") (values))))]
+     [(get do "release")
+      ;; a release inside the callback (its own closure too), then a result
+      => (lambda (id)
+           (let ([r (rec)])
+             (vector-set! r 2 (append (vector-ref r 2) (list (release-closure id))))
+             (get do "returns")))]
      [else (error 'runner "unknown behaviour" do)])))
 
 (define (scope-of step) (string->symbol (get step "scope" "call")))
@@ -408,8 +422,7 @@
    [(get step "release")
     => (lambda (id)
          (outcome step (lambda ()
-                         (let ([cb (vector-ref (cdr (assoc id closures)) 0)])
-                           (list (and (nccc-callback-live? cb) (begin (nccc-release cb) #t)))))
+                         (release-closure id))
                   '(#f)))]
    [(get step "check")
     => (lambda (id)

@@ -242,8 +242,10 @@ def test_thunk_pool_text_and_accessor():
     assert "nccc_cb_run_thunk(&nccc_m_tick_fn_pool, i, in, out);" in src
     w = block(src, "void nccc_m_on(")
     assert "nccc_m_tick_fn_t t0 = NULL;" in w
-    assert ("if (c0 != NULL) NCCC_CB_THUNK(&nccc_m_tick_fn_pool, c0, 0, "
-            "nccc_m_tick_fn_t, t0, out, 1);") in w
+    # a full pool refuses the call, which releases its CALL closures
+    assert ("if (c0 != NULL) NCCC_CB_THUNK_END(&nccc_m_tick_fn_pool, c0, 0, "
+            "nccc_m_tick_fn_t, t0, out, 1, "
+            "NCCC_CB_END_CALL(nccc_slot_to_ptr(in[0])));") in w
     assert "r = on(t0);" in w and w.rstrip("}\n").endswith(
         "NCCC_CB_END_CALL(c0);")
     h = h_of(text)
@@ -264,6 +266,26 @@ def test_group_destroy_and_nullable_text():
     assert ("r = w(NCCC_CB_FN(c2, nccc_m_cmp_fn_back), "
             "NCCC_CB_FN(c2, nccc_m_cmp_fn_back1), c2, "
             "NCCC_CB_FN(c2, NCCC_CB_DESTROY));") in w
+
+
+def test_a_refused_closure_releases_the_other_closures_of_the_call():
+    """docs/CALLBACKS.md, "Refused calls": a stale closure slot refuses
+    the call, which releases the CALL closures of its other slots; one
+    closure slot alone has nothing else to release."""
+    text = M + CMP + TICK + ("int two(cmp_fn *a, [context=a] void *ca, "
+                             "cmp_fn *b, [context=b] void *cb);\n"
+                             "int one(tick_fn *t, cmp_fn *c, "
+                             "[context=c] void *cc);")
+    src = c_of(text)
+    ends = ("(NCCC_CB_END_CALL(nccc_slot_to_ptr(in[0])), "
+            "NCCC_CB_END_CALL(nccc_slot_to_ptr(in[1])))")
+    w = block(src, "void nccc_m_two(")
+    assert "NCCC_CB_REQUIRE_END(c1, out, 1, %s);" % ends in w
+    assert "NCCC_CB_REQUIRE_END(c3, out, 1, %s);" % ends in w
+    w = block(src, "void nccc_m_one(")
+    assert ("NCCC_CB_THUNK_END(&nccc_m_tick_fn_pool, c0, 0, nccc_m_tick_fn_t, "
+            "t0, out, 1, %s);" % ends) in w
+    assert "NCCC_CB_REQUIRE_END(c2, out, 1, %s);" % ends in w
 
 
 def test_shims_make_a_body_and_a_site_wrapper():

@@ -35,7 +35,7 @@ def test_fast_function_keeps_buffers_and_converts_by_code():
     assert "nccc-call" not in add          # no signature walking
     assert "(arg-int? a1 -9223372036854775808 9223372036854775807)" in add
     assert "%nccc-raise-pending" in add
-    assert "[args (%nccc-arity (r:quote add) 2 args)]" in add
+    assert "[args (%nccc-arity (r:quote fx.add) 2 args)]" in add
     # made once at bind, over its buffers; the exported name reads it
     assert add.startswith("(r:define (%make0 f)\n"
                           "    (r:let-values ([(call in out) (%nccc-bind-call f 2 1)])")

@@ -79,8 +79,8 @@ def test_the_outputs_print_the_lowered_nonnull_set():
     proc = proc[:proc.index("[args")]
     # (a closure slot's check also names the signatures it takes)
     refused = re.findall(r"\(%nccc-(?:pointer|callback-arg) "
-                         r"\(r:quote every\) (\d+) a\d+ #f[ )]", proc)
-    refused += re.findall(r"\(r:unless a\d+ \(%nccc-misuse \(r:quote every\) "
+                         r"\(r:quote lw\.every\) (\d+) a\d+ #f[ )]", proc)
+    refused += re.findall(r"\(r:unless a\d+ \(%nccc-misuse \(r:quote lw\.every\) "
                           r"\(r:quote null\) \"bad argument #(\d+)", proc)
     assert sorted(int(k) for k in refused) == \
         [lf.position(s) for s in lf.nonnull]
@@ -88,7 +88,7 @@ def test_the_outputs_print_the_lowered_nonnull_set():
 
 def test_a_nonnull_function_pointer_is_refused_by_scheme_too():
     scm = generate(IDL, "lw.idl", ["scheme"])["lw.sls"]
-    assert "(%nccc-pointer (r:quote every) 4 a4 #f)" in scm
+    assert "(%nccc-pointer (r:quote lw.every) 4 a4 #f)" in scm
 
 
 def test_function_pointer_targets_shift_positions():

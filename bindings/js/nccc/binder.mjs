@@ -6,6 +6,7 @@
 // owned results, and closure sets (owners.mjs).
 import { NcccError, asArgumentError, badArgument } from "./errors.mjs";
 import { Runtime } from "./runtime.mjs";
+import { releaseRefused } from "./calls.mjs";
 import { PUT, valueList } from "./values.mjs";
 import { converting, closureSets } from "./owners.mjs";
 
@@ -33,6 +34,7 @@ export function checkingClosures(name, call, want, types) {
       if (v && typeof v === "object" && v.constructor.ncccType === "closure") {
         const got = v.signatures, w = want[k];
         if (got.length !== w.length || got.some((s, j) => s !== w[j])) {
+          releaseRefused(args);
           throw new NcccError(`bad argument #${k} to '${name}' (closure of ${types[k].join(", ")} '${w.join("', '")}' expected, got one of '${got.join("', '")}')`,
             { kind: "type", function: name, parameter: k });
         }

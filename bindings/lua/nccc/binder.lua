@@ -49,6 +49,7 @@ local function checking_closures(name, call, want, types)
         local same = #got == #w
         for j = 1, #w do same = same and got[j] == w[j] end
         if not same then
+          for j = 1, select("#", ...) do common.release_refused((select(j, ...))) end
           error(fmt("bad argument #%d to '%s' (closure of %s '%s' expected, got one of '%s')",
             k, name, table.concat(types[k], ", "), table.concat(w, "', '"),
             table.concat(got, "', '")), 2)
@@ -222,7 +223,7 @@ local function bind(M, lib)
         want[k] = {}
         for j, tname in ipairs(types) do want[k][j] = signature_of(tname) end
       end
-      t[e.name] = checking_closures(e.name, t[e.name], want, params)
+      t[e.name] = checking_closures(e.error_name, t[e.name], want, params)
     end
   end
   for _, c in ipairs(M.constants) do

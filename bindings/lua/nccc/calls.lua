@@ -15,7 +15,7 @@ local Lib = require("nccc.library").Lib
 
 local fmt, ceil = string.format, math.ceil
 local unpack = table.unpack or unpack
-local NULL, Closure, raise, vtype = common.NULL, common.Closure, common.raise, common.vtype
+local NULL, raise, vtype = common.NULL, common.raise, common.vtype
 local describe, ENCODE = values.describe, values.ENCODE
 local spec_side = signature.spec_side
 local B = builtins.B
@@ -139,16 +139,7 @@ end
 
 -- ---- refused calls -----------------------------------------------------------
 
--- A call refused before C runs ends the closures C's wrapper would have
--- ended: the "call"-scope closures among its arguments (the wrapper
--- releases them when the call returns, and when it refuses the call
--- itself), and a group a generated module claimed for this call (fresh,
--- nccc/owners.lua). Closures of other scopes stay.
-local function release_refused(c)
-  if getmetatable(c) == Closure and c.live and (c.scope == "call" or c.fresh) then
-    c:release()
-  end
-end
+local release_refused = common.release_refused
 
 -- The argument positions of f's closure slots.
 local function closure_positions(f)

@@ -10,6 +10,16 @@ common.NULL = setmetatable({}, {__tostring = function() return "nccc.NULL" end})
 common.Closure = {}
 common.Closure.__index = common.Closure
 
+-- A call refused before C runs ends the closures C's wrapper would have
+-- ended (docs/CALLBACKS.md, "Refused calls"): the "call"-scope closures
+-- among its arguments, and a group a generated module claimed for this
+-- call (fresh, nccc/owners.lua). Closures of other scopes stay.
+function common.release_refused(c)
+  if getmetatable(c) == common.Closure and c.live and (c.scope == "call" or c.fresh) then
+    c:release()
+  end
+end
+
 -- An owned pointer ([owned(F)] result): freed by F once, by close() or
 -- by the collector (__gc), whichever comes first (nccc/calls.lua).
 common.Owned = {__name = "nccc.owned"}

@@ -19,7 +19,11 @@
 ** call to raise when C returns, and the out slots are zeroed; with no
 ** call under way on this thread (a thread C started) it goes to
 ** sys.unraisablehook. A release notice (out == NULL) calls notice()
-** (unless None) and drops the reference.
+** (unless None) and drops the reference; when the notice comes while
+** the reference's own callbacks run (the callback released its closure,
+** or a destroy notify it caused did), the drop waits until the last of
+** them has put its results (docs/CALLBACKS.md, "Release inside a
+** callback").
 */
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +34,8 @@ typedef struct pcore_entry {
   PyObject *fn, *notice, *conv;
   pcore_side ins, outs;
   int any_thread;
+  int running;  /* callbacks of this reference under way */
+  int released; /* the release notice came while running > 0 */
 } pcore_entry;
 
 static Py_ssize_t live_refs; /* under the GIL */
@@ -182,9 +188,14 @@ void pcore_dispatch(const uint64_t *in, uint64_t *out) {
       if (res == NULL) keep_error(r);
       Py_XDECREF(res);
     }
-    drop(r);
+    if (r->running > 0)
+      r->released = 1;
+    else
+      drop(r);
   } else {
-    PyObject *args = arguments(r, in), *res = NULL;
+    PyObject *args, *res = NULL;
+    r->running++;
+    args = arguments(r, in);
     if (args != NULL) res = PyObject_Call(r->fn, args, NULL);
     if (res == NULL || put_results(r, res, out) != 0) {
       keep_error(r);
@@ -192,6 +203,7 @@ void pcore_dispatch(const uint64_t *in, uint64_t *out) {
     }
     Py_XDECREF(args);
     Py_XDECREF(res);
+    if (--r->running == 0 && r->released) drop(r);
   }
   PyGILState_Release(gil);
 }

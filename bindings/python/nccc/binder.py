@@ -322,7 +322,8 @@ class Module:
             if want:
                 sigs = {k: [b.signature(t) for t in types]
                         for k, types in want.items()}
-                setattr(b, name, _checking_closures(name, getattr(b, name),
+                setattr(b, name, _checking_closures(self.name + "." + name,
+                                                    getattr(b, name),
                                                     sigs, want))
         for c in self.constants:
             if c not in consts:

@@ -243,7 +243,7 @@ fn results_ending_in_a_star_take_a_checked_count() {
         let e = rt.call_dynamic("nccc.read", &[cell.clone(), Dyn::Int(9)]).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Count);
         let e = rt.call_var("nccc.read", 1, &[cell.clone(), Dyn::Int(9)]).unwrap_err();
-        assert_eq!(e.to_string(), "nccc.read: expects 2 extra out slots for its arguments, got a count of 1");
+        assert_eq!(e.to_string(), "'nccc.read': expects 2 extra out slots for its arguments, got a count of 1");
         let out = rt.call_var("nccc.read", 2, &[cell.clone(), Dyn::Int(9)]).unwrap();
         assert_eq!(out, vec![Dyn::Int(0), Dyn::Int(0x3837363534333231), Dyn::Int(0x39)]);
         rt.call_dynamic("nccc.free", &[cell]).unwrap();

@@ -277,12 +277,21 @@ unsafe extern "C" fn dispatch(input: *const u64, output: *mut u64) {
     let run = unsafe { &mut *entry.run };
     run_caught(run, args, results);
     entry.busy.set(false);
+    if entry.heap && !entry.claimed.get() {
+        // SAFETY: the release notice came during the call (the callback
+        // released its closure, or C's destroy notify did) and left the
+        // entry to this call: nothing reaches it again.
+        unsafe { free_heap(entry as *const Entry<'static> as *mut Entry<'static>) };
+    }
 }
 
 // The rare paths of dispatch, out of line: its common one then keeps few
 // registers and no frame for them.
 
-/// A release notice: the claim is over; a heap entry is freed.
+/// A release notice: the claim is over; a heap entry is freed, at once
+/// or, when the notice comes during the entry's own call, by that call
+/// once its results are written (docs/CALLBACKS.md, "Release inside a
+/// callback").
 ///
 /// # Safety
 /// The runtime sends no other call or notice for the entry afterwards.
@@ -290,7 +299,7 @@ unsafe extern "C" fn dispatch(input: *const u64, output: *mut u64) {
 #[inline(never)]
 unsafe fn notice(entry: &Entry<'static>) {
     entry.claimed.set(false);
-    if entry.heap {
+    if entry.heap && !entry.busy.get() {
         // SAFETY: the caller's promise: nothing reaches the entry again.
         unsafe { free_heap(entry as *const Entry<'static> as *mut Entry<'static>) };
     }

@@ -146,7 +146,7 @@ impl fmt::Debug for Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.function.is_empty() {
-            write!(f, "{}: ", self.function)?;
+            write!(f, "'{}': ", self.function)?;
         }
         if self.parameter != 0 {
             write!(f, "argument {}: ", self.parameter)?;

@@ -61,7 +61,7 @@
       ;; until bound, a procedure that raises "not bound"; a reference to
       ;; it kept from then calls the bound one later
       (do ([k 0 (+ k 1)]) ((= k n) m)
-        (let ([who (string->symbol (vector-ref (vector-ref functions k) 0))] [k k])
+        (let ([who (string->symbol (qualified m (vector-ref (vector-ref functions k) 0)))] [k k])
           (vector-set! procedures k
                        (lambda args
                          (bound-state m who)
@@ -267,6 +267,7 @@
     (cond [(nccc-callback? v)
            (callback-slot who v)
            (when (and types (not (fits? (callback-signatures v) types)))
+             (release-refused (list v))
              (misuse/kind who 'type
                           (string-append "bad argument #" (number->string position)
                                          ": a callback of signatures "
@@ -432,7 +433,7 @@
   ;; frees released after it returns.
   (define (with-sets m k f proc)
     (let* ([name (vector-ref (vector-ref (module-functions m) k) 0)]
-           [who (string->symbol name)]
+           [who (string->symbol (qualified m name))]
            [spec (assoc name (module-closures m))]
            [frees (assoc name (module-frees m))]
            [proc (if spec (with-group m who (in-count who f) proc (cdr spec)) proc)])
