@@ -4,7 +4,8 @@
 The version is the one of `project(nccc VERSION X.Y.Z ...)` in ROOT's
 CMakeLists.txt (ROOT: the repository, by default this script's parent).
 Every file a packaging tool or a compiler reads it from without CMake
-holds a copy:
+holds a copy, and so does the shared case table's expectation of the
+version built-in:
 
   nccc_runtime/include/nccc/runtime.h   NCCC_VERSION_MAJOR/MINOR/PATCH/STRING
   stubgen/__init__.py                   __version__ (nccc-stubgen --version)
@@ -13,6 +14,7 @@ holds a copy:
   bindings/rust/nccc/Cargo.toml         the crate's version (and its Cargo.lock)
   bindings/lua/nccc-X.Y.Z-1.rockspec    the rock's version, in its name too
   cmake/nccc-racket-info.rkt            the Racket package's version
+  test/hosts/cases.json                 what the built-in nccc.version returns
 
 --check (the default) prints each stale copy as `FILE: has A, CMakeLists.txt
 says B` and exits 1 when there is one; --write rewrites the stale copies
@@ -61,6 +63,11 @@ COPIES = [
     ("bindings/rust/nccc/Cargo.lock",
      [_pattern(r'^name = "nccc"\nversion = "([^"]*)"$', _dotted)]),
     ("cmake/nccc-racket-info.rkt", [_pattern(r'^\(define version "([^"]*)"\)', _dotted)]),
+    ("test/hosts/cases.json", [
+        _pattern(r'"call": "nccc\.version", "args": \[\], "expect": \[0, (\d+), "',
+                 lambda v: str(v[0] << 16 | v[1] << 8 | v[2])),
+        _pattern(r'"call": "nccc\.version", "args": \[\], "expect": \[0, \d+, "([^"]*)"\]',
+                 _dotted)]),
 ]
 
 ROCKSPEC_DIR = "bindings/lua"

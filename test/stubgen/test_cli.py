@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from conftest import EXAMPLES, ROOT, STUBGEN, run_stubgen
-from stubgen import cli
+from stubgen import __version__, cli
 from test_errors import CASES
 
 GOOD = "module m;\nint add(int a, int b);\n"
@@ -20,8 +20,9 @@ def _no_traceback(r):
 
 
 def test_version():
+    # the package's version, a copy of the project's (tools/version.py)
     r = run_stubgen("--version")
-    assert (r.returncode, r.stdout) == (0, "nccc-stubgen 0.1.0\n")
+    assert (r.returncode, r.stdout) == (0, "nccc-stubgen %s\n" % __version__)
 
 
 def test_help():
@@ -199,7 +200,7 @@ def test_skips_a_python_without_lark(tmp_path):
     fake.write_text("#!/bin/sh\nexit 1\n")
     fake.chmod(0o755)
     r = run_stubgen("--version", env={"NCCC_PYTHON": str(fake)})
-    assert (r.returncode, r.stdout) == (0, "nccc-stubgen 0.1.0\n")
+    assert (r.returncode, r.stdout) == (0, "nccc-stubgen %s\n" % __version__)
 
 
 def test_python_module_entry_point(tmp_path):
