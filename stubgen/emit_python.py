@@ -257,7 +257,11 @@ def _emit_stubs(host, module):
                  "_typing.Any], scope: str = ..., any_thread: bool = ...) "
                  "-> _nccc.Closure: ...")
         src.line("def signature(self, name: str) -> str: ...")
+        src.line("def values(self, name: str, fn: _typing.Callable[..., "
+                 "_typing.Any]) -> _typing.Callable[..., _typing.Any]: ...")
         src.line("def layout(self, name: str) -> _typing.Any: ...")
+        src.line("def pack(self, name: str, value: _typing.Any) -> bytes: ...")
+        src.line("def unpack(self, name: str, data: bytes) -> _Record: ...")
     src.blank()
     src.blank()
     src.line("def bind(lib: _nccc.Library) -> Bound: ...")

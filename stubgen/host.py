@@ -23,7 +23,8 @@ from stubgen.model.lower import lower
 class HostModule:
     """The parts of a Module the host emitters write out, in IDL order:
     functions (LoweredFunction), callbacks (LoweredCallback) and closure
-    sets (ClosureSet) of the lowering, constant and layout names."""
+    sets (ClosureSet) of the lowering, constant and layout names (and the
+    constants' slot codes)."""
 
     def __init__(self, module, idl_name):
         lowered = lower(module)
@@ -31,6 +32,8 @@ class HostModule:
         self.idl_name = idl_name
         self.functions = lowered.functions
         self.constants = [c.name for c in module.constants]
+        # each constant's slot code, a target-dependent one for char, long...
+        self.constant_codes = {c.name: c.code for c in module.constants}
         self.layouts = [entry.name for entry in module.layouts]
         self.callbacks = lowered.callbacks
         self.closure_sets = lowered.closure_sets

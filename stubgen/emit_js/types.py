@@ -6,7 +6,8 @@ signature (stubgen/emit_js/fast.py)."""
 import re
 
 from stubgen.abi import load as load_abi
-from stubgen.emit_js.fast import wasm32_signature
+from stubgen.emit_js.fast import WASM32, wasm32_signature
+from stubgen.model.lower import signatures
 from stubgen.source import Source
 
 _ABI = load_abi()
@@ -24,13 +25,26 @@ def _items(side):
             if m.group(0) != _ABI.variadic]
 
 
-def _ts(item, table):
+def _ts(item, table, nonnull=False):
+    """The type of a value of slot code item (nonnull: an argument
+    refused when NULL, which null does not type)."""
     if item.startswith(_ABI.record_open):
         return "Struct" if table is _IN else "{ [field: string]: any }"
     c = _ABI.code(item)
     if c.bytes == 8 and c.kind == "int":
         return "bigint | number" if table is _IN else "bigint"
+    if nonnull and c.kind in ("string", "closure"):
+        return table[c.kind].replace(" | null", "")
     return table[c.kind]
+
+
+def _constant(code):
+    """A constant (an integer) reads as a number, or a BigInt when it
+    is 64 bits wide on wasm32."""
+    sigs = signatures([code], [])
+    sig = sigs[WASM32] if len(sigs) > 1 else sigs[0]
+    return "bigint" if _ABI.code(sig.split(_ABI.separator)[0]).bytes == 8 \
+        else "number"
 
 
 def _ident(name, k):
@@ -41,7 +55,7 @@ def _ident(name, k):
 def _function(src, lf):
     ins, outs = wasm32_signature(lf).split(_ABI.separator)
     params = ", ".join(
-        "%s: %s" % (_ident(s.name, k), _ts(item, _IN))
+        "%s: %s" % (_ident(s.name, k), _ts(item, _IN, s in lf.nonnull))
         for k, (s, item) in enumerate(zip(lf.in_slots, _items(ins)), 1))
     results = [_ts(item, _OUT) for item in _items(outs)]
     if lf.owned_return is not None and not lf.owned_return.string:
@@ -75,7 +89,7 @@ def emit_types(host):
         for lf in host.functions:
             _function(src, lf)
         for c in host.constants:
-            src.line("readonly %s: number | bigint;" % c)
+            src.line("readonly %s: %s;" % (c, _constant(host.constant_codes[c])))
         src.line("/** A closure of one of the module's callback types. */")
         src.line("callback(type: %s, fn: (...args: any[]) => any, "
                  "scope?: \"call\" | \"async\" | \"notified\" | \"forever\"): "

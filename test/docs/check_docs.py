@@ -72,13 +72,17 @@ def check_readme(root):
             for top in sorted(tops - named)]
 
 
-def main():
-    root = Path(sys.argv[1]).resolve()
-    misses = check_architecture(root) + check_readme(root)
+def report(misses):
+    """Prints each miss and the count; the exit status."""
     for miss in misses:
         print(miss)
     print("%d passed, %d failed" % (1 if not misses else 0, len(misses)))
     return 1 if misses else 0
+
+
+def main():
+    root = Path(sys.argv[1]).resolve()
+    return report(check_architecture(root) + check_readme(root))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@
 # (find_package(nccc), PREFIX's nccc-stubgen), then runs each interpreter
 # with only the set-up the host pages document for a prefix off its
 # default paths, and the consumer's remote-call host against its device
-# program. The environment names the interpreters (LUA54, LUAJIT, GUILE,
+# program, and the same library built without CMake (PREFIX's generator
+# and pkg-config) from Python. The environment names the interpreters (LUA54, LUAJIT, GUILE,
 # CHEZ, RACKET, RACO, PYTHON; default: their Debian names), PYTHON_DIR,
 # the Python package directory under PREFIX, and for a sanitizer build
 # SANITIZE_FLAGS (the consumer's compile and link flags) and LIBASAN
@@ -57,6 +58,17 @@ export PLTUSERHOME=$tmp/home
 "${RACO:-raco}" pkg install --copy --scope user --no-docs "$prefix/share/nccc/racket/nccc" >/dev/null
 cp "$work/check_racket.rkt" "$out/"
 expect racket "$(run "${RACKET:-racket}" "$out/check_racket.rkt" "$lib" 2>&1)"
+# The same library made without CMake (docs/IDL.md, "Without CMake"):
+# PREFIX's generator, pkg-config and the compiler; used from Python.
+plain=$tmp/no-cmake
+"$prefix/bin/nccc-stubgen" --lang c,python -o "$plain" "$work/consumer/greet.idl"
+pc() { PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config "$@" nccc; }
+# shellcheck disable=SC2046,SC2086  # flags: one word each
+"$cc" $sanitize -shared -fPIC -o "$plain/libgreet.so" -I"$plain" -I"$work/consumer" \
+  "$plain/greet_nccc.c" "$work/consumer/greet.c" $(pc --cflags) \
+  -Wl,--whole-archive $(pc --libs) -Wl,--no-whole-archive
+expect python "$(PYTHONPATH="$prefix/${PYTHON_DIR:-lib/python3/dist-packages}:$plain" \
+  NCCC_PRIMITIVE=c run "${PYTHON:-python3}" "$work/check_python.py" "$plain/libgreet.so" 2>&1)"
 # The docs and the generator's man page (cmake/NcccInstallDocs.cmake); the
 # installed generator names its docs where they are installed.
 doc=$(cd "$prefix" && pwd -P)/share/doc/nccc/IMPORT.md

@@ -71,6 +71,26 @@ def test_stubs_type_every_function():
     assert "LIMIT: int" in stubs
 
 
+def test_stubs_declare_every_helper_of_a_bound_module():
+    """M.pyi's class Bound has every public method of nccc.binder.Bound
+    (what a bound module offers besides the IDL's names), and lib."""
+    _, stubs = python_of(SMALL)
+    declared = _methods(ast.parse(stubs), "Bound")
+    helpers = _methods(ast.parse((BINDINGS / "nccc" / "binder.py")
+                                 .read_text()), "Bound")
+    assert helpers >= {"layout", "pack", "unpack", "signature", "values",
+                       "callback"}
+    assert helpers <= declared
+    assert "lib: _nccc.Library" in stubs
+
+
+def _methods(tree, class_name):
+    cls = next(n for n in tree.body
+               if isinstance(n, ast.ClassDef) and n.name == class_name)
+    return {n.name for n in cls.body if isinstance(n, ast.FunctionDef)
+            and not n.name.startswith("_")}
+
+
 def test_output_is_stable():
     assert python_of(SMALL) == python_of(SMALL)
 

@@ -28,7 +28,7 @@ class UnknownName(UnknownError, AttributeError):
 class Bound:
     """A generated module bound to a library: its functions, constants
     and record classes as attributes, and the helpers lib, layout, pack,
-    unpack, signature and callback."""
+    unpack, signature, values and callback."""
 
     def __init__(self, module, lib):
         self.lib = lib
