@@ -14,8 +14,15 @@ set(CPACK_PACKAGE_NAME "nccc")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "normalized-calling-convention FFI: the C runtime, the generator and the host layers")
-set(CPACK_PACKAGE_DESCRIPTION
-    "One IDL describes a C API; nccc-stubgen generates C wrappers of one shape, void f(const uint64_t *in, uint64_t *out), and the host modules of Lua 5.4, LuaJIT, Guile, Chez Scheme, Racket, Python, JavaScript and Rust that call them through one primitive. The package holds the static runtime libraries and their headers, the CMake and pkg-config files, nccc-stubgen with its IDL files, and the support libraries of the hosts.")
+# The control file's extended description, one line per line (CPack
+# indents each).
+string(JOIN "\n" CPACK_PACKAGE_DESCRIPTION
+  "One IDL describes a C API; nccc-stubgen generates C wrappers of one shape,"
+  "void f(const uint64_t *in, uint64_t *out), and the host modules of Lua 5.4,"
+  "LuaJIT, Guile, Chez Scheme, Racket, Python, JavaScript and Rust that call"
+  "them through one primitive. The package holds the static runtime libraries"
+  "and their headers, the CMake and pkg-config files, nccc-stubgen with its"
+  "IDL files, the documentation, and the support libraries of the hosts.")
 set(CPACK_GENERATOR "DEB")
 set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)

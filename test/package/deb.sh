@@ -17,6 +17,8 @@
 #     callback from lua5.4, luajit, guile, python3, chezscheme and racket
 #     through the package's host layers, and one remote call (hosts.sh
 #     takes its environment: the interpreters, the sanitizer's flags).
+#  5. dpkg -r nccc in the private root removes every file it installed
+#     (Python's __pycache__ aside, which the imports wrote).
 set -euo pipefail
 build=$1 version=$2 install_tests=$3
 shift 3
@@ -45,3 +47,7 @@ stubgen=$("$root/usr/bin/nccc-stubgen" --version)
 echo "$stubgen"
 dpkg-query --admindir="$admin" -W -f='dpkg: ${Package} ${Version} ${Status}\n' nccc
 bash "$install_tests/hosts.sh" "$root/usr" "$install_tests" "$@"
+quiet dpkg --admindir="$admin" --instdir="$root" --log="$tmp/dpkg.log" -r nccc
+left=$(find "$root" -type f ! -name '*.pyc' | head -3)
+[ -z "$left" ] || fail "dpkg -r nccc left $left"
+echo "dpkg -r: removed"
