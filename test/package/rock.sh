@@ -32,9 +32,8 @@ case "$listed" in
   *) fail "luarocks list: $listed" ;;
 esac
 lmod=$tree/share/lua/5.4
-for f in "$src"/bindings/lua/nccc.lua "$src"/bindings/lua/nccc_luajit.lua \
-         "$src"/bindings/lua/nccc/*.lua; do
-  [ -f "$lmod/${f#"$src"/bindings/lua/}" ] || fail "the rock lacks ${f#"$src"/}"
+for f in $(cd "$src/bindings/lua" && find . -name '*.lua' | sort); do
+  [ -f "$lmod/$f" ] || fail "the rock lacks bindings/lua/${f#./}: name it in the rockspec's build.modules"
 done
 [ -f "$tree/lib/lua/5.4/nccc/core.so" ] || fail "the rock lacks nccc/core.so"
 
