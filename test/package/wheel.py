@@ -4,8 +4,9 @@ wheel of bindings/python, built offline and installed from the wheel.
 1. A copy of bindings/python (the build writes build/ and *.egg-info
    where it runs) goes through `pip wheel --no-build-isolation --no-index
    --no-deps`: the system's setuptools and wheel, no network.
-2. The wheel is nccc-VERSION-*.whl and holds the package's Python files,
-   the C extension nccc/_core*.so and METADATA with `Version: VERSION`.
+2. The wheel is nccc-VERSION-*.whl and holds every Python file of
+   bindings/python/nccc (subfolders too), the C extension
+   nccc/_core*.so and METADATA with `Version: VERSION`.
 3. `pip install --no-index --no-deps --target SITE` of the wheel file.
 4. A fresh interpreter with SITE and GENERATED (the host fixture's
    generated hcb.py) on its path, NCCC_PRIMITIVE unset: nccc comes from
@@ -53,8 +54,9 @@ def check_wheel(path, version):
         meta = z.read("nccc-%s.dist-info/METADATA" % version).decode()
     if "Version: %s\n" % version not in meta:
         sys.exit("FAIL: METADATA of %s has no 'Version: %s'" % (name, version))
-    wanted = ["nccc/%s" % os.path.basename(p) for p in
-              glob.glob(os.path.join(ROOT, "bindings", "python", "nccc", "*.py"))]
+    top = os.path.join(ROOT, "bindings", "python")
+    wanted = [os.path.relpath(p, top).replace(os.sep, "/") for p in
+              glob.glob(os.path.join(top, "nccc", "**", "*.py"), recursive=True)]
     missing = [f for f in wanted if f not in files]
     if missing or not any(f.startswith("nccc/_core") and f.endswith(".so") for f in files):
         sys.exit("FAIL: %s lacks %s" % (name, missing or "the C extension nccc/_core*.so"))
