@@ -4,7 +4,7 @@
 // strings and arrays, and closure sets — callbacks registered one by
 // one on an owning object, one closure group per owner, released when
 // the owner is freed.
-import { NcccError, vtype } from "./errors.mjs";
+import { NcccError, asArgumentError, vtype } from "./errors.mjs";
 import { pointer, readScalar } from "./values.mjs";
 
 // The specs of value_spec (stubgen/model/lower.py): "k,S,COUNT" or
@@ -63,7 +63,12 @@ export function closureSets(M, rt, t, helpers) {
 
   // The key of an owner: its address.
   const key = (owner, k, name) => {
-    const s = pointer(owner);
+    let s;
+    try {
+      s = pointer(owner);
+    } catch (e) {
+      throw asArgumentError(e, name, k); // a closed owner
+    }
     if (typeof s === "string" || s === 0) {
       throw new NcccError(`bad argument #${k} to '${name}' (${s === 0 ? "NULL owner" : `pointer expected, got ${vtype(owner)}`})`,
         { kind: s === 0 ? "null" : "type", function: name, parameter: k });

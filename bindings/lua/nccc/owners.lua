@@ -70,10 +70,10 @@ function owners.sets(M, lib, t, helpers)
   end
 
   -- The table key of an owner: its address.
-  local function key(owner, k)
+  local function key(owner, k, fname)
     local s, why = encode_pointer(owner)
     if s == nil or s == 0 then
-      common.raise(fmt("bad argument #%d (%s)", k,
+      common.raise(fmt("bad argument #%d to '%s' (%s)", k, fname,
         s == nil and describe(why, "p", owner) or "NULL owner"), 3)
     end
     return tostring(s)
@@ -82,8 +82,8 @@ function owners.sets(M, lib, t, helpers)
   -- The owner's group of closure set name, and whether it was claimed
   -- now: claimed on first use (scope forever), one member per member of
   -- the set, each calling the procedure registered for it.
-  local function group(name, owner, k)
-    local set, id = sets[name], key(owner, k)
+  local function group(name, owner, k, fname)
+    local set, id = sets[name], key(owner, k, fname)
     local g = set.groups[id]
     if g and g.closure.live then return g, false end
     g = {procs = {}}
@@ -103,11 +103,12 @@ function owners.sets(M, lib, t, helpers)
 
   -- A procedure argument: a function, a callable, or nil (nccc.NULL) for
   -- NULL; anything else refused before the group is touched.
-  local function procedure(proc, k)
+  local function procedure(proc, k, fname)
     local mt = getmetatable(proc)
     if proc == common.NULL then return nil end
     if proc ~= nil and type(proc) ~= "function" and not (mt and mt.__call) then
-      common.raise(fmt("bad argument #%d (function expected, got %s)", k, common.vtype(proc)), 4)
+      common.raise(fmt("bad argument #%d to '%s' (function expected, got %s)", k, fname,
+        common.vtype(proc)), 4)
     end
     return proc
   end
@@ -131,9 +132,9 @@ function owners.sets(M, lib, t, helpers)
       end
       local procs = {}
       for k = 1, n do
-        if spec.members[k] then procs[k] = procedure(args[k], k) end
+        if spec.members[k] then procs[k] = procedure(args[k], k, spec.name) end
       end
-      local g, fresh = group(spec.set, args[spec.owner], spec.owner)
+      local g, fresh = group(spec.set, args[spec.owner], spec.owner, spec.name)
       g.closure.fresh = fresh
       for k, m in pairs(spec.members) do
         g.procs[m + 1] = procs[k]
