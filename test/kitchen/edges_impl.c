@@ -96,3 +96,9 @@ int32_t nonnull_visit(const int32_t *v, visit_fn *fn, void *ctx) {
   nonnull_count++;
   return fn(*v, ctx);
 }
+
+int32_t visit_both(visit_fn *a, void *ca, visit_fn *b, void *cb);
+int32_t visit_both(visit_fn *a, void *ca, visit_fn *b, void *cb) {
+  nonnull_count++;
+  return a(1, ca) + b(10, cb);
+}

@@ -75,7 +75,7 @@ extern const sig sigs[];
 extern const size_t n_sigs;
 #define N_SIGS n_sigs
 #define N_TOUR 57
-#define N_EDGES 11
+#define N_EDGES 12
 
 #define SENTINEL 0xA5A5A5A5A5A5A5A5u
 

@@ -74,6 +74,7 @@ const sig sigs[] = {
     {"edges.nonnull_sum", "spps:isie", 4, 4},
     {"edges.nonnull_calls", ":i", 0, 1},
     {"edges.nonnull_visit", "pc:i", 2, 1},
+    {"edges.visit_both", "cc:i", 2, 1},
 };
 const size_t n_sigs = sizeof sigs / sizeof sigs[0];
 

@@ -199,6 +199,54 @@ START_TEST(test_nonnull_refusal_releases_call_closures) {
 }
 END_TEST
 
+/* A closure slot without a live closure refuses the call before C runs,
+** and the refused call releases the CALL closure of the other slot, as
+** a call that ran does (docs/CALLBACKS.md, "Refused calls"). */
+START_TEST(test_stale_closure_refusal_releases_the_others) {
+  uint64_t in[2], out[1];
+  void *live = NULL, *gone = NULL;
+  int32_t before = nonnull_calls();
+  int k;
+
+  /* both live: C runs, both are released when it returns */
+  ck_assert_int_eq(nccc_closure_claim_typed(visit_target, 2, NCCC_SCOPE_CALL, "i:i", &live),
+                   NCCC_OK);
+  ck_assert_int_eq(nccc_closure_claim_typed(visit_target, 3, NCCC_SCOPE_CALL, "i:i", &gone),
+                   NCCC_OK);
+  in[0] = nccc_slot_from_ptr(live);
+  in[1] = nccc_slot_from_ptr(gone);
+  call("edges.visit_both", in, 2, out, 1);
+  ck_assert_uint_eq(out[0], (2 + 2 * 1) + (3 + 2 * 10));
+  ck_assert_int_eq(nonnull_calls(), before + 1);
+  ck_assert_int_eq(nccc_closure_check(live), NCCC_ERR_STALE_CLOSURE);
+  ck_assert_int_eq(nccc_closure_check(gone), NCCC_ERR_STALE_CLOSURE);
+
+  /* the stale one in either slot: refused, the live one released */
+  for (k = 0; k < 2; k++) {
+    ck_assert_int_eq(nccc_closure_claim_typed(visit_target, 2, NCCC_SCOPE_CALL, "i:i", &live),
+                     NCCC_OK);
+    in[k] = nccc_slot_from_ptr(live);
+    in[1 - k] = nccc_slot_from_ptr(gone);
+    out[0] = 7;
+    call("edges.visit_both", in, 2, out, 1);
+    ck_assert_uint_eq(out[0], 0);
+    ck_assert_int_eq(nccc_last_status(), NCCC_ERR_STALE_CLOSURE);
+    ck_assert_int_eq(nonnull_calls(), before + 1);
+    ck_assert_int_eq(nccc_closure_check(live), NCCC_ERR_STALE_CLOSURE);
+  }
+
+  /* a FOREVER closure beside the stale one stays */
+  ck_assert_int_eq(nccc_closure_claim_typed(visit_target, 2, NCCC_SCOPE_FOREVER, "i:i", &live),
+                   NCCC_OK);
+  in[0] = nccc_slot_from_ptr(live);
+  in[1] = nccc_slot_from_ptr(gone);
+  call("edges.visit_both", in, 2, out, 1);
+  ck_assert_int_eq(nccc_last_status(), NCCC_ERR_STALE_CLOSURE);
+  ck_assert_int_eq(nccc_closure_check(live), NCCC_OK);
+  ck_assert_int_eq(nccc_closure_release(live), NCCC_OK);
+}
+END_TEST
+
 /* ---- shims -------------------------------------------------------------------- */
 
 START_TEST(test_errno_shim) {
@@ -362,7 +410,8 @@ Suite *nccc_check_suite(void) {
   Suite *s = suite_create("kitchen pointers");
   nccc_check_tcase(s, "pointers", setup, NULL,
       NCCC_CHECK_TESTS(test_pointers, test_nonnull_refused_before_c,
-                       test_nonnull_refusal_releases_call_closures));
+                       test_nonnull_refusal_releases_call_closures,
+                       test_stale_closure_refusal_releases_the_others));
   nccc_check_tcase(s, "shims", setup, NULL,
                    NCCC_CHECK_TESTS(test_errno_shim, test_function_pointer_shim,
                                     test_function_pointer_values,
