@@ -35,7 +35,7 @@ ExternalProject_Add(nccc_fuzz
   CMAKE_ARGS "-DCMAKE_C_COMPILER=${NCCC_CLANG}" "-DCMAKE_BUILD_TYPE=RelWithDebInfo"
   BUILD_ALWAYS ON
   INSTALL_COMMAND "")
-foreach(_target frame server client)
+foreach(_target frame server client session)
   add_test(NAME fuzz_${_target}
            COMMAND "${NCCC_FUZZ_DIR}/fuzz_${_target}" -runs=${NCCC_FUZZ_RUNS}
                    -seed=1 -max_len=1024)

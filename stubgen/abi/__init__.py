@@ -204,6 +204,7 @@ class Rpc:
         self.escape = data["escape"]
         self.start = data["start"]
         self.nop = data["nop"]
+        self.data_ff = data["data_ff"]
         self.crc = dict(data["crc"])
         self.length_bytes = data["length_bytes"]
         self.crc_bytes = data["crc_bytes"]
@@ -227,9 +228,9 @@ class Rpc:
 
 
 def _check_rpc(rpc):
-    framing = [rpc.escape, rpc.start, rpc.nop]
-    if len(set(framing)) != 3 or any(not 0 <= b <= 255 for b in framing):
-        raise AbiError("rpc: escape, start and nop are three distinct bytes")
+    framing = [rpc.escape, rpc.start, rpc.nop, rpc.data_ff]
+    if len(set(framing)) != 4 or any(not 0 <= b <= 255 for b in framing):
+        raise AbiError("rpc: escape, start, nop and data_ff are four distinct bytes")
     if rpc.crc16(b"123456789") != rpc.crc["check"]:
         raise AbiError("rpc: the CRC of '123456789' is not crc.check")
     for group in ("messages", "byte_orders", "log_levels"):

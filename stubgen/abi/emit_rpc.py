@@ -56,11 +56,12 @@ def emit(abi):
     src.blank()
     src.line("#define NCCC_RPC_VERSION %du" % rpc.version)
     src.line("/* Framing: ESCAPE START begins a frame, ESCAPE NOP is "
-             "ignored, ESCAPE ESCAPE")
+             "ignored, ESCAPE DATA_FF")
     src.line("** is one data byte 0x%02x. */" % rpc.escape)
     src.line("#define NCCC_RPC_BYTE_ESCAPE 0x%02xu" % rpc.escape)
     src.line("#define NCCC_RPC_BYTE_START 0x%02xu" % rpc.start)
     src.line("#define NCCC_RPC_BYTE_NOP 0x%02xu" % rpc.nop)
+    src.line("#define NCCC_RPC_BYTE_DATA_FF 0x%02xu" % rpc.data_ff)
     src.line("#define NCCC_RPC_LENGTH_BYTES %du" % rpc.length_bytes)
     src.line("#define NCCC_RPC_CRC_BYTES %du" % rpc.crc_bytes)
     src.line("/* %s: polynomial, initial value, the CRC of \"123456789\" "
@@ -88,7 +89,7 @@ def emit(abi):
     src.line("** raise a failure of the remote call itself "
              "(docs/RPC.md). */")
     src.line('#define NCCC_RPC_BOUND_MARKER "%s"' % rpc.bound_marker)
-    src.line("/* type, flags, session (2), id (4) */")
+    src.line("/* type, depth, session (2), id (4) */")
     src.line("#define NCCC_RPC_HEADER_BYTES %du" % rpc.header_bytes)
     src.blank()
     _enum(src, "nccc_rpc_message", "NCCC_RPC_", rpc.messages)

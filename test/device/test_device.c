@@ -370,6 +370,7 @@ static void check_affine(uint64_t fn) {
 
 START_TEST(test_tvm_system_lib) {
   uint64_t out[2];
+  nccc_handle h;
   ck_assert(tvm_bound);
   call("tvm.system_lib", NULL, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 0);
@@ -379,6 +380,9 @@ START_TEST(test_tvm_system_lib) {
   call("tvm.get_global", (uint64_t[]){nccc_slot_from_ptr("dev.affine")}, out);
   ck_assert_int_eq(nccc_slot_to_i32(out[0]), 0);
   check_affine(out[1]);
+  /* a TVM global, not a name of nccc's registry */
+  ck_assert_int_eq(nccc_remote_lookup(device, "dev.affine", &h, NULL, NULL, NULL, 0),
+                   NCCC_ERR_NAME_NOT_FOUND);
 }
 END_TEST
 

@@ -6,9 +6,12 @@
 docs/ARCHITECTURE.md: every path in backquotes that holds a '/' exists
 in the tree, and every file or folder its "Folders" table lists exists
 under that row's folder. README.md: its layout table has a row for every
-top-level folder of the repository. Prints each miss; exit 1 if any.
+top-level folder of the repository. docs/RPC.md: each message layout of
+idl/abi.json ("NAME LAYOUT", and "result ANSWER" for a request) is in
+one of its code blocks, spaces aside. Prints each miss; exit 1 if any.
 """
 
+import json
 import re
 import subprocess
 import sys
@@ -72,6 +75,21 @@ def check_readme(root):
             for top in sorted(tops - named)]
 
 
+def check_rpc_layouts(root):
+    text = (root / "docs" / "RPC.md").read_text(encoding="utf-8")
+    blocks = " ".join(" ".join(b.split())
+                      for b in re.findall(r"```\n(.*?)```", text, re.S))
+    rpc = json.loads((root / "idl" / "abi.json").read_text())["rpc"]
+    misses = []
+    for message in rpc["messages"]:
+        shown = [message["name"] + " " + message["layout"]]
+        if "answer" in message:
+            shown.append("result " + message["answer"])
+        misses += ["RPC.md does not show %r as abi.json has it" % layout
+                   for layout in shown if layout not in blocks]
+    return misses
+
+
 def report(misses):
     """Prints each miss and the count; the exit status."""
     for miss in misses:
@@ -82,7 +100,8 @@ def report(misses):
 
 def main():
     root = Path(sys.argv[1]).resolve()
-    return report(check_architecture(root) + check_readme(root))
+    return report(check_architecture(root) + check_readme(root) +
+                  check_rpc_layouts(root))
 
 
 if __name__ == "__main__":

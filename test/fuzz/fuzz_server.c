@@ -11,8 +11,10 @@
 ** arena, which the alloc hook hands out (from its start again for each
 ** input; its last byte, which no request reaches, always 0), the read, write and strlen requests are pointed
 ** into it, a call of a built-in goes to the global registry instead, and
-** the registry's two functions return arena addresses (a result the
-** request asks back as a string is read there). Answers go nowhere.
+** the registry's functions add and split return arena addresses (a
+** result the request asks back as a string is read there); call_host
+** makes a nested call, whose answer (or whatever else comes) the frames
+** that follow give. Answers go nowhere.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,18 @@ static void add(const uint64_t *in, uint64_t *out) {
 static void split(const uint64_t *in, uint64_t *out) {
   out[0] = in_arena(in[0] >> 32);
   out[1] = in_arena(in[0] & 0xffffffffu);
+}
+
+static nccc_rpc_server server;
+
+/* A callback across the wire: a nested call of host handle in[0] with
+** in[1] % 3 of the slots in[2], in[3] and one result, so that the frames
+** after the request reach the server's nested states (its waits, the
+** requests served one level deeper, copies, answers of other levels,
+** giving up). out: the status, the result. */
+static void call_host(const uint64_t *in, uint64_t *out) {
+  out[0] = (uint64_t)nccc_rpc_server_call_host(&server, (nccc_handle)in[0], in + 2,
+                                               (size_t)(in[1] % 3), out + 1, 1);
 }
 
 static void *arena_alloc(size_t size) {
@@ -93,8 +107,6 @@ static int to_stream(void *ctx, const uint8_t *data, size_t n) {
   return 0;
 }
 
-static nccc_rpc_server server;
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static int ready;
   static const nccc_rpc_transport io = {NULL, no_read, discard};
@@ -109,6 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (nccc_init(NULL, 0) != NCCC_OK ||
         nccc_register("add", add, "ll:p", 0, &h) != NCCC_OK ||
         nccc_register("split", split, "L:pp", 0, &h) != NCCC_OK ||
+        nccc_register("call_host", call_host, "LLLL:iL", 0, &h) != NCCC_OK ||
         nccc_module_find("nccc", &builtin_module) != NCCC_OK) {
       abort();
     }

@@ -7,8 +7,8 @@
 # BUILD_DIR: a plain build of the tree (default build/plain), whose
 # fuzz/ holds the targets (cmake/NcccFuzz.cmake); RUNS: executions per
 # target (default 10000000); CORPUS_DIR: where each target's corpus grows
-# (default BUILD_DIR/fuzz/corpus); TARGET: frame, server or client
-# (default: all three, in that order). Prints each target's last status line
+# (default BUILD_DIR/fuzz/corpus); TARGET: frame, server, client or
+# session (default: all four, in that order). Prints each target's last status line
 # and exits non-zero on the first finding (libFuzzer writes the input as
 # CORPUS_DIR/TARGET-crash-*, -leak-* or -timeout-*).
 set -eu
@@ -16,7 +16,7 @@ here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
 build=${1:-$here/../../build/plain}
 runs=${2:-10000000}
 corpus=${3:-$build/fuzz/corpus}
-[ $# -gt 3 ] && shift 3 || set -- frame server client
+[ $# -gt 3 ] && shift 3 || set -- frame server client session
 for target in "$@"; do
   prog=$build/fuzz/fuzz_$target
   if [ ! -x "$prog" ]; then

@@ -30,6 +30,20 @@ nccc_status rpct_call(nccc_remote *r, const char *name, const uint64_t *in, size
   return nccc_remote_call(r, rpct_lookup(r, name), in, n_in, out, n_out);
 }
 
+uint64_t rpct_count(nccc_remote *r) {
+  uint64_t out[1] = {0};
+  ck_assert_msg(rpct_call(r, "rpct.count", NULL, 0, out, 1) == NCCC_OK, "count: %s",
+                nccc_last_error());
+  return out[0];
+}
+
+uint64_t rpct_stat(nccc_remote *r, int which) {
+  uint64_t in[1] = {(uint64_t)which}, out[1] = {0};
+  ck_assert_msg(rpct_call(r, "rpct.server_stat", in, 1, out, 1) == NCCC_OK, "server_stat: %s",
+                nccc_last_error());
+  return out[0];
+}
+
 long rpct_spawn(const char *arg, const char *value, char *line, size_t size) {
   int fds[2];
   pid_t pid;

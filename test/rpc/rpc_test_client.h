@@ -19,6 +19,14 @@ nccc_handle rpct_lookup(nccc_remote *r, const char *name);
 nccc_status rpct_call(nccc_remote *r, const char *name, const uint64_t *in, size_t n_in,
                       uint64_t *out, size_t n_out);
 
+/* rpct.count: how often count (and sleep_ms, call_host) ran on the
+** device, this call included; fails the test when the call fails. */
+uint64_t rpct_count(nccc_remote *r);
+
+/* rpct.server_stat(which): a counter of the device's server (RPCT_...),
+** or its nesting level. */
+uint64_t rpct_stat(nccc_remote *r, int which);
+
 /* Starts the test server with arguments arg and value (--tcp 0, or --pty
 ** and NULL) and reads
 ** the line it prints ("port N" or "pty PATH") into line; returns its pid. */

@@ -6,6 +6,7 @@
 #define _DEFAULT_SOURCE
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/time.h>
 #include <string.h>
 #include <time.h>
@@ -32,12 +33,30 @@ static void f_sleep_ms(const uint64_t *in, uint64_t *out) {
   counter++;
   nanosleep(&t, NULL);
 }
-/* the device restarts in the middle of the call: a fresh process image
-** on the same link, which announces itself with a start message */
+/* A fresh process image on the same link, which announces itself with a
+** start message: the program again, or under an emulator (which cannot
+** run a program of its own machine through exec) the command that
+** $RPCT_RESTART holds, words separated by spaces. */
+static void restart(void) {
+  static char words[1024];
+  char *argv[16];
+  const char *command = getenv("RPCT_RESTART");
+  int n = 0;
+  if (command == NULL || strlen(command) >= sizeof words) {
+    execv("/proc/self/exe", rpct_argv);
+    return;
+  }
+  strcpy(words, command);
+  for (char *w = strtok(words, " "); w != NULL && n < 15; w = strtok(NULL, " ")) argv[n++] = w;
+  argv[n] = NULL;
+  execv(argv[0], argv);
+}
+
+/* the device restarts in the middle of the call */
 static void f_restart(const uint64_t *in, uint64_t *out) {
   (void)in;
   (void)out;
-  execv("/proc/self/exe", rpct_argv);
+  restart();
 }
 static void f_length(const uint64_t *in, uint64_t *out) {
   out[0] = strlen((const char *)(uintptr_t)in[0]);
@@ -59,23 +78,26 @@ static void f_refuse(const uint64_t *in, uint64_t *out) {
   out[0] = 0;
   nccc_fail(NCCC_ERR_NULL_POINTER, "rpct.refuse", "p is NULL ([nonnull])");
 }
-/* calls the host's function in[0] (signature "L:L") with in[1], plus 1 */
+/* calls the host's function in[0] (signature "L:L") with in[1], plus 1;
+** counted as count is */
 static void f_call_host(const uint64_t *in, uint64_t *out) {
   uint64_t arg = in[1], got = 0;
-  nccc_status st = nccc_rpc_server_call_host(&rpct_server, (nccc_handle)in[0], &arg, 1, &got, 1);
+  nccc_status st;
+  counter++;
+  st = nccc_rpc_server_call_host(&rpct_server, (nccc_handle)in[0], &arg, 1, &got, 1);
   out[0] = (uint64_t)(int64_t)(int32_t)st;
   out[1] = got + 1;
 }
 /* counter in[0] of the server's statistics (the order of
-** nccc_rpc_server_stats) */
+** nccc_rpc_server_stats), or past them the nesting level it serves at */
 static void f_server_stat(const uint64_t *in, uint64_t *out) {
   uint32_t words[sizeof(nccc_rpc_server_stats) / 4];
   memcpy(words, &rpct_server.stats, sizeof words);
-  out[0] = in[0] < sizeof words / 4 ? words[in[0]] : 0;
+  out[0] = in[0] < sizeof words / 4 ? words[in[0]] : rpct_server.depth;
 }
 static void reboot(int signal) {
   (void)signal;
-  execv("/proc/self/exe", rpct_argv);
+  restart();
 }
 /* the device restarts in[0] ms after this call, while idle */
 static void f_reboot_in(const uint64_t *in, uint64_t *out) {

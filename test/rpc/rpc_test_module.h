@@ -18,9 +18,11 @@ extern nccc_rpc_server rpct_server;
 /* The program's arguments, for rpct.restart. */
 extern char **rpct_argv;
 
-/* Indices of rpct.server_stat: the fields of nccc_rpc_server_stats. */
+/* Indices of rpct.server_stat: the fields of nccc_rpc_server_stats, then
+** the level the server serves at (0 between calls). */
 enum { RPCT_FRAMES, RPCT_BAD_CRC, RPCT_CUT, RPCT_TOO_LONG, RPCT_GARBAGE, RPCT_REQUESTS,
-       RPCT_RESENT, RPCT_REPLAYED, RPCT_STALE_SESSION, RPCT_PROTOCOL, RPCT_SESSIONS };
+       RPCT_RESENT, RPCT_REPLAYED, RPCT_STALE_SESSION, RPCT_PROTOCOL, RPCT_SESSIONS,
+       RPCT_NESTED_RESENT, RPCT_GIVEN_UP, RPCT_DEPTH };
 
 /* The slots of rpct.sum64. */
 #define RPCT_SUM_SLOTS 64

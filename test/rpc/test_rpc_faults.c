@@ -11,203 +11,44 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rpc_mangler.h"
 #include "rpc_test_client.h"
 #include "rpc_test_module.h"
 #include "remote_internal.h"
 
-/* What the link does to the next frame the client sends. */
-enum { PASS, CORRUPT, GARBAGE_BEFORE, GARBAGE_INSIDE, CUT, DOUBLE };
+/* The tests inside nested calls (test_rpc_faults_nested.c). */
+void rpc_nested_fault_tests(Suite *s);
 
-typedef struct mangler {
-  nccc_remote_transport inner;
-  int next;               /* applies to the next frame written */
-  int corrupt_next_read;  /* flips a bit of the next bytes read */
-  int in_frame_cut;       /* the rest of a cut frame is swallowed */
-  int claim32;            /* the device's start says 4-byte pointers */
-  uint8_t last[512];      /* the last frame written, for replays */
-  size_t last_n;
-  int from_device;        /* the pipe the device writes */
-} mangler;
-
-static mangler link_;
 static nccc_remote *r;
+static const mangle pass = {PASS, 0, 0};
 
-/* The client's timeout: PATIENT_MS where an answer must come however
-** loaded the machine, SILENCE_MS where the test waits for silence. */
-enum { PATIENT_MS = 10000, SILENCE_MS = 1500 };
-
-static const uint8_t junk[] = {0x00, 0x41, 0xfd, 0x13, 0xfe, 0x99};
-
-static long inner_write_all(const uint8_t *buf, size_t n) {
-  size_t done = 0;
-  while (done < n) {
-    long w = link_.inner.write(link_.inner.ctx, buf + done, n - done);
-    if (w <= 0) return w;
-    done += (size_t)w;
-  }
-  return (long)n;
-}
-
-/* A byte of the frame to flip that stays clear of the framing bytes. */
-static size_t flippable(const uint8_t *buf, size_t n) {
-  for (size_t i = 8; i < n; i++) {
-    if (buf[i] < 0xf0 && (buf[i] ^ 0x04) < 0xf0) return i;
-  }
-  ck_abort_msg("nothing to flip");
-  return 0;
-}
-
-static long m_write(void *ctx, const uint8_t *buf, size_t n) {
-  uint8_t copy[512];
-  int starts = n >= 2 && buf[0] == 0xff && buf[1] == 0xfd;
-  (void)ctx;
-  if (starts) {
-    link_.in_frame_cut = 0;
-    link_.last_n = 0;
-  }
-  if (link_.last_n + n <= sizeof link_.last) {
-    memcpy(link_.last + link_.last_n, buf, n);
-    link_.last_n += n;
-  }
-  if (link_.in_frame_cut) return (long)n;
-  if (!starts || link_.next == PASS || n > sizeof copy) return inner_write_all(buf, n);
-  memcpy(copy, buf, n);
-  switch (link_.next) {
-    case CORRUPT:
-      copy[flippable(copy, n)] ^= 0x04;
-      break;
-    case GARBAGE_BEFORE:
-      inner_write_all(junk, sizeof junk);
-      break;
-    case GARBAGE_INSIDE:
-      inner_write_all(copy, 9);
-      inner_write_all(junk, sizeof junk);
-      link_.next = PASS;
-      return inner_write_all(copy + 9, n - 9) > 0 ? (long)n : -1;
-    case CUT:
-      link_.in_frame_cut = 1;
-      link_.next = PASS;
-      return inner_write_all(copy, n / 2) > 0 ? (long)n : -1;
-    case DOUBLE:
-      inner_write_all(copy, n);
-      break;
-  }
-  link_.next = PASS;
-  return inner_write_all(copy, n) > 0 ? (long)n : -1;
-}
-
-/* The device as a 32-bit one: its start message says 4-byte pointers
-** (frames decoded and encoded again on the way in). */
-static nccc_rpc_decoder reframer;
-static uint8_t reframed_payload[256], queue[1024];
-static size_t queued, queue_at;
-
-static int enqueue(void *ctx, const uint8_t *data, size_t n) {
-  (void)ctx;
-  ck_assert_uint_le(queued + n, sizeof queue);
-  memcpy(queue + queued, data, n);
-  queued += n;
-  return 0;
-}
-
-static long read_as_32_bit(uint8_t *buf, size_t n, int timeout_ms) {
-  uint8_t raw[512];
-  size_t used, at;
-  long got;
-  if (queue_at == queued) queue_at = queued = 0;
-  while (queued == 0) { /* until a whole frame came */
-    got = link_.inner.read(link_.inner.ctx, raw, sizeof raw, timeout_ms);
-    if (got <= 0) return got;
-    for (at = 0; at < (size_t)got; at += used) {
-      if (nccc_rpc_decode(&reframer, raw + at, (size_t)got - at, &used) == NCCC_RPC_FRAME_OK) {
-        if (reframed_payload[0] == NCCC_RPC_START) reframed_payload[NCCC_RPC_HEADER_BYTES + 1] = 4;
-        nccc_rpc_frame_send(reframed_payload, reframer.length, enqueue, NULL);
-      }
-    }
-  }
-  got = (long)(queued - queue_at < n ? queued - queue_at : n);
-  memcpy(buf, queue + queue_at, (size_t)got);
-  queue_at += (size_t)got;
-  return got;
-}
-
-static long m_read(void *ctx, uint8_t *buf, size_t n, int timeout_ms) {
-  long got;
-  (void)ctx;
-  if (link_.claim32) return read_as_32_bit(buf, n, timeout_ms);
-  got = link_.inner.read(link_.inner.ctx, buf, n, timeout_ms);
-  if (got > 0 && link_.corrupt_next_read) {
-    size_t i = flippable(buf, (size_t)got);
-    buf[i] ^= 0x04;
-    link_.corrupt_next_read = 0;
-  }
-  return got;
-}
-
-static void m_close(void *ctx) {
-  (void)ctx;
-  link_.inner.close(link_.inner.ctx);
-}
-
-static void open_link(int claim32) {
-  int to, from;
-  long pid;
-  nccc_remote_transport t;
-  nccc_remote_options o = nccc_remote_default_options();
-  nccc_check_init(NULL);
-  ck_assert_int_eq(nccci_remote_spawn((char *const[]){RPC_TEST_SERVER, NULL}, &from, &to, &pid),
-                   NCCC_OK);
-  memset(&link_, 0, sizeof link_);
-  link_.claim32 = claim32;
-  link_.from_device = from;
-  queued = queue_at = 0;
-  nccc_rpc_decoder_init(&reframer, reframed_payload, sizeof reframed_payload);
-  ck_assert_int_eq(nccci_remote_fd_transport(from, to, pid, &link_.inner), NCCC_OK);
-  t.ctx = &link_;
-  t.read = m_read;
-  t.write = m_write;
-  t.close = m_close;
-  /* Long enough that no answer of a loaded machine (two cores shared
-  ** with other builds, the sanitizers' slow start of a restarted device)
-  ** is taken for silence: the tests that need silence shorten it. */
-  o.timeout_ms = PATIENT_MS;
-  o.retries = 2;
-  ck_assert_int_eq(nccc_remote_open(&t, &o, &r), NCCC_OK);
-}
-
-static void setup(void) { open_link(0); }
-static void setup_32_bit(void) { open_link(1); }
+static void setup(void) { r = mangler_open(0, PATIENT_MS, pass, pass); }
+static void setup_32_bit(void) { r = mangler_open(1, PATIENT_MS, pass, pass); }
 
 static void teardown(void) {
   nccc_remote_close(r);
   r = NULL;
 }
 
-/* rpct.count: how often count (and sleep_ms) ran on the device. */
-static uint64_t count(void) {
-  uint64_t out[1] = {0};
-  ck_assert_msg(rpct_call(r, "rpct.count", NULL, 0, out, 1) == NCCC_OK, "count: %s",
-                nccc_last_error());
-  return out[0];
+/* What the link does to the next request the client sends. */
+static void next_request(int what) {
+  link_.to_device = (mangle){what, 0, 0};
 }
 
-static uint64_t device_stat(int which) {
-  uint64_t in[1] = {(uint64_t)which}, out[1] = {0};
-  ck_assert_int_eq(rpct_call(r, "rpct.server_stat", in, 1, out, 1), NCCC_OK);
-  return out[0];
-}
+static uint64_t count(void) { return rpct_count(r); }
+static uint64_t device_stat(int which) { return rpct_stat(r, which); }
 
 /* count() with the link doing `what` to the request: still runs once. */
 static void count_through(int what) {
   uint64_t before = count();
-  link_.next = what;
+  next_request(what);
   ck_assert_uint_eq(count(), before + 1);
   ck_assert_uint_eq(count(), before + 2);
 }
 
 START_TEST(test_garbage_before_frames) {
   count_through(GARBAGE_BEFORE);
-  ck_assert_uint_ge(device_stat(RPCT_GARBAGE), sizeof junk);
+  ck_assert_uint_ge(device_stat(RPCT_GARBAGE), sizeof mangle_junk);
   ck_assert_uint_eq(nccc_remote_stats_get(r)->resent, 0);
 }
 END_TEST
@@ -231,7 +72,7 @@ START_TEST(test_corrupted_request_no_retries) {
   uint64_t before = count(), out[1];
   nccc_handle h = rpct_lookup(r, "rpct.count");
   nccc_remote_set_timeout(r, PATIENT_MS, 0);
-  link_.next = CORRUPT;
+  next_request(CORRUPT);
   ck_assert_int_eq(nccc_remote_call(r, h, NULL, 0, out, 1), NCCC_ERR_RPC_FRAME);
   ck_assert(nccc_remote_outcome_unknown(NCCC_ERR_RPC_FRAME));
   ck_assert_ptr_nonnull(strstr(nccc_last_error(), "unknown"));
@@ -242,7 +83,7 @@ END_TEST
 
 START_TEST(test_corrupted_answer_served_from_cache) {
   uint64_t before = count();
-  link_.corrupt_next_read = 1;
+  link_.from_device = (mangle){CORRUPT, NCCC_RPC_RESULT, 0};
   ck_assert_uint_eq(count(), before + 1);
   ck_assert_uint_ge(nccc_remote_stats_get(r)->bad_frames, 1);
   ck_assert_uint_eq(device_stat(RPCT_RESENT), 1);
@@ -265,7 +106,7 @@ START_TEST(test_length_over_the_limit) {
   char *name = malloc(NCCC_RPC_MAX_MESSAGE + 1);
   nccc_handle h;
   uint64_t before = count();
-  ck_assert_int_eq(inner_write_all(huge, sizeof huge), (long)sizeof huge);
+  ck_assert_int_eq(mangler_inject(huge, sizeof huge), (long)sizeof huge);
   ck_assert_uint_eq(count(), before + 1);
   ck_assert_uint_eq(device_stat(RPCT_TOO_LONG), 1);
   ck_assert_uint_ge(nccc_remote_stats_get(r)->notices, 1);
@@ -293,7 +134,7 @@ START_TEST(test_replayed_request_refused) {
   memcpy(old, link_.last, link_.last_n); /* the frame of that count */
   old_n = link_.last_n;
   ck_assert_uint_eq(count(), before + 1);
-  ck_assert_int_eq(inner_write_all(old, old_n), (long)old_n);
+  ck_assert_int_eq(mangler_inject(old, old_n), (long)old_n);
   ck_assert_uint_eq(count(), before + 2); /* the replay did not run */
   ck_assert_uint_eq(device_stat(RPCT_REPLAYED), 1);
 }
@@ -323,7 +164,7 @@ START_TEST(test_device_restarts_between_calls) {
   ck_assert_uint_eq(count(), 1);
   ck_assert_int_eq(rpct_call(r, "rpct.reboot_in", in, 1, out, 0), NCCC_OK);
   /* until the fresh device announces itself, however slowly it starts */
-  restarted.fd = link_.from_device;
+  restarted.fd = link_.from_fd;
   ck_assert_int_eq(poll(&restarted, 1, PATIENT_MS), 1);
   ck_assert_uint_eq(count(), 1); /* a fresh device */
   ck_assert_uint_eq(nccc_remote_stats_get(r)->restarts, 1);
@@ -348,11 +189,6 @@ START_TEST(test_device_silent) {
 }
 END_TEST
 
-static int raw_sink(void *ctx, const uint8_t *data, size_t n) {
-  (void)ctx;
-  return inner_write_all(data, n) == (long)n ? 0 : 1;
-}
-
 START_TEST(test_stale_session_refused) {
   /* a request of a session the device does not have never runs */
   uint8_t msg[NCCCI_RPC_CALL_FIXED];
@@ -361,7 +197,7 @@ START_TEST(test_stale_session_refused) {
   nccc_rpc_put32(msg + 8, rpct_lookup(r, "rpct.count"));
   nccc_rpc_put16(msg + 12, 0);
   nccc_rpc_put16(msg + 14, 1);
-  ck_assert_int_eq(nccc_rpc_frame_send(msg, sizeof msg, raw_sink, NULL), NCCC_OK);
+  mangler_inject_frame(msg, sizeof msg);
   ck_assert_uint_eq(count(), before + 1);
   ck_assert_uint_eq(device_stat(RPCT_STALE_SESSION), 1);
 }
@@ -405,5 +241,6 @@ Suite *nccc_check_suite(void) {
   tcase_set_timeout(tc, 30);
   nccc_check_tcase(s, "32-bit device", setup_32_bit, teardown,
                    NCCC_CHECK_TESTS(test_values_wider_than_the_device));
+  rpc_nested_fault_tests(s);
   return s;
 }

@@ -83,7 +83,8 @@ START_TEST(test_crc_any_length) {
 END_TEST
 
 START_TEST(test_frame_bytes) {
-  /* one payload byte 0xff: escaped in the body; length 1 little-endian */
+  /* one payload byte 0xff: escaped in the body (0xff 0xfc); length 1
+  ** little-endian */
   const uint8_t payload[1] = {0xff};
   uint8_t crc_in[5] = {1, 0, 0, 0, 0xff};
   uint16_t crc = nccc_rpc_crc16(NCCC_RPC_CRC_INIT, crc_in, 5);
@@ -95,7 +96,7 @@ START_TEST(test_frame_bytes) {
   ck_assert_uint_eq(w.bytes[2], 1);
   ck_assert_uint_eq(w.bytes[5], 0);
   ck_assert_uint_eq(w.bytes[6], 0xff);
-  ck_assert_uint_eq(w.bytes[7], 0xff);
+  ck_assert_uint_eq(w.bytes[7], NCCC_RPC_BYTE_DATA_FF);
   /* the CRC follows, escaped where a byte is 0xff */
   ck_assert_uint_eq(w.bytes[8], crc & 0xff);
 }
@@ -210,6 +211,20 @@ START_TEST(test_bad_escape_cuts) {
 }
 END_TEST
 
+START_TEST(test_cut_after_lone_escape) {
+  /* a frame cut right after an escape byte: the next frame's start
+  ** (0xff 0xfd) still begins the next frame, which arrives whole */
+  const uint8_t a[6] = {1, 2, 0xff, 4, 5, 6};
+  wire w = {{0}, 0};
+  encode(&w, a, 6);
+  ck_assert_uint_eq(w.bytes[8], 0xff);
+  w.n = 9; /* ends in the lone escape of payload byte 2 */
+  encode(&w, a, 6);
+  ck_assert_str_eq(events(&w), "XO");
+  ck_assert_mem_eq(buf, a, 6);
+}
+END_TEST
+
 START_TEST(test_too_long_dropped_at_once) {
   /* a length of 1000 > 64: dropped after the length, the rest is
   ** garbage until the next start */
@@ -261,7 +276,7 @@ Suite *nccc_check_suite(void) {
                                     test_garbage_before_and_between,
                                     test_garbage_ending_in_escape,
                                     test_nop_inside_frame_ignored, test_bad_crc_then_good,
-                                    test_cut_frame_then_good, test_bad_escape_cuts,
+                                    test_cut_frame_then_good, test_bad_escape_cuts, test_cut_after_lone_escape,
                                     test_too_long_dropped_at_once, test_empty_payload,
                                     test_little_endian_fields));
   return s;

@@ -41,7 +41,7 @@ END_TEST
 START_TEST(test_lookup) {
   nccc_handle h;
   uint16_t n_in, n_out;
-  char sig[16];
+  char sig[16], name[NCCC_NAME_MAX + 45];
   ck_assert_int_eq(nccc_remote_lookup(r, "rpct.add", &h, &n_in, &n_out, sig, sizeof sig),
                    NCCC_OK);
   ck_assert(nccc_handle_marked(h));
@@ -54,6 +54,12 @@ START_TEST(test_lookup) {
   ck_assert_int_eq(nccc_remote_lookup(r, "nccc.alloc", &h, NULL, NULL, sig, sizeof sig),
                    NCCC_OK);
   ck_assert_str_eq(sig, "L:ip");
+  /* names that cannot be registered are not found either */
+  memset(name, 'a', sizeof name - 1);
+  name[sizeof name - 1] = 0;
+  ck_assert_int_eq(nccc_remote_lookup(r, "", &h, NULL, NULL, NULL, 0), NCCC_ERR_NAME_NOT_FOUND);
+  ck_assert_int_eq(nccc_remote_lookup(r, name, &h, NULL, NULL, NULL, 0),
+                   NCCC_ERR_NAME_NOT_FOUND);
 }
 END_TEST
 

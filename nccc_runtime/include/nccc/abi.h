@@ -66,7 +66,7 @@ typedef enum nccc_status {
   NCCC_ERR_WRONG_ARG_TYPE = 0x0801, /* kTvmErrorFunctionCallWrongArgType */
   NCCC_ERR_NOT_IMPLEMENTED = 0x0802, /* kTvmErrorFunctionCallNotImplemented */
   NCCC_ERR_INVALID_ARG = 0x0803, /* kTvmErrorFunctionCallInvalidArg */
-  NCCC_ERR_BAD_NAME = 0x4000, /* empty, over-long or NULL name */
+  NCCC_ERR_BAD_NAME = 0x4000, /* empty, over-long or NULL name where one is defined (registering); a lookup of such a name finds nothing: ERR_NAME_NOT_FOUND */
   NCCC_ERR_BAD_HANDLE = 0x4001, /* handle markers or indices invalid */
   NCCC_ERR_BAD_SIGNATURE = 0x4002, /* signature string malformed */
   NCCC_ERR_MODULES_FULL = 0x4003, /* NCCC_MAX_MODULES modules present */

@@ -197,8 +197,10 @@ static void serve_device(nccc_remote *r, const uint8_t *p, uint32_t n) {
   if (st == NCCC_OK) {
     uint64_t *in = calloc((size_t)n_in + 1, 8), *out = calloc((size_t)n_out + 1, 8);
     for (uint16_t i = 0; in && i < n_in; i++) in[i] = nccc_rpc_get64(req + 16 + 8 * i);
+    r->serving++; /* the depth of the requests the call makes */
     st = in && out ? nccc_call_checked(nccc_rpc_get32(req + 8), in, n_in, out, n_out)
                    : nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", NULL);
+    r->serving--;
     for (uint16_t i = 0; st == NCCC_OK && i < n_out; i++) {
       nccc_rpc_put64(ans + 16 + 8 * i, out[i]);
     }
@@ -280,6 +282,9 @@ static int wait_answer(nccc_remote *r, uint32_t id, int sends, nccc_status *st,
     }
     h = nccc_rpc_header_get(r->rx);
     deadline = now_ms() + r->options.timeout_ms; /* the device is alive */
+    if (h.type == NCCC_RPC_START && h.session == r->device.session) {
+      continue; /* the device's answer to a copy of this session's hello */
+    }
     if (h.type == NCCC_RPC_START) {
       r->stats.restarts++;
       r->open = 0;
@@ -331,6 +336,7 @@ nccc_status nccci_remote_exchange(nccc_remote *r, uint8_t *msg, uint32_t n, uint
     uint32_t id = ++r->next_id;
     int sends = 0, outcome = WAIT_RESEND;
     nccc_rpc_header_put(msg, msg[0], r->device.session, id);
+    msg[1] = r->serving;
     while (sends <= r->options.retries && outcome != WAIT_DONE) {
       if (sends) r->stats.resent++;
       if (send_frame(r, msg, n) != NCCC_OK) {
@@ -385,16 +391,14 @@ nccc_status nccc_remote_open(const nccc_remote_transport *transport,
   pthread_mutexattr_destroy(&attr);
   st = hello(r);
   if (st != NCCC_OK) {
-    nccc_remote_close(r);
+    nccci_remote_free(r);
     return st;
   }
   *out = r;
   return NCCC_OK;
 }
 
-void nccc_remote_close(nccc_remote *r) {
-  if (r == NULL) return;
-  nccci_remote_unbind_all(r);
+void nccci_remote_free(nccc_remote *r) {
   if (r->io.close) r->io.close(r->io.ctx);
   for (unsigned i = 0; i < NCCCI_REMOTE_MIRRORS; i++) free(r->mirrors[i].local);
   pthread_mutex_destroy(&r->lock);

@@ -5,7 +5,8 @@
 **
 ** nccc functions carry no context, so each bound function needs its own
 ** address; the pool is NCCC_REMOTE_STUBS ordinary C functions, made by
-** the macros below, never code made at run time.
+** the macros below, never code made at run time. Closing a remote
+** (nccc_remote_close) is here too: its bound modules go first.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,26 +139,6 @@ static const char *keep(nccci_bound *b, const char *s) {
 typedef struct builtins {
   nccci_remote_fn find, info, function, type, field, constant;
 } builtins;
-
-/* The name of built-in index, from the ABI's table. */
-static const char *builtin_name(int index) {
-  switch (index) {
-#define NAME_CASE(INDEX, UPPER, name, SIGNATURE, N_IN, N_OUT, OFFSET) \
-  case INDEX:                                                         \
-    return #name;
-    NCCC_ABI_BUILTINS(NAME_CASE)
-#undef NAME_CASE
-    default:
-      return "";
-  }
-}
-
-nccc_status nccci_remote_builtin(nccc_remote *r, int index, nccc_handle *out, char *sig,
-                                 size_t sig_size) {
-  char full[64] = "nccc.";
-  strcat(full, builtin_name(index));
-  return nccc_remote_lookup(r, full, out, NULL, NULL, sig, sig_size);
-}
 
 static nccc_status builtin(nccc_remote *r, int index, nccci_remote_fn *fn) {
   char sig[64];
@@ -483,10 +464,12 @@ nccc_status nccc_remote_bind(nccc_remote *r, const char *module, const char *loc
   return st;
 }
 
-void nccci_remote_unbind_all(nccc_remote *r) {
+void nccc_remote_close(nccc_remote *r) {
+  if (r == NULL) return;
   while (r->bound) {
     nccci_bound *b = r->bound;
     r->bound = b->next;
     bound_free(b);
   }
+  nccci_remote_free(r);
 }

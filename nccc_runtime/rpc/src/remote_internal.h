@@ -52,6 +52,7 @@ struct nccc_remote {
   uint32_t device_cached_id;
   uint8_t *device_cache;
   uint32_t device_cache_n;
+  uint8_t serving;         /* the device's nested calls being run */
   nccci_mirror mirrors[NCCCI_REMOTE_MIRRORS];
   unsigned next_mirror;
   struct nccci_bound *bound;
@@ -96,12 +97,13 @@ NCCC_INTERNAL char *nccci_remote_read_string(nccc_remote *r, uint64_t device);
 NCCC_INTERNAL void nccci_remote_record_error(const uint8_t *res, size_t n_out);
 
 /* The device's handle (and signature, when sig is not NULL) of built-in
-** index (NCCC_BUILTIN_*), looked up by its name (remote_bind.c). */
+** index (NCCC_BUILTIN_*), looked up by its name (remote_requests.c). */
 NCCC_INTERNAL nccc_status nccci_remote_builtin(nccc_remote *r, int index, nccc_handle *out,
                                                char *sig, size_t sig_size);
 
-/* Unbinds every module of r (remote_bind.c). */
-NCCC_INTERNAL void nccci_remote_unbind_all(nccc_remote *r);
+/* Closes r's link and frees r (remote.c); nccc_remote_close
+** (remote_bind.c) unbinds its modules first. */
+NCCC_INTERNAL void nccci_remote_free(nccc_remote *r);
 
 /* The transports over file descriptors (remote_link.c): fd pairs, with
 ** an optional child process to end on close. */

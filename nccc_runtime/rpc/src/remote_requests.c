@@ -107,6 +107,26 @@ nccc_status nccc_remote_lookup(nccc_remote *r, const char *name, nccc_handle *ou
   LOCKED(r, lookup(r, name, out, n_in, n_out, sig, sig_size));
 }
 
+/* The name of built-in index, from the ABI's table. */
+static const char *builtin_name(int index) {
+  switch (index) {
+#define NAME_CASE(INDEX, UPPER, name, SIGNATURE, N_IN, N_OUT, OFFSET) \
+  case INDEX:                                                         \
+    return #name;
+    NCCC_ABI_BUILTINS(NAME_CASE)
+#undef NAME_CASE
+    default:
+      return "";
+  }
+}
+
+nccc_status nccci_remote_builtin(nccc_remote *r, int index, nccc_handle *out, char *sig,
+                                 size_t sig_size) {
+  char full[64] = "nccc.";
+  strcat(full, builtin_name(index));
+  return nccc_remote_lookup(r, full, out, NULL, NULL, sig, sig_size);
+}
+
 /* A call message with room for extra bytes after the slots. */
 static uint8_t *call_message(nccc_handle handle, const uint64_t *in, size_t n_in,
                              size_t n_out, size_t extra) {

@@ -121,7 +121,9 @@ static void claim(const uint64_t *in, uint64_t *out) {
   if (st == NCCC_OK) out[1] = nccc_slot_from_ptr(ctx);
 }
 
-void nccci_rpc_callbacks_end_session(void) {
+/* Releases every device closure made for the host when a hello ends
+** the session (the server's session_ended), telling no host. */
+static void end_session(void) {
   int i;
   for (i = 0; i < NCCC_MAX_CLOSURES; i++) {
     if (callbacks[i].used == LIVE) callbacks[i].used = ENDING;
@@ -137,6 +139,7 @@ nccc_status nccc_rpc_server_serve_callbacks(nccc_rpc_server *s) {
   nccc_handle h;
   if (s == NULL) return nccc_fail(NCCC_ERR_NULL_POINTER, "nccc_rpc_server_serve_callbacks", NULL);
   serving = s;
+  s->session_ended = end_session;
   memset(callbacks, 0, sizeof callbacks);
   return nccc_register(NCCC_RPC_CLAIM_NAME, claim, NCCC_RPC_CLAIM_SIGNATURE, 1, &h);
 }

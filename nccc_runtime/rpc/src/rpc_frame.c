@@ -4,8 +4,7 @@
 */
 #include <string.h>
 
-#include <nccc/config.h>
-#include <nccc/rpc_frame.h>
+#include "rpc_internal.h"
 
 #if NCCC_RPC_CRC_SMALL
 /* The CRC of a 4-bit value n in the top of the register: four steps of
@@ -145,52 +144,39 @@ nccc_rpc_frame_event nccc_rpc_decode(nccc_rpc_decoder *d, const uint8_t *data,
     }
     d->escaped = 0;
     if (b == NCCC_RPC_BYTE_NOP) continue;
-    if (b == NCCC_RPC_BYTE_ESCAPE && d->state == HUNT) {
-      /* the first escape was garbage; this one may begin a frame */
-      d->garbage++;
-      d->escaped = 1;
-      continue;
-    }
     if (b == NCCC_RPC_BYTE_START) {
       /* A start inside a frame cuts it; the new frame begins either way. */
       if (d->state != HUNT) ev = NCCC_RPC_FRAME_CUT;
       begin_frame(d);
-    } else if (b == NCCC_RPC_BYTE_ESCAPE && d->state != HUNT) {
-      ev = data_byte(d, b);
-    } else if (d->state != HUNT) {
-      d->state = HUNT; /* an escape that means nothing: the frame is lost */
-      ev = NCCC_RPC_FRAME_CUT;
+    } else if (b == NCCC_RPC_BYTE_DATA_FF && d->state != HUNT) {
+      ev = data_byte(d, NCCC_RPC_BYTE_ESCAPE);
     } else {
-      d->garbage += 2;
+      /* An escape that means nothing: outside a frame it is garbage, inside
+      ** one the frame is lost. A second escape may begin a frame (a frame
+      ** cut after a lone escape byte, then the next one's start). */
+      if (d->state != HUNT) ev = NCCC_RPC_FRAME_CUT;
+      else d->garbage += b == NCCC_RPC_BYTE_ESCAPE ? 1u : 2u;
+      d->state = HUNT;
+      d->escaped = b == NCCC_RPC_BYTE_ESCAPE;
     }
   }
   *used = i;
   return ev;
 }
 
-/* The encoder's staging buffer: escaped bytes go out in chunks. */
-typedef struct out_chunk {
-  uint8_t bytes[NCCC_RPC_IO_CHUNK];
-  size_t n;
-  nccc_rpc_sink sink;
-  void *ctx;
-  uint16_t crc;
-  int failed;
-} out_chunk;
-
-static void flush(out_chunk *o) {
+static void flush(nccci_rpc_out *o) {
   if (o->n && !o->failed && o->sink(o->ctx, o->bytes, o->n) != 0) o->failed = 1;
   o->n = 0;
 }
 
-static void put_raw(out_chunk *o, uint8_t b) {
+static void put_raw(nccci_rpc_out *o, uint8_t b) {
   if (o->n == sizeof o->bytes) flush(o);
   o->bytes[o->n++] = b;
 }
 
 /* Data bytes: escaped, and counted in the CRC unless crc is 0. Runs
 ** without an escape byte are copied whole. */
-static void put_data(out_chunk *o, const uint8_t *p, size_t n, int crc) {
+static void put_data(nccci_rpc_out *o, const uint8_t *p, size_t n, int crc) {
   if (crc) o->crc = nccc_rpc_crc16(o->crc, p, n);
   while (n > 0) {
     const uint8_t *esc = memchr(p, NCCC_RPC_BYTE_ESCAPE, n);
@@ -210,30 +196,42 @@ static void put_data(out_chunk *o, const uint8_t *p, size_t n, int crc) {
     }
     if (esc != NULL) {
       put_raw(o, NCCC_RPC_BYTE_ESCAPE);
-      put_raw(o, NCCC_RPC_BYTE_ESCAPE);
+      put_raw(o, NCCC_RPC_BYTE_DATA_FF);
       p++;
       n--;
     }
   }
 }
 
+void nccci_rpc_frame_open(nccci_rpc_out *o, uint32_t n, nccc_rpc_sink sink, void *ctx) {
+  uint8_t field[NCCC_RPC_LENGTH_BYTES];
+  o->n = 0;
+  o->sink = sink;
+  o->ctx = ctx;
+  o->crc = NCCC_RPC_CRC_INIT;
+  o->failed = 0;
+  put_raw(o, NCCC_RPC_BYTE_ESCAPE);
+  put_raw(o, NCCC_RPC_BYTE_START);
+  nccc_rpc_put32(field, n);
+  put_data(o, field, NCCC_RPC_LENGTH_BYTES, 1);
+}
+
+void nccci_rpc_frame_put(nccci_rpc_out *o, const uint8_t *p, size_t n) {
+  put_data(o, p, n, 1);
+}
+
+nccc_status nccci_rpc_frame_close(nccci_rpc_out *o) {
+  uint8_t field[NCCC_RPC_CRC_BYTES];
+  nccc_rpc_put16(field, o->crc);
+  put_data(o, field, NCCC_RPC_CRC_BYTES, 0);
+  flush(o);
+  return o->failed ? nccc_fail(NCCC_ERR_RPC_TRANSPORT, "rpc", "write failed") : NCCC_OK;
+}
+
 nccc_status nccc_rpc_frame_send(const uint8_t *payload, uint32_t n,
                                 nccc_rpc_sink sink, void *ctx) {
-  out_chunk o;
-  uint8_t field[NCCC_RPC_LENGTH_BYTES];
-  o.n = 0;
-  o.sink = sink;
-  o.ctx = ctx;
-  o.crc = NCCC_RPC_CRC_INIT;
-  o.failed = 0;
-  put_raw(&o, NCCC_RPC_BYTE_ESCAPE);
-  put_raw(&o, NCCC_RPC_BYTE_START);
-  nccc_rpc_put32(field, n);
-  put_data(&o, field, NCCC_RPC_LENGTH_BYTES, 1);
-  put_data(&o, payload, n, 1);
-  nccc_rpc_put16(field, o.crc);
-  put_data(&o, field, NCCC_RPC_CRC_BYTES, 0);
-  flush(&o);
-  return o.failed ? nccc_fail(NCCC_ERR_RPC_TRANSPORT, "rpc", "write failed")
-                  : NCCC_OK;
+  nccci_rpc_out o;
+  nccci_rpc_frame_open(&o, n, sink, ctx);
+  nccci_rpc_frame_put(&o, payload, n);
+  return nccci_rpc_frame_close(&o);
 }

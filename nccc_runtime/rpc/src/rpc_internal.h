@@ -18,6 +18,24 @@
 #define NCCCI_RPC_RESULT_RECORDED_ERROR 1u
 #define NCCCI_RPC_RESULT_REQUEST_BASE 2u
 
+/* A frame written in pieces (rpc_frame.c): open with the payload's
+** length, put its bytes in order, close; escaped bytes go to the sink
+** NCCC_RPC_IO_CHUNK at a time. */
+typedef struct nccci_rpc_out {
+  uint8_t bytes[NCCC_RPC_IO_CHUNK];
+  size_t n;
+  nccc_rpc_sink sink;
+  void *ctx;
+  uint16_t crc;
+  int failed;
+} nccci_rpc_out;
+
+NCCC_INTERNAL void nccci_rpc_frame_open(nccci_rpc_out *o, uint32_t n, nccc_rpc_sink sink,
+                                        void *ctx);
+NCCC_INTERNAL void nccci_rpc_frame_put(nccci_rpc_out *o, const uint8_t *p, size_t n);
+/* NCCC_OK, or NCCC_ERR_RPC_TRANSPORT when the sink failed. */
+NCCC_INTERNAL nccc_status nccci_rpc_frame_close(nccci_rpc_out *o);
+
 /* Writes the body of a failed result at r (after the header): status,
 ** then the text of this thread's last error. Returns the message's
 ** whole length. */
@@ -49,13 +67,5 @@ static inline void nccci_rpc_free_all(nccc_rpc_server *s) { (void)s; }
 ** results (rpc_records.c). */
 NCCC_INTERNAL void nccci_rpc_records(nccc_handle handle, uint64_t *slots, size_t n,
                                      int out_side);
-
-/* Releases every device closure made for the host (a new session),
-** telling no host (rpc_callback.c; nothing to release without closures). */
-#if NCCC_WITH_CLOSURES
-NCCC_INTERNAL void nccci_rpc_callbacks_end_session(void);
-#else
-static inline void nccci_rpc_callbacks_end_session(void) {}
-#endif
 
 #endif

@@ -33,6 +33,26 @@ static nccc_status send_short(nccc_rpc_server *s, uint8_t type, uint16_t session
   return send_msg(s, msg, (uint32_t)(NCCC_RPC_HEADER_BYTES + 6 + len));
 }
 
+/* The nested call of level (header, handle, counts, then its slots in
+** the wire's order), framed as it goes: no buffer holds it, so that the
+** answers of requests served while it waits cannot overwrite it. */
+static nccc_status send_nested(nccc_rpc_server *s, uint8_t level) {
+  const nccc_rpc_nested *c = &s->nested[level];
+  uint8_t bytes[NCCCI_RPC_CALL_FIXED];
+  nccci_rpc_out o;
+  nccci_rpc_frame_open(&o, NCCCI_RPC_CALL_FIXED + 8u * c->n_in, sink, s);
+  nccc_rpc_header_put(bytes, NCCC_RPC_CALL, s->session, c->id);
+  nccc_rpc_put32(bytes + 8, c->handle);
+  nccc_rpc_put16(bytes + 12, c->n_in);
+  nccc_rpc_put16(bytes + 14, c->n_out);
+  nccci_rpc_frame_put(&o, bytes, sizeof bytes);
+  for (uint16_t i = 0; i < c->n_in; i++) {
+    nccc_rpc_put64(bytes, c->in[i]);
+    nccci_rpc_frame_put(&o, bytes, 8);
+  }
+  return nccci_rpc_frame_close(&o);
+}
+
 static nccc_status send_start(nccc_rpc_server *s, uint8_t nonce) {
   const uint16_t probe = 1;
   uint8_t msg[NCCC_RPC_HEADER_BYTES + 12];
@@ -65,10 +85,41 @@ static void frame_fault(nccc_rpc_server *s, nccc_rpc_frame_event ev) {
   send_short(s, NCCC_RPC_NOTICE, s->session, 0, NCCC_ERR_RPC_FRAME, what);
 }
 
+/* The waits above level `to` give up (docs/RPC.md, "Faults"): each
+** returns to its device function, whose request then ends, until the
+** server is back at level `to`; there it resends its nested call
+** (resend), or handles the n bytes held in rx[depth] (a request or an
+** answer for that level). */
+static void unwind(nccc_rpc_server *s, uint8_t to, int resend, uint32_t held) {
+  s->unwinding = 1;
+  s->unwind_to = to;
+  s->resend_there = (uint8_t)resend;
+  s->held_level = s->depth;
+  s->held_n = held;
+}
+
 /* The next well-formed frame's payload length, into rx[depth]; reads the
 ** link as needed. NCCC_ERR_RPC_TRANSPORT when it is gone, or (feeding)
-** when the bytes given run out. */
+** when the bytes given run out; NCCC_ERR_RPC_TIMEOUT for a wait the host
+** gave up. */
 static nccc_status next_frame(nccc_rpc_server *s, uint32_t *n) {
+  if (s->unwinding) {
+    if (s->depth > s->unwind_to) {
+      s->stats.given_up++;
+      return nccc_fail(NCCC_ERR_RPC_TIMEOUT, "rpc", "the host gave up the call; its outcome is unknown");
+    }
+    s->unwinding = 0;
+    if (s->resend_there) {
+      s->stats.nested_resent++;
+      send_nested(s, s->depth);
+    }
+    if (s->held_n) {
+      *n = s->held_n;
+      s->held_n = 0;
+      memcpy(s->rx[s->depth], s->rx[s->held_level], *n);
+      return NCCC_OK;
+    }
+  }
   for (;;) {
     size_t used;
     nccc_rpc_frame_event ev;
@@ -97,19 +148,27 @@ static nccc_status next_frame(nccc_rpc_server *s, uint32_t *n) {
 /* ---- requests ---- */
 
 static void on_hello(nccc_rpc_server *s, const uint8_t *p, uint32_t n) {
+  uint8_t nonce;
   if (n < NCCC_RPC_HEADER_BYTES + 2) {
     s->stats.protocol++;
     return;
   }
+  nonce = p[NCCC_RPC_HEADER_BYTES + 1];
+  if (s->session != 0 && nonce == s->session >> 8 && s->highest_id == 0 && s->depth == 0) {
+    /* a copy of the hello of this session, which no request used yet */
+    send_start(s, nonce);
+    return;
+  }
   if (++s->sessions == 0) s->sessions = 1;
-  s->session = (uint16_t)(p[NCCC_RPC_HEADER_BYTES + 1] << 8 | s->sessions);
+  s->session = (uint16_t)(nonce << 8 | s->sessions);
   s->highest_id = 0;
+  s->next_id = 0;
   s->cached = 0;
   s->resets++;
   s->stats.sessions++;
   nccci_rpc_free_all(s);
-  nccci_rpc_callbacks_end_session();
-  send_start(s, p[NCCC_RPC_HEADER_BYTES + 1]);
+  if (s->session_ended != NULL) s->session_ended();
+  send_start(s, nonce);
 }
 
 /* Writes the n slots at p (native) to the wire's order, in place. */
@@ -293,7 +352,18 @@ static void on_request(nccc_rpc_server *s, nccc_rpc_header h, uint8_t *p, uint32
     return;
   }
   for (uint8_t k = 0; k < level; k++) {
-    if (s->running[k] == h.id) return; /* still running: its answer will come */
+    /* Still running: its answer will come. The host sent it again, so it
+    ** waits for nothing deeper: it lacks the nested call of level k + 1
+    ** (or that call's answer was lost), which goes again. */
+    if (s->running[k] == h.id) {
+      if (k + 1 == level) {
+        s->stats.nested_resent++;
+        send_nested(s, level);
+      } else {
+        unwind(s, (uint8_t)(k + 1), 1, 0);
+      }
+      return;
+    }
   }
   if (!nccc_rpc_id_after(h.id, s->highest_id)) {
     s->stats.replayed++;
@@ -301,11 +371,20 @@ static void on_request(nccc_rpc_server *s, nccc_rpc_header h, uint8_t *p, uint32
     send_short(s, NCCC_RPC_RESULT, h.session, h.id, NCCC_ERR_RPC_REPLAYED, nccc_last_error());
     return;
   }
+  if (h.depth < level) {
+    /* sent from fewer of this device's nested calls than wait: the host
+    ** gave up the deeper ones; the request is served at its own level */
+    unwind(s, h.depth, 0, n);
+    return;
+  }
   s->highest_id = h.id;
   if (s->cached_level == level) s->cached = 0;
   s->running[level] = h.id;
   s->stats.requests++;
-  if (!served(s, h.type, p, n)) {
+  if (h.depth > level) {
+    len = nccci_rpc_refusal(r, nccc_fail(NCCC_ERR_RPC_PROTOCOL, "rpc",
+                                         "a request deeper than the device's nested calls"));
+  } else if (!served(s, h.type, p, n)) {
     len = nccci_rpc_refusal(r, nccc_fail(NCCC_ERR_NOT_IMPLEMENTED, "rpc",
                                          "the device does not serve this request"));
   } else if (h.type == NCCC_RPC_CALL) {
@@ -345,8 +424,8 @@ static void on_message(nccc_rpc_server *s, uint8_t *p, uint32_t n) {
     case NCCC_RPC_STRLEN:
       on_request(s, h, p, n);
       break;
-    case NCCC_RPC_RESULT: case NCCC_RPC_NOTICE:
-      break; /* an answer nobody waits for any more */
+    case NCCC_RPC_RESULT: case NCCC_RPC_NOTICE: case NCCC_RPC_START: case NCCC_RPC_LOG:
+      break; /* an answer nobody waits for any more; what only a device sends */
     default:
       s->stats.protocol++;
       if (h.session == s->session) {
@@ -401,28 +480,35 @@ nccc_status nccc_rpc_server_feed(nccc_rpc_server *s, const uint8_t *data, size_t
   return NCCC_OK;
 }
 
-/* Waits at level s->depth for the result of request id; fills out. */
-static nccc_status await_result(nccc_rpc_server *s, uint32_t id, uint64_t *out,
-                                size_t n_out) {
+/* Waits at level s->depth for the result of the nested call sent there;
+** fills out. */
+static nccc_status await_result(nccc_rpc_server *s, uint64_t *out, size_t n_out) {
   uint32_t resets = s->resets;
+  uint8_t level = s->depth;
   for (;;) {
     uint32_t n;
-    uint8_t *p = BYTES(s->rx[s->depth]);
+    uint8_t *p = BYTES(s->rx[level]);
     nccc_rpc_header h;
     nccc_status st = next_frame(s, &n);
     if (st != NCCC_OK) return st;
     h = nccc_rpc_header_get(p);
-    if (n >= NCCCI_RPC_RESULT_FIXED && h.type == NCCC_RPC_RESULT && h.id == id &&
-        h.session == s->session) {
-      st = (nccc_status)nccc_rpc_get32(p + 8);
-      if (st != NCCC_OK) return nccc_fail(st, "rpc", "the host refused the call");
-      if (n < NCCCI_RPC_CALL_FIXED + 8u * n_out || nccc_rpc_get16(p + 12) != n_out) {
-        return nccc_fail(NCCC_ERR_RPC_PROTOCOL, "rpc", "result of the wrong size");
+    if (n >= NCCCI_RPC_RESULT_FIXED && h.type == NCCC_RPC_RESULT && h.session == s->session) {
+      if (h.id == s->nested[level].id) {
+        st = (nccc_status)nccc_rpc_get32(p + 8);
+        if (st != NCCC_OK) return nccc_fail(st, "rpc", "the host refused the call");
+        if (n < NCCCI_RPC_CALL_FIXED + 8u * n_out || nccc_rpc_get16(p + 12) != n_out) {
+          return nccc_fail(NCCC_ERR_RPC_PROTOCOL, "rpc", "result of the wrong size");
+        }
+        for (size_t i = 0; i < n_out; i++) {
+          out[i] = nccc_rpc_get64(p + NCCCI_RPC_CALL_FIXED + 8 * i);
+        }
+        return NCCC_OK;
       }
-      for (size_t i = 0; i < n_out; i++) {
-        out[i] = nccc_rpc_get64(p + NCCCI_RPC_CALL_FIXED + 8 * i);
+      /* the answer of an outer nested call: the host gave up this one */
+      for (uint8_t k = 1; k < level; k++) {
+        if (h.id == s->nested[k].id) unwind(s, k, 0, n);
       }
-      return NCCC_OK;
+      continue;
     }
     if (n >= NCCC_RPC_HEADER_BYTES) on_message(s, p, n);
     if (s->resets != resets) {
@@ -434,9 +520,9 @@ static nccc_status await_result(nccc_rpc_server *s, uint32_t id, uint64_t *out,
 nccc_status nccc_rpc_server_call_host(nccc_rpc_server *s, nccc_handle handle,
                                       const uint64_t *in, size_t n_in, uint64_t *out,
                                       size_t n_out) {
-  uint8_t *q;
-  uint32_t id;
-  nccc_status st;
+  nccc_rpc_nested *c;
+  nccc_status st, prior;
+  char text[NCCC_ERROR_MESSAGE_BYTES];
   if (s == NULL || (n_in && in == NULL) || (n_out && out == NULL)) {
     return nccc_fail(NCCC_ERR_NULL_POINTER, "nccc_rpc_server_call_host", NULL);
   }
@@ -444,22 +530,29 @@ nccc_status nccc_rpc_server_call_host(nccc_rpc_server *s, nccc_handle handle,
   if (s->depth + 1 > NCCC_RPC_MAX_DEPTH) { /* always, with NCCC_RPC_MAX_DEPTH 0 */
     return nccc_fail(NCCC_ERR_RPC_DEPTH, "rpc", "deeper than NCCC_RPC_MAX_DEPTH");
   }
+  if (s->unwinding) {
+    return nccc_fail(NCCC_ERR_RPC_TIMEOUT, "rpc", "the host gave up the call; its outcome is unknown");
+  }
   if (n_in > NCCC_RPC_MAX_SLOTS || n_out > NCCC_RPC_MAX_SLOTS ||
       NCCCI_RPC_CALL_FIXED + 8 * (n_in > n_out ? n_in : n_out) > NCCC_RPC_MAX_MESSAGE) {
     return nccc_fail(NCCC_ERR_RPC_TOO_BIG, "rpc", "more slots than NCCC_RPC_MAX_SLOTS");
   }
-  s->depth++;
-  q = BYTES(s->tx[s->depth]);
-  if (s->cached_level == s->depth) s->cached = 0;
-  id = ++s->next_id;
-  nccc_rpc_header_put(q, NCCC_RPC_CALL, s->session, id);
-  nccc_rpc_put32(q + 8, handle);
-  nccc_rpc_put16(q + 12, (uint16_t)n_in);
-  nccc_rpc_put16(q + 14, (uint16_t)n_out);
-  for (size_t i = 0; i < n_in; i++) nccc_rpc_put64(q + NCCCI_RPC_CALL_FIXED + 8 * i, in[i]);
-  st = send_msg(s, q, (uint32_t)(NCCCI_RPC_CALL_FIXED + 8 * n_in));
-  if (st == NCCC_OK) st = await_result(s, id, out, n_out);
+  /* what the requests served meanwhile record goes in their own results:
+  ** the caller's last error is put back */
+  prior = nccc_last_status();
+  if (prior != NCCC_OK) memcpy(text, nccc_last_error(), sizeof text);
+  c = &s->nested[++s->depth];
+  c->in = in;
+  c->handle = handle;
+  c->id = ++s->next_id;
+  c->n_in = (uint16_t)n_in;
+  c->n_out = (uint16_t)n_out;
+  st = send_nested(s, s->depth);
+  if (st == NCCC_OK) st = await_result(s, out, n_out);
+  c->id = 0;
   s->depth--;
+  if (st == NCCC_OK && prior == NCCC_OK) nccc_clear_error();
+  if (st == NCCC_OK && prior != NCCC_OK) nccc_fail(prior, text, NULL);
   return st;
 }
 

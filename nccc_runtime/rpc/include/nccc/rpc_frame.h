@@ -92,7 +92,8 @@ static inline void nccc_rpc_put64(uint8_t *p, uint64_t v) {
 /* The 8-byte header every message starts with. */
 typedef struct nccc_rpc_header {
   uint8_t type;     /* nccc_rpc_message */
-  uint8_t flags;    /* 0; receivers ignore it */
+  uint8_t depth;    /* a host's request: how many of the device's nested
+                    ** calls the host is serving as it sends it; else 0 */
   uint16_t session;
   uint32_t id;
 } nccc_rpc_header;
@@ -107,7 +108,7 @@ static inline void nccc_rpc_header_put(uint8_t *p, uint8_t type, uint16_t sessio
 static inline nccc_rpc_header nccc_rpc_header_get(const uint8_t *p) {
   nccc_rpc_header h;
   h.type = p[0];
-  h.flags = p[1];
+  h.depth = p[1];
   h.session = nccc_rpc_get16(p + 2);
   h.id = nccc_rpc_get32(p + 4);
   return h;

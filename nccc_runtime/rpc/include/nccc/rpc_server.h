@@ -47,6 +47,8 @@ typedef struct nccc_rpc_server_stats {
   uint32_t stale_session;   /* requests for another session refused */
   uint32_t protocol;        /* malformed messages refused */
   uint32_t sessions;        /* hello messages answered */
+  uint32_t nested_resent;   /* nested calls sent again (docs/RPC.md, "Faults") */
+  uint32_t given_up;        /* nested waits the host gave up */
 } nccc_rpc_server_stats;
 
 /* One block handed out by the alloc message. */
@@ -60,6 +62,14 @@ typedef struct nccc_rpc_block {
 ** handle (calls; 0 for the others): non-zero to serve it. */
 typedef int (*nccc_rpc_filter)(void *ctx, uint8_t type, nccc_handle handle);
 
+/* The device's own nested call at one level, kept to send it again. */
+typedef struct nccc_rpc_nested {
+  const uint64_t *in;      /* the caller's slots, alive while it waits */
+  nccc_handle handle;      /* on the host */
+  uint32_t id;
+  uint16_t n_in, n_out;
+} nccc_rpc_nested;
+
 typedef struct nccc_rpc_server {
   nccc_rpc_filter filter;  /* NULL: every request is served; first, as */
   void *filter_ctx;        /* nccc_rpc_server_init keeps what precedes io */
@@ -72,12 +82,21 @@ typedef struct nccc_rpc_server {
   uint32_t running[NCCC_RPC_MAX_DEPTH + 1]; /* id served at each level */
   uint32_t next_id;        /* of the device's own (nested) requests */
   uint32_t resets;         /* hello messages seen: unwinds nested waits */
+  nccc_rpc_nested nested[NCCC_RPC_MAX_DEPTH + 1]; /* sent at levels 1..depth */
+  uint8_t unwinding;       /* the waits above level unwind_to give up */
+  uint8_t unwind_to;
+  uint8_t resend_there;    /* then resend that level's nested call */
+  uint8_t held_level;      /* a frame for level unwind_to, in rx[held_level] */
+  uint32_t held_n;         /* its length (0: none) */
   uint32_t cached_id, cached_length; /* the last answer, for a duplicate */
   uint16_t cached_session;
   uint8_t cached_level, cached;
   const uint8_t *pending;  /* bytes read but not yet decoded */
   size_t pending_n;
   int feeding;             /* nccc_rpc_server_feed: no reads */
+  void (*session_ended)(void); /* after a hello ended a session: the
+                           ** callbacks' release (set by
+                           ** nccc_rpc_server_serve_callbacks), or NULL */
   nccc_rpc_server_stats stats;
 #if NCCC_WITH_REMOTE_MEMORY
   nccc_rpc_block blocks[NCCC_RPC_MAX_ALLOCS];
@@ -127,10 +146,13 @@ NCCC_API nccc_status nccc_rpc_server_feed(nccc_rpc_server *s, const uint8_t *dat
 /*
 ** Calls handle on the host from inside a call the device is serving (a
 ** callback across the wire), serving the host's own requests meanwhile.
-** n_in and n_out must be the host function's slot counts. NCCC_OK, or:
+** n_in and n_out must be the host function's slot counts; in stays in
+** use until it returns (the call is sent again from it when it is lost).
+** On NCCC_OK the caller's last error is what it was before. NCCC_OK, or:
 ** NCCC_ERR_RPC_SESSION (no session), NCCC_ERR_RPC_DEPTH (past
 ** NCCC_RPC_MAX_DEPTH), NCCC_ERR_RPC_TOO_BIG, NCCC_ERR_RPC_RESET (the
-** host began a new session), NCCC_ERR_RPC_TRANSPORT, or the host's
+** host began a new session), NCCC_ERR_RPC_TIMEOUT (the host gave the call
+** up: its outcome is unknown), NCCC_ERR_RPC_TRANSPORT, or the host's
 ** refusal (NCCC_ERR_BAD_HANDLE, NCCC_ERR_NUM_ARGUMENTS, ...).
 */
 NCCC_API nccc_status nccc_rpc_server_call_host(nccc_rpc_server *s, nccc_handle handle,

@@ -10,12 +10,13 @@
 #ifndef NCCC_RPC_WIRE_H
 #define NCCC_RPC_WIRE_H
 
-#define NCCC_RPC_VERSION 1u
-/* Framing: ESCAPE START begins a frame, ESCAPE NOP is ignored, ESCAPE ESCAPE
+#define NCCC_RPC_VERSION 2u
+/* Framing: ESCAPE START begins a frame, ESCAPE NOP is ignored, ESCAPE DATA_FF
 ** is one data byte 0xff. */
 #define NCCC_RPC_BYTE_ESCAPE 0xffu
 #define NCCC_RPC_BYTE_START 0xfdu
 #define NCCC_RPC_BYTE_NOP 0xfeu
+#define NCCC_RPC_BYTE_DATA_FF 0xfcu
 #define NCCC_RPC_LENGTH_BYTES 4u
 #define NCCC_RPC_CRC_BYTES 2u
 /* CRC-16-CCITT: polynomial, initial value, the CRC of "123456789" */
@@ -62,13 +63,13 @@
 /* The constant every module bound from a device has (value 1): host modules
 ** raise a failure of the remote call itself (docs/RPC.md). */
 #define NCCC_RPC_BOUND_MARKER "nccc.remote"
-/* type, flags, session (2), id (4) */
+/* type, depth, session (2), id (4) */
 #define NCCC_RPC_HEADER_BYTES 8u
 
 typedef enum nccc_rpc_message {
   NCCC_RPC_HELLO = 0x01, /* open a session: version, host nonce */
   NCCC_RPC_START = 0x02, /* session start: version, pointer bytes, byte order, depth, largest message, most slots, session id in the header */
-  NCCC_RPC_CALL = 0x10, /* call by handle: handle, n_in, n_out, strings in, strings out, in slots */
+  NCCC_RPC_CALL = 0x10, /* call by handle: handle, n_in, n_out, in slots, then (host only) strings in and strings out */
   NCCC_RPC_LOOKUP = 0x11, /* name -> handle, n_in, n_out, signature */
   NCCC_RPC_ALLOC = 0x12, /* size -> address */
   NCCC_RPC_FREE = 0x13, /* address */
@@ -76,7 +77,7 @@ typedef enum nccc_rpc_message {
   NCCC_RPC_WRITE = 0x15, /* address, bytes */
   NCCC_RPC_STRLEN = 0x16, /* address -> length */
   NCCC_RPC_RESULT = 0x20, /* the answer to a request: status, then what the request gives */
-  NCCC_RPC_NOTICE = 0x30, /* a fault seen by the receiver (a dropped frame): status, text */
+  NCCC_RPC_NOTICE = 0x30, /* a fault the device saw (a dropped frame, an unknown type): status, text */
   NCCC_RPC_LOG = 0x31 /* a log line: level, text */
 } nccc_rpc_message;
 
