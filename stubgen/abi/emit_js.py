@@ -51,6 +51,7 @@ def _rpc(rpc):
     return _obj([
         ("version", str(rpc.version)), ("escape", str(rpc.escape)),
         ("start", str(rpc.start)), ("nop", str(rpc.nop)),
+        ("data_ff", str(rpc.data_ff)),
         ("crc", _obj((k, str(v)) for k, v in sorted(rpc.crc.items())
                      if k != "name")),
         ("length_bytes", str(rpc.length_bytes)),

@@ -127,7 +127,8 @@ test("a device restart mid-call: reset, then a new session", async (t) => {
 // ---- inside nested calls ----
 
 // rpct.call_host(h, x) calls the host's function h (L:L) with x and
-// answers [status, its result + 1]; the host function counts its runs.
+// answers [status, its result + 1], counted as rpct.count is; the host
+// function counts its runs.
 async function nested(t, fault, timeoutMs = SILENCE_MS) {
   const { dev, handles, count, arm } = await open(t, () => "pass", timeoutMs);
   let runs = 0;
@@ -141,12 +142,32 @@ async function nested(t, fault, timeoutMs = SILENCE_MS) {
   arm(() => "pass");
   assert.deepEqual([...r.out], [0n, 41n], "the device's call and the host's, both done");
   assert.equal(runs, 1, "the host's function ran once");
-  assert.equal(await count(), before + 1n, "the next call works");
+  // rpct.call_host counts its runs as count does
+  assert.equal(await count(), before + 2n, "the device's call ran once, and the next call works");
   return dev;
 }
 
 test("a nested call, no fault", async (t) => {
   await nested(t, () => "pass");
+});
+
+// The device sends its nested call again when the host sends again the
+// request it serves (docs/RPC.md, "Request ids"), and the host answers a
+// copy of the call it answered last from its last answer.
+test("the device's nested call corrupted on its way", async (t) => {
+  await nested(t, once("up", MSG.call, "corrupt"));
+});
+
+test("the device's nested call lost", async (t) => {
+  await nested(t, once("up", MSG.call, "drop"));
+});
+
+test("the host's answer to a nested call corrupted", async (t) => {
+  await nested(t, once("down", MSG.result, "corrupt"));
+});
+
+test("the host's answer to a nested call lost", async (t) => {
+  await nested(t, once("down", MSG.result, "drop"));
 });
 
 test("a request from inside the host function, lost", async (t) => {

@@ -73,6 +73,6 @@ const abi = {
   closure_flags: {"notify": 256, "thread": 512},
   closure_target_signature: "L*:*",
   type_kinds: {"1": "struct", "2": "union", "3": "opaque"},
-  rpc: {"version": 1, "escape": 255, "start": 253, "nop": 254, "crc": {"check": 10673, "init": 65535, "poly": 4129}, "length_bytes": 4, "crc_bytes": 2, "header_bytes": 8, "messages": {"hello": 1, "start": 2, "call": 16, "lookup": 17, "alloc": 18, "free": 19, "read": 20, "write": 21, "strlen": 22, "result": 32, "notice": 48, "log": 49}, "byte_orders": {"little": 0, "big": 1}, "log_levels": {"error": 0, "warn": 1, "info": 2, "abort": 3}, "claim": {"name": "rpc.claim", "signature": "IIII*:ip"}, "runner": {"name": "rpc.run_callback", "signature": "LI*:*"}, "released": 65536, "bound_marker": "nccc.remote"},
+  rpc: {"version": 2, "escape": 255, "start": 253, "nop": 254, "data_ff": 252, "crc": {"check": 10673, "init": 65535, "poly": 4129}, "length_bytes": 4, "crc_bytes": 2, "header_bytes": 8, "messages": {"hello": 1, "start": 2, "call": 16, "lookup": 17, "alloc": 18, "free": 19, "read": 20, "write": 21, "strlen": 22, "result": 32, "notice": 48, "log": 49}, "byte_orders": {"little": 0, "big": 1}, "log_levels": {"error": 0, "warn": 1, "info": 2, "abort": 3}, "claim": {"name": "rpc.claim", "signature": "IIII*:ip"}, "runner": {"name": "rpc.run_callback", "signature": "LI*:*"}, "released": 65536, "bound_marker": "nccc.remote"},
 };
 export default abi;

@@ -4,7 +4,7 @@
 import abi from "../abi.mjs";
 
 const R = abi.rpc;
-const ESC = R.escape, START = R.start, NOP = R.nop;
+const ESC = R.escape, START = R.start, NOP = R.nop, DATA_FF = R.data_ff;
 
 // The CRC of one byte value in the register's top byte, for every value:
 // eight steps of the bitwise definition (most significant bit first).
@@ -21,7 +21,8 @@ export function crc16(crc, bytes, from = 0, to = bytes.length) {
   return crc;
 }
 
-// The frame of a payload, escaped: start, length, payload, CRC.
+// The frame of a payload, escaped (a data byte ESC as ESC DATA_FF):
+// start, length, payload, CRC.
 export function encodeFrame(payload) {
   const n = payload.length;
   const head = new Uint8Array(R.length_bytes);
@@ -37,7 +38,7 @@ export function encodeFrame(payload) {
   for (const part of [head, payload, tail]) {
     for (const b of part) {
       out[at++] = b;
-      if (b === ESC) out[at++] = ESC;
+      if (b === ESC) out[at++] = DATA_FF;
     }
   }
   return out;
@@ -115,17 +116,17 @@ export class Decoder {
         const inside = this.state !== HUNT;
         this.begin();
         if (inside) this.onEvent("bad", "cut");
-      } else if (b === ESC && this.state !== HUNT) {
-        this.data(b);
-      } else if (this.state === HUNT) {
-        // an escape outside a frame not followed by a start: garbage; a
-        // second escape may itself begin a frame
-        this.garbage++;
-        if (b === ESC) this.escaped = true;
-        else this.garbage++;
+      } else if (b === DATA_FF && this.state !== HUNT) {
+        this.data(ESC);
       } else {
+        // an escape that means nothing: garbage outside a frame, the frame
+        // lost inside one; a second escape may itself begin a frame (a
+        // frame cut after a lone escape, then the next one's start)
+        const inside = this.state !== HUNT;
         this.state = HUNT;
-        this.onEvent("bad", "cut");
+        this.escaped = b === ESC;
+        if (inside) this.onEvent("bad", "cut");
+        else this.garbage += b === ESC ? 1 : 2;
       }
     }
   }

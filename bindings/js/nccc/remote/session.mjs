@@ -218,6 +218,8 @@ export class Session {
     return new Promise((resolve, reject) => {
       const id = (this.nextId = (this.nextId + 1) >>> 0);
       const dv = view(msg);
+      // the depth: how many of the device's nested calls the host runs
+      msg[1] = this.stack.filter((x) => x.serving).length;
       dv.setUint16(2, this.device.session, true);
       dv.setUint32(4, id, true);
       const w = { id, msg, tag, sends: 0, restarted: false };
@@ -285,6 +287,8 @@ export class Session {
     if (top && top.resend) this.wait(top); // the device is alive
     switch (type) {
       case MSG.start:
+        // the answer to a copy of this session's hello
+        if (this.device && session === this.device.session) return;
         this.stats.restarts++;
         this.open = false;
         if (top && top.resend) top.restarted = true;
