@@ -8,6 +8,11 @@
 
 #define BYTES(buf) ((uint8_t *)(buf))
 
+/* Whether the device makes nested calls at all: with NCCC_RPC_MAX_DEPTH 0
+** it serves at level 0 only and never waits, so the code that sends a
+** nested call again or gives a wait up goes from the image. */
+enum { NESTS = NCCC_RPC_MAX_DEPTH > 0 };
+
 /* ---- sending ---- */
 
 static int sink(void *ctx, const uint8_t *data, size_t n) {
@@ -103,7 +108,7 @@ static void unwind(nccc_rpc_server *s, uint8_t to, int resend, uint32_t held) {
 ** when the bytes given run out; NCCC_ERR_RPC_TIMEOUT for a wait the host
 ** gave up. */
 static nccc_status next_frame(nccc_rpc_server *s, uint32_t *n) {
-  if (s->unwinding) {
+  if (NESTS && s->unwinding) {
     if (s->depth > s->unwind_to) {
       s->stats.given_up++;
       return nccc_fail(NCCC_ERR_RPC_TIMEOUT, "rpc", "the host gave up the call; its outcome is unknown");
@@ -336,7 +341,7 @@ static int served(nccc_rpc_server *s, uint8_t type, const uint8_t *p, uint32_t n
 }
 
 static void on_request(nccc_rpc_server *s, nccc_rpc_header h, uint8_t *p, uint32_t n) {
-  uint8_t level = s->depth;
+  uint8_t level = NESTS ? s->depth : 0;
   uint8_t *r = BYTES(s->tx[level]);
   uint32_t len = 0;
   nccc_rpc_header_put(r, NCCC_RPC_RESULT, h.session, h.id);
