@@ -183,7 +183,7 @@ class Case:
         if isinstance(do, dict) and "release" in do:
             def release(*_):
                 rec.collected.append([self.closures[do["release"]].release()])
-                return do["returns"]
+                return do.get("returns")
             return release
         raise Failed("unknown callback behaviour %r" % (do,))
 

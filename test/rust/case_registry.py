@@ -225,10 +225,11 @@ class RegistrySteps:
             if other not in self.released_inside or other not in self.callbacks:
                 raise Unsupported("a release of a closure made later")
             captured = "let %s_cell = %s_cell.clone(); " % (other, other)
+            result = "Dyn::Int(%d)" % _int(do["returns"]) if "returns" in do else ""
             body = ("let c = (*%s_cell.lock().unwrap()).expect(\"the closure is made\"); "
                     "let got = with_runtime(|rt| c.release(rt).unwrap()); "
-                    "%s_seen.lock().unwrap().push(vec![got.to_string()]); vec![Dyn::Int(%d)]"
-                    % (other, cid, _int(do["returns"])))
+                    "%s_seen.lock().unwrap().push(vec![got.to_string()]); vec![%s]"
+                    % (other, cid, result))
         if body is None:
             raise Unsupported("behaviour %r through the registry" % (do,))
         return ("Box::new({ let %s_calls = %s_calls.clone(); let %s_seen = %s_seen.clone(); %s"

@@ -257,7 +257,7 @@
       => (lambda (id)
            (let ([r (rec)])
              (vector-set! r 2 (append (vector-ref r 2) (list (release-closure id))))
-             (get do "returns")))]
+             (if (has? do "returns") (get do "returns") (values))))]
      [else (error 'runner "unknown behaviour" do)])))
 
 (define (scope-of step) (string->symbol (get step "scope" "call")))
