@@ -5,23 +5,27 @@ type stubs.
     tour = importlib.import_module("tour").bind(nccc.open(path))
     tour.add(40, 2)   # 42
 
-M.py holds data and record classes only: a table per function of the
-options its conversions need, decided here from the lowered facts
-(stubgen/model/lower.py: non-NULL arguments, owned results and strings,
-thunks to bind, closure arguments and their callback types, closure sets),
-and a last statement handing them to nccc.binder.Module, whose bind looks
-every function up once, checks its signature and makes its converter and
-call once in the primitive (lib.fast). M.pyi gives every function its
-argument and result types.
+M.py holds data and record classes only: the module's binding records
+(stubgen/model/binding.py, docs/BINDING.md) as one Python literal,
+written by the shared literal writer (stubgen/literal.py), handed to
+nccc.binder.Module, whose bind interprets them: it looks every function
+up once, checks its signature and makes its converter and call once in
+the primitive (lib.fast). M.pyi gives every function its argument and
+result types.
 """
 
 import keyword
 
 from stubgen import abi as abi_source
-from stubgen.host import HostModule, value_spec_texts
+from stubgen.host import HostModule
+from stubgen.literal import LiteralSyntax, literal_lines
+from stubgen.model.binding import records
 from stubgen.source import Source
 
 ABI = abi_source.load()
+PYTHON = LiteralSyntax(string=repr, true="True", false="False",
+                       list=("[", "]"), dict=("{", "}"),
+                       key=lambda k: "%r: " % k)
 _PY_TYPE = {"bool": "bool", "int": "int", "float": "float",
             "pointer": "_Pointer", "function": "_Pointer", "string": "str",
             "closure": "_Callback", "errno": "int"}
@@ -53,52 +57,6 @@ def _py_type(code, records, result=False):
     if result and info.kind == "string":
         return "_typing.Optional[str]"
     return _PY_TYPE[info.kind]
-
-
-def _options(host, lf):
-    """The options of one function (nccc/binder.py, Module._function)."""
-    opts = {}
-    if lf.nonnull:
-        opts["nonnull"] = tuple(lf.position(s) for s in lf.nonnull)
-    own = lf.owned_return
-    if own is not None:
-        o = {"free": own.destructor}
-        if own.string:
-            o["string"] = True
-        else:
-            o["type"] = own.slot.type.spell().replace(" *", "").strip()
-        if own.frees:
-            o["frees"] = True
-        opts["owned"] = o
-    if lf.owned_out_strings:
-        opts["owned_strings"] = {o.index + 1: o.destructor
-                                 for o in lf.owned_out_strings}
-    if lf.thunks:
-        opts["thunks"] = True
-    closures = {lf.position(c.slot): tuple(p.callback.name for p in c.params)
-                for c in lf.closures if c.closures is None}
-    if closures:
-        opts["closures"] = closures
-    by_set = {}
-    for c in lf.set_closures:
-        by_set.setdefault(c.closures.name, []).append(c)
-    if by_set:
-        opts["n"] = len(lf.in_slots)
-        opts["sets"] = tuple(_set_spec(lf, name, cl)
-                             for name, cl in by_set.items())
-    if lf.frees:
-        opts["frees_sets"] = tuple(cs.name for cs in lf.frees)
-    return opts
-
-
-def _set_spec(lf, name, cl):
-    spec = {"set": name, "owner": lf.position(cl[0].owner),
-            "members": {lf.position(c.slot): c.member
-                        for c in cl if c.member is not None}}
-    context = [lf.position(c.slot) for c in cl if c.member is None]
-    if context:
-        spec["context"] = context[0]
-    return spec
 
 
 def _class_name(name):
@@ -137,37 +95,17 @@ def _emit_module(host, module):
             src.line("_layout_name = %r" % name)
     src.blank()
     src.blank()
-    src.line("# (registry name, signatures: one, or one per target of "
-             "stubgen/host.py, options)")
-    with src.block("FUNCTIONS = [", "]"):
-        for lf in host.functions:
-            src.line("(%r, %r, %r)," % (lf.name, tuple(lf.signatures),
-                                        _options(host, lf)))
-    src.line("# callback types: (name, signatures, value specs)")
-    with src.block("CALLBACKS = [", "]"):
-        for cb in host.callbacks:
-            src.line("(%r, %r, %r)," % (cb.name, tuple(cb.signatures),
-                                        tuple(value_spec_texts(cb.values))))
-    src.line("# closure sets: (name, (member, callback type), ...)")
-    with src.block("CLOSURE_SETS = [", "]"):
-        for cs in host.closure_sets:
-            src.line("(%r, %s)," % (cs.name, ", ".join(
-                "(%r, %r)" % (m.name, m.callback.name) for m in cs.members)))
-    with src.block("CONSTANTS = [", "]"):
-        for c in host.constants:
-            src.line("%r," % c)
-    src.line("RECORDS = {%s}" % ", ".join(
+    src.line("# the module's binding records (docs/BINDING.md)")
+    lines = literal_lines(records(module), PYTHON, indent="    ")
+    lines[0] = "BINDING = " + lines[0]
+    for line in lines:
+        src.line(line)
+    src.line("CLASSES = {%s}" % ", ".join(
         "%r: %s" % (name, _class_name(name))
         for name, _, _ in _record_classes(module)))
     src.blank()
-    src.line("MODULE = _binder.Module(%r, FUNCTIONS, CALLBACKS, "
-             "CLOSURE_SETS, CONSTANTS, RECORDS)" % host.name)
-    src.blank()
-    src.blank()
-    with src.block("def bind(lib):", ""):
-        src.line('"""The module bound to a library from nccc.open or '
-                 'nccc.bind."""')
-        src.line("return MODULE.bind(lib)")
+    src.line("MODULE = _binder.Module(BINDING, CLASSES)")
+    src.line("bind = MODULE.bind")
     return str(src)
 
 

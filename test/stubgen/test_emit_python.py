@@ -48,16 +48,22 @@ def load(tmp_path, text, name="m"):
     return module
 
 
-def test_functions_carry_their_signatures_and_options():
+def test_functions_are_their_binding_records():
     source, _ = python_of(SMALL)
-    assert "('add', ('ll:l',), {})," in source
-    assert "('neg', ('l:l', 'l:l', 'i:i', 'i:i', 'i:i', 'i:i'), {})," in source
-    assert "('make', ('i:p',), {'owned': {'free': 'drop', 'type': " \
-        "'struct obj'}})," in source
-    assert "('use', ('p:i',), {'nonnull': (1,)})," in source
+    assert "        {'name': 'add', 'error_name': 'm.add', 'signatures': " \
+        "['ll:l'], 'in_count': 2},\n" in source
+    assert "'signatures': ['l:l', 'l:l', 'i:i', 'i:i', 'i:i', 'i:i'], " \
+        "'in_count': 1}," in source
+    assert "'owned': {'result': 1, 'free': 'drop', 'kind': 'object', " \
+        "'type': 'struct obj'}}," in source
+    assert "{'name': 'use', 'error_name': 'm.use', 'signatures': ['p:i'], " \
+        "'in_count': 1, 'nonnull': [1]}," in source
     assert "class pt(_Record):" in source and "__slots__ = ('x', 'y', )" \
         in source
-    assert source.rstrip().endswith("return MODULE.bind(lib)")
+    assert source.rstrip().endswith("MODULE = _binder.Module(BINDING, "
+                                    "CLASSES)\nbind = MODULE.bind")
+    # data only: no function defined in the module
+    assert "def " not in source and "lambda" not in source
 
 
 def test_stubs_type_every_function():

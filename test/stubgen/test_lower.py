@@ -64,12 +64,12 @@ def test_the_outputs_print_the_lowered_nonnull_set():
     assert re.findall(r'NCCC_NONNULL_REQUIRE\w*\(in\[\d+\], "every", '
                       r'"(\w+)"', body) == _names(lf.nonnull_values)
     assert "NCCC_CB_REQUIRE(" in body
-    # Lua: the positions of the binder's nonnull table
+    # Lua: the positions of the function record's nonnull list
     lua = files["lw.lua"]
-    binder = lua[lua.index('B["every"]'):]
-    binder = binder[:binder.index("\nend\n")]
-    assert re.findall(r"\[(\d+)\] = true", binder) == \
-        [str(lf.position(s)) for s in lf.nonnull]
+    record = lua[lua.index('{name = "every", '):]
+    record = record[:record.index("\n")]
+    assert re.search(r"nonnull = \{([\d, ]+)\}", record).group(1) == \
+        ", ".join(str(lf.position(s)) for s in lf.nonnull)
     # Scheme: each refused position is checked with nullable #f
     scm = files["lw.sls"]
     # (its maker, %makeK, K read from the exported name's definition)

@@ -1,9 +1,11 @@
-"""What generated Python modules call (docs/PYTHON.md, "Generated
-modules"): a module file holds its tables and record classes and hands
-them to Module; Module.bind(lib) looks every function up once, checks its
-signature, and makes its call once (lib.fast with the options the
-generator wrote for it: non-NULL arguments, owned results and strings, a
-thunk to bind), with the closure checks and closure sets it needs."""
+"""The one interpreter of binding records in Python (docs/PYTHON.md,
+"Generated modules"; the records: docs/BINDING.md): a generated module
+holds its records and record classes and hands them to Module;
+Module.bind(lib) looks every function up once, checks its signature, and
+makes its call once from its record (lib.fast with its non-NULL
+arguments, owned results and strings, a thunk to bind), with the closure
+checks and closure sets it asks for. Every binding rule of Python lives
+here."""
 
 from nccc import owned, values
 from nccc.callbacks import Closure
@@ -55,49 +57,30 @@ class Bound:
 
     def _callback_entry(self, name):
         for e in self._module.callbacks:
-            if e[0] == name:
+            if e["name"] == name:
                 return e
         raise UnknownName("unknown callback type '%s.%s'"
                           % (self._module.name, name))
 
     def signature(self, name):
         """The signature of one of the module's callback types."""
-        sigs = self._callback_entry(name)[1]
+        sigs = self._callback_entry(name)["signatures"]
         return sigs[self._targets[0]] if len(sigs) > 1 else sigs[0]
 
     def values(self, name, fn):
         """fn receiving the arguments the callback type's value
-        annotations describe as str and lists."""
-        specs = self._callback_entry(name)[2]
-        if not specs:
+        descriptions describe as str and lists."""
+        per_target = self._callback_entry(name).get("values")
+        if not per_target:
             return fn
-        text = specs[self._targets[0]] if len(specs) > 1 else specs[0]
-        return _converting(self.lib, text, fn)
+        descs = per_target[self._targets[0]] if len(per_target) > 1 \
+            else per_target[0]
+        return _converting(self.lib, descs, fn)
 
     def callback(self, name, fn, scope="call", any_thread=False):
         """lib.callback with the callback type's signature."""
         return self.lib.callback(self.signature(name), self.values(name, fn),
                                  scope, any_thread)
-
-
-def _parse_specs(text):
-    """The value specs of stubgen/model/lower.py (value_spec): "k,S,COUNT"
-    or "k,A,CODE,STRIDE,COUNT" joined by ";"; COUNT is @j, =N or z."""
-    specs = []
-    for item in filter(None, text.split(";")):
-        f = item.split(",")
-        spec = {"arg": int(f[0]), "string": f[1] == "S"}
-        count = f[2] if spec["string"] else f[4]
-        if not spec["string"]:
-            spec["code"], spec["stride"] = f[2], int(f[3])
-        if count == "z":
-            spec["zero"] = True
-        elif count.startswith("@"):
-            spec["from"] = int(count[1:])
-        else:
-            spec["n"] = int(count[1:])
-        specs.append(spec)
-    return specs
 
 
 def _read_array(lib, p, spec, n):
@@ -112,18 +95,20 @@ def _read_array(lib, p, spec, n):
     return out
 
 
-def _converting(lib, text, fn):
-    specs = _parse_specs(text)
-
+def _converting(lib, descs, fn):
+    """fn with the arguments the value descriptions descs (docs/BINDING.md,
+    "Value descriptions") describe turned into str and lists (NULL stays
+    as it is)."""
     def call(*args):
         args = list(args)
-        for spec in specs:
+        for spec in descs:
             p = args[spec["arg"] - 1]
             if p:
-                n = spec.get("n")
-                if "from" in spec:
-                    n = args[spec["from"] - 1]
-                args[spec["arg"] - 1] = lib.string(p, n) if spec["string"] \
+                count = spec["count"]
+                n = args[count["arg"] - 1] if "arg" in count \
+                    else count.get("fixed")
+                args[spec["arg"] - 1] = lib.string(p, n) \
+                    if spec["kind"] == "string" \
                     else _read_array(lib, p, spec, n)
         return fn(*args)
     return call
@@ -137,7 +122,9 @@ class _Sets:
 
     def __init__(self, module, bound):
         self.bound = bound
-        self.sets = {e[0]: {"members": e[1:], "groups": {}}
+        self.sets = {e["name"]: {"members": [(m["name"], m["callback"])
+                                             for m in e["members"]],
+                                 "groups": {}}
                      for e in module.closure_sets}
 
     def _key(self, owner, k, name):
@@ -264,16 +251,48 @@ def _checking_closures(name, call, want, types):
     return checked
 
 
-class Module:
-    """A generated module's tables: functions [(name, signatures,
-    options)], callbacks [(name, signatures, value specs)], closure_sets
-    [(name, (member, callback type), ...)], constants [names], records
-    {layout name: Record class}."""
+def _fast_options(rec):
+    """The keyword options of lib.fast a function record asks for."""
+    return {"nonnull": tuple(rec.get("nonnull", ())),
+            "thunks": bool(rec.get("thunks"))}
 
-    def __init__(self, name, functions, callbacks, closure_sets, constants,
-                 records):
-        self.name, self.functions, self.callbacks = name, functions, callbacks
-        self.closure_sets, self.constants = closure_sets, constants
+
+def _set_specs(rec):
+    """Per closure set a function record has slots of: {"set", "owner",
+    "members": {position: member}, "context": position}."""
+    specs = {}
+    for c in rec.get("closures", ()):
+        ref = c.get("set")
+        if ref is None:
+            continue
+        spec = specs.setdefault(ref["name"], {
+            "set": ref["name"], "owner": ref["owner"], "members": {},
+            "name": rec["error_name"]})
+        if "member" in ref:
+            spec["members"][c["arg"]] = ref["member"]
+        else:
+            spec["context"] = c["arg"]
+    return list(specs.values())
+
+
+def _closure_params(rec):
+    """{position: callback type names} of a function record's closure
+    arguments the caller passes (closure-set slots are the owner's)."""
+    return {c["arg"]: tuple(c["callbacks"]) for c in rec.get("closures", ())
+            if "set" not in c}
+
+
+class Module:
+    """A generated module's binding record (docs/BINDING.md: module,
+    functions, callbacks, closure_sets, constants, layouts) and its
+    record classes {layout name: Record class}."""
+
+    def __init__(self, binding, records):
+        self.name = binding["module"]
+        self.functions = binding["functions"]
+        self.callbacks = binding["callbacks"]
+        self.closure_sets = binding["closure_sets"]
+        self.constants = binding["constants"]
         self.records = records
 
     def _open_module(self, lib):
@@ -302,8 +321,9 @@ class Module:
         sets = _Sets(self, b)
         consts = lib.constants(self.name)
         remote = abi.RPC_BOUND_MARKER in consts
-        for name, sigs, opts in self.functions:
-            qualified = self.name + "." + name
+        for rec in self.functions:
+            name, qualified, sigs = rec["name"], rec["error_name"], \
+                rec["signatures"]
             h = lib.lookup(qualified)
             have = lib.signature(h)
             keep = [t for t in b._targets
@@ -313,13 +333,14 @@ class Module:
                             "the one %s.py was generated with"
                             % (qualified, have, self.name))
             b._targets = keep
-            call = self._function(lib, b, sets, h, qualified, opts)
+            call = self._function(lib, b, sets, h, rec)
             if remote:
                 call = _remote_checked(lib, qualified, call)
             setattr(b, name, call)
-        for name, opts in ((n, o) for n, _, o in self.functions):
-            want = opts.get("closures")
+        for rec in self.functions:
+            want = _closure_params(rec)
             if want:
+                name = rec["name"]
                 sigs = {k: [b.signature(t) for t in types]
                         for k, types in want.items()}
                 setattr(b, name, _checking_closures(self.name + "." + name,
@@ -332,25 +353,25 @@ class Module:
             setattr(b, c, consts[c])
         return b
 
-    def _free(self, lib, b, opts_free, frees_owner):
+    def _free(self, lib, b, free_name, frees_owner):
         if frees_owner:
-            return lambda p: getattr(b, opts_free)(p)
-        return lib.fast(self.name + "." + opts_free)
+            return lambda p: getattr(b, free_name)(p)
+        return lib.fast(self.name + "." + free_name)
 
-    def _function(self, lib, b, sets, h, qualified, opts):
+    def _function(self, lib, b, sets, h, rec):
+        """The call of function record rec bound to handle h."""
         words = {}
-        own = opts.get("owned")
+        own = rec.get("owned")
         if own:
             free = self._free(lib, b, own["free"], own.get("frees"))
-            words[1] = owned.owned_string(lib, free) if own.get("string") \
-                else owned.owner(free, own.get("type"))
-        for k, destructor in opts.get("owned_strings", {}).items():
-            words[k] = owned.owned_string(lib, lib.fast(self.name + "." +
-                                                        destructor))
-        call = lib.fast(h, nonnull=opts.get("nonnull", ()), words=words,
-                        thunks=opts.get("thunks", False))
-        for spec in opts.get("sets", ()):
-            call = sets.closures(call, opts["n"], dict(spec, name=qualified))
-        if opts.get("frees_sets"):
-            call = sets.release(call, opts["frees_sets"])
+            words[own["result"]] = owned.owned_string(lib, free) \
+                if own["kind"] == "string" else owned.owner(free, own["type"])
+        for o in rec.get("owned_strings", ()):
+            words[o["result"]] = owned.owned_string(
+                lib, lib.fast(self.name + "." + o["free"]))
+        call = lib.fast(h, words=words, **_fast_options(rec))
+        for spec in _set_specs(rec):
+            call = sets.closures(call, rec["in_count"], spec)
+        if rec.get("frees"):
+            call = sets.release(call, rec["frees"])
         return call
