@@ -24,7 +24,8 @@ identifiers cannot (% or -).
 
 from stubgen.abi import load as load_abi
 from stubgen.ctype import VARIADIC, code_kind
-from stubgen.host import HostModule, value_spec_texts
+from stubgen.host import HostModule
+from stubgen.literal import LiteralSyntax, literal
 from stubgen.model.lower import signatures
 from stubgen.source import Source
 
@@ -41,6 +42,13 @@ _HELPERS = ("bind!", "runtime", "layout", "callback", "callback-signature",
 
 def scheme_string(text):
     return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+# Data in a quoted literal: lists, and objects as alists
+SCHEME = LiteralSyntax(string=scheme_string, true="#t", false="#f",
+                       list=("(", ")"), dict=("(", ")"),
+                       key=lambda k: "(%s . " % k, entry_close=")",
+                       comma="", separator=" ", last_comma=False)
 
 
 def _quoted(src, name, items):
@@ -147,14 +155,14 @@ def _has_sets(host):
 
 
 def _sets(src, host):
-    """The value specs of callback types, the closure sets, and per
+    """The value descriptions of callback types, the closure sets, and per
     function its closure-set slots and the sets whose owner it frees
     (make-module in (nccc private module) says what each holds)."""
     if not _has_sets(host):
         return
-    _quoted(src, "%values", [_row([c.name] +
-                                  value_spec_texts(c.values))
-                             for c in host.callbacks if c.values])
+    _quoted(src, "%values", ["#(%s %s)" % (scheme_string(c.name), " ".join(
+        literal(descs, SCHEME, broken=0) for descs in c.values))
+        for c in host.callbacks if c.values])
     _quoted(src, "%sets", ["#(%s %s)" % (scheme_string(cs.name), " ".join(
         _row([mb.name, mb.callback.name]) for mb in cs.members))
         for cs in host.closure_sets])

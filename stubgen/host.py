@@ -47,25 +47,6 @@ class HostModule:
             % self.idl_name
 
 
-def value_spec_texts(values):
-    """A callback type's value descriptions (LoweredCallback.values) in
-    the text the JavaScript and Scheme support libraries still read
-    (bindings/js/nccc/owners.mjs, bindings/scheme/nccc/private/
-    module.sls): per target "k,S,COUNT" or "k,A,CODE,STRIDE,COUNT"
-    joined by ";", COUNT @j, =N or z. Lua and Python read the
-    descriptions themselves."""
-    def count(c):
-        return "@%d" % c["arg"] if "arg" in c else \
-            "=%d" % c["fixed"] if "fixed" in c else "z"
-
-    def item(d):
-        if d["kind"] == "string":
-            return "%d,S,%s" % (d["arg"], count(d["count"]))
-        return "%d,A,%s,%d,%s" % (d["arg"], d["code"], d["stride"],
-                                  count(d["count"]))
-    return [";".join(item(d) for d in descs) for descs in values]
-
-
 def set_wrappers(host, lf, quote, record, array):
     """The closure-set wrappers a host binder puts around a function's
     call, as the host's expressions: S.closures(call, n, spec) per

@@ -13,8 +13,10 @@ from typing import Callable, NamedTuple
 class LiteralSyntax(NamedTuple):
     """How a language spells data: string(text); true and false; list
     and dict brackets as (open, close); key(name), the text before a
-    dict's value; comma, what follows an element of a broken container
-    (last_comma: after the last one too)."""
+    dict's value, and entry_close the text after it; comma, what follows
+    an element of a broken container (last_comma: after the last one
+    too), and separator, what joins the elements of a container on one
+    line."""
     string: Callable
     true: str
     false: str
@@ -22,6 +24,9 @@ class LiteralSyntax(NamedTuple):
     dict: tuple
     key: Callable
     last_comma: bool = True
+    comma: str = ","
+    separator: str = ", "
+    entry_close: str = ""
 
 
 def _scalar(value, syntax):
@@ -37,10 +42,11 @@ def _scalar(value, syntax):
 
 
 def _items(value, syntax):
-    """(brackets, [element prefix + value]) of a container."""
+    """(brackets, [(text before, value, text after)]) of a container."""
     if isinstance(value, dict):
-        return syntax.dict, [(syntax.key(k), v) for k, v in value.items()]
-    return syntax.list, [("", v) for v in value]
+        return syntax.dict, [(syntax.key(k), v, syntax.entry_close)
+                             for k, v in value.items()]
+    return syntax.list, [("", v, "") for v in value]
 
 
 def literal_lines(value, syntax, broken=2, indent="  "):
@@ -49,15 +55,16 @@ def literal_lines(value, syntax, broken=2, indent="  "):
         return [_scalar(value, syntax)]
     (open_, close), items = _items(value, syntax)
     if broken <= 0 or not items:
-        return [open_ + ", ".join(
-            prefix + literal_lines(v, syntax, 0)[0]
-            for prefix, v in items) + close]
+        return [open_ + syntax.separator.join(
+            before + literal_lines(v, syntax, 0)[0] + after
+            for before, v, after in items) + close]
     lines = [open_]
-    for n, (prefix, v) in enumerate(items, 1):
+    for n, (before, v, after) in enumerate(items, 1):
         inner = literal_lines(v, syntax, broken - 1, indent)
-        inner[0] = prefix + inner[0]
+        inner[0] = before + inner[0]
+        inner[-1] += after
         if n < len(items) or syntax.last_comma:
-            inner[-1] += ","
+            inner[-1] += syntax.comma
         lines += [indent + line for line in inner]
     lines.append(close)
     return lines

@@ -19,12 +19,19 @@ import json
 
 from stubgen.emit_js.fast import emit_special, specialisable
 from stubgen.emit_js.types import emit_types
-from stubgen.host import BinderSyntax, HostModule, binder, value_spec_texts
+from stubgen.host import BinderSyntax, HostModule, binder
+from stubgen.literal import LiteralSyntax, literal
 from stubgen.source import Source
 
 
 def js_string(text):
     return json.dumps(text)
+
+
+# Data as JS literals (value descriptions)
+JS = LiteralSyntax(string=js_string, true="true", false="false",
+                   list=("[", "]"), dict=("{", "}"),
+                   key=lambda k: "%s: " % k)
 
 
 def _entries(src, field, entries, comment, values=False):
@@ -34,9 +41,8 @@ def _entries(src, field, entries, comment, values=False):
             sigs = e.signatures
             items = [js_string(e.name), js_string(sigs[0]) if len(sigs) == 1
                      else "[%s]" % ", ".join(js_string(s) for s in sigs)]
-            specs = value_spec_texts(e.values) if values else []
-            if specs:
-                items.append("[%s]" % ", ".join(js_string(v) for v in specs))
+            if values and e.values:
+                items.append(literal(e.values, JS, broken=0))
             src.line("[%s]," % ", ".join(items))
 
 
@@ -124,7 +130,7 @@ def emit(module, idl_name):
              "(stubgen/host.py)")
     src.blank()
     _entries(src, "callbacks", host.callbacks,
-             "// callback types: [name, signature(s), value specs], for "
+             "// callback types: [name, signature(s), value descriptions], for "
              "m.callback", values=True)
     src.blank()
     _closure_sets(src, host.closure_sets)

@@ -7,25 +7,8 @@
 import { NcccError, asArgumentError, vtype } from "./errors.mjs";
 import { pointer, readScalar } from "./values.mjs";
 
-// The specs of value_spec (stubgen/model/lower.py): "k,S,COUNT" or
-// "k,A,CODE,STRIDE,COUNT", joined by ";"; COUNT is @j, =N or z.
-function parseSpecs(text) {
-  return text.split(";").map((item) => {
-    const f = item.split(",");
-    const spec = { arg: Number(f[0]), string: f[1] === "S" };
-    const count = spec.string ? f[2] : f[4];
-    if (!spec.string) {
-      spec.code = f[2];
-      spec.stride = Number(f[3]);
-    }
-    if (count === "z") spec.zero = true;
-    else if (count[0] === "@") spec.from = Number(count.slice(1));
-    else spec.n = Number(count.slice(1));
-    return spec;
-  });
-}
-
-// The elements of an array at address p: n of them, or up to a zero one.
+// The elements of an array at address p (value description spec): n of
+// them, or up to a zero one.
 function readArray(rt, p, spec, n) {
   const t = [];
   const dv = new DataView(rt.mem.buffer);
@@ -38,17 +21,18 @@ function readArray(rt, p, spec, n) {
   return t;
 }
 
-// fn with the arguments the specs describe turned into strings and
-// arrays (NULL stays null); fn itself when there are none.
-export function converting(rt, text, fn) {
-  if (!text) return fn;
-  const specs = parseSpecs(text);
+// fn with the arguments the value descriptions specs (docs/BINDING.md,
+// "Value descriptions") describe turned into strings and arrays (NULL
+// stays null); fn itself when there are none.
+export function converting(rt, specs, fn) {
+  if (!specs) return fn;
   return (...args) => {
     for (const spec of specs) {
       const p = args[spec.arg - 1];
       if (p === null || p === undefined) continue;
-      const n = spec.n !== undefined ? spec.n : spec.from !== undefined ? Number(args[spec.from - 1]) : undefined;
-      args[spec.arg - 1] = spec.string ? rt.cstring(p, n) : readArray(rt, p, spec, n);
+      const count = spec.count;
+      const n = count.fixed !== undefined ? count.fixed : count.arg !== undefined ? Number(args[count.arg - 1]) : undefined;
+      args[spec.arg - 1] = spec.kind === "string" ? rt.cstring(p, n) : readArray(rt, p, spec, n);
     }
     return fn(...args);
   };

@@ -33,8 +33,9 @@
   ;; procedures: per function, what the library's name for it calls.
   ;; bound: #(runtime constant-values targets) once bound, else #f.
   ;; Callbacks and closure sets (docs/SCHEME.md, "Generated modules"):
-  ;; values: #(#(callback-type spec ...)), the value specs of callback
-  ;; types (one, or one per target); sets: #(#(set #(member type) ...));
+  ;; values: #(#(callback-type descriptions ...)), the value descriptions
+  ;; of callback types (docs/BINDING.md: one list, or one per target, of
+  ;; alists); sets: #(#(set #(member type) ...));
   ;; closures: ((function set owner ((slot . member) ...) context-slot-or-#f)
   ;; ...), slots counted from 1; frees: ((function set ...) ...); groups:
   ;; per set, the owners' groups by address.
@@ -339,48 +340,41 @@
 
   ;; ---- callback values ---------------------------------------------------------
 
-  (define (split text ch)
-    (let loop ([i 0] [start 0] [acc '()])
-      (cond [(= i (string-length text))
-             (reverse (if (< start i) (cons (substring text start i) acc) acc))]
-            [(char=? (string-ref text i) ch)
-             (loop (+ i 1) (+ i 1) (if (< start i) (cons (substring text start i) acc) acc))]
-            [else (loop (+ i 1) start acc)])))
-
   (define (row-of rows name)
     (let loop ([k 0])
       (cond [(= k (vector-length rows)) #f]
             [(string=? (vector-ref (vector-ref rows k) 0) name) (vector-ref rows k)]
             [else (loop (+ k 1))])))
 
-  ;; proc with the arguments callback type name's value specs describe
-  ;; (stubgen/model/lower.py value_spec) turned into strings and vectors.
+  ;; proc with the arguments callback type name's value descriptions
+  ;; (docs/BINDING.md, "Value descriptions") turned into strings and vectors.
   (define (converting m name proc)
     (let ([row (row-of (module-values m) name)])
       (if (not row)
           proc
-          (let ([specs (map (lambda (item) (split item #\,))
-                            (split (signature-of row (car (vector-ref (module-bound m) 2))) #\;))]
+          (let ([specs (signature-of row (car (vector-ref (module-bound m) 2)))]
                 [rt (module-runtime m)])
             (lambda args
               (let ([v (list->vector args)])
                 (for-each (lambda (spec) (convert-arg! rt v spec)) specs)
                 (apply proc (vector->list v))))))))
 
-  ;; spec: ("k" "S" count) or ("k" "A" code stride count); count @j, =N or z
+  ;; The value of key in a description (an alist), or #f.
+  (define (described spec key)
+    (let ([entry (assq key spec)]) (and entry (cdr entry))))
+
+  ;; spec: ((arg . k) (kind . "string" or "array") (code . C) (stride . S)
+  ;; (count (arg . j) or (fixed . n) or (zero_terminated . #t))).
   (define (convert-arg! rt v spec)
-    (let* ([k (- (string->number (car spec)) 1)] [p (vector-ref v k)]
-           [string? (string=? (cadr spec) "S")]
-           [count (if string? (caddr spec) (list-ref spec 4))]
-           [n (case (string-ref count 0)
-                [(#\@) (vector-ref v (- (string->number (substring count 1 (string-length count))) 1))]
-                [(#\=) (string->number (substring count 1 (string-length count)))]
-                [else #f])])
+    (let* ([k (- (described spec 'arg) 1)] [p (vector-ref v k)]
+           [count (described spec 'count)]
+           [n (cond [(described count 'arg) => (lambda (j) (vector-ref v (- j 1)))]
+                    [else (described count 'fixed)])])
       (when (and p (not (eqv? p 0)))
         (vector-set! v k
-                     (if string?
+                     (if (string=? (described spec 'kind) "string")
                          (utf8->string (nccc-read rt p n))
-                         (read-elements rt p (caddr spec) (string->number (cadddr spec)) n))))))
+                         (read-elements rt p (described spec 'code) (described spec 'stride) n))))))
 
   (define (read-elements rt p code stride n)
     (let loop ([i 0] [acc '()])
