@@ -86,9 +86,28 @@ static void setup(void) {
   ck_assert_int_eq(nccc_remote_bind(r, "callbacks", NULL, NULL), NCCC_OK);
 }
 
+/* fold(2) whose steps fold(3) on the device again (two levels, the
+** device's depth), with the link mangling as given: 0+0+3, then 3+1+3,
+** every step once, the device's closures as before. */
+static void fold_nested(mangle to_device, mangle from_device) {
+  uint64_t before = device_closures();
+  int32_t value = 0;
+  steps = 0;
+  inner_status = NCCC_ERR_INVALID_ARG;
+  link_.to_device = to_device;
+  link_.from_device = from_device;
+  ck_assert_msg(fold(2, NESTED, &value) == NCCC_OK, "fold: %s", nccc_last_error());
+  ck_assert_int_eq(inner_status, NCCC_OK);
+  ck_assert_int_eq(value, 7);
+  ck_assert_int_eq(steps, 2 + 2 * 3);
+  nccc_remote_set_timeout(r, PATIENT_MS, 2);
+  ck_assert_uint_eq(device_closures(), before);
+}
+
 /* fold(4) of SUM with the link mangling as given: 6, four steps, one
 ** release notice, nothing left taken on either side; then a callback
-** that folds again on the device (two levels) and the next call. */
+** that folds again on the device (no level left taken) and the next
+** call. */
 static void fold_through(mangle to_device, mangle from_device) {
   uint64_t before = device_closures();
   int32_t value = 0;
@@ -101,14 +120,7 @@ static void fold_through(mangle to_device, mangle from_device) {
   ck_assert_int_eq(notices, 1);
   nccc_remote_set_timeout(r, PATIENT_MS, 2);
   ck_assert_uint_eq(device_closures(), before);
-  /* fold(2) whose steps fold(3) on the device again: 0+0+3, then 3+1+3 */
-  steps = 0;
-  inner_status = NCCC_ERR_INVALID_ARG;
-  ck_assert_int_eq(fold(2, NESTED, &value), NCCC_OK);
-  ck_assert_int_eq(inner_status, NCCC_OK);
-  ck_assert_int_eq(value, 7);
-  ck_assert_int_eq(steps, 2 + 2 * 3);
-  ck_assert_uint_eq(device_closures(), before);
+  fold_nested(pass, pass);
 }
 
 START_TEST(test_callback_corrupted) {
@@ -160,12 +172,71 @@ START_TEST(test_host_gives_up) {
 }
 END_TEST
 
+/* A request the host makes from inside a callback (depth 1), and the
+** answer to it, at the device's second level. */
+START_TEST(test_inner_request_lost) {
+  /* the host's second call is the first inner fold */
+  nccc_remote_set_timeout(r, SILENCE_MS, 2);
+  fold_nested((mangle){DROP, NCCC_RPC_CALL, 1}, pass);
+  fold_through(pass, pass);
+}
+END_TEST
+
+START_TEST(test_inner_answer_corrupted) {
+  /* the device's first answer is the first inner fold's */
+  fold_nested(pass, (mangle){CORRUPT, NCCC_RPC_RESULT, 0});
+  fold_through(pass, pass);
+}
+END_TEST
+
+START_TEST(test_second_level_callback_lost) {
+  /* the device's second call is the first inner fold's first step */
+  nccc_remote_set_timeout(r, SILENCE_MS, 2);
+  fold_nested(pass, (mangle){DROP, NCCC_RPC_CALL, 1});
+  fold_through(pass, pass);
+}
+END_TEST
+
+/* The session's messages on a second boot of the image: a hello the link
+** doubles opens one session, a start lost is made up by a new hello. */
+static void boot_with(mangle to_device, mangle from_device, int sessions) {
+  int32_t value = 0;
+  nccc_remote_close(r); /* the tests after boot the image again */
+  r = mangler_open(0, PATIENT_MS, to_device, from_device);
+  ck_assert_int_eq(nccc_remote_bind(r, "callbacks", NULL, NULL), NCCC_OK);
+  ck_assert_uint_eq(nccc_remote_stats_get(r)->sessions, 1);
+  ck_assert_uint_eq(nccc_remote_stats_get(r)->restarts, 0);
+  ck_assert_int_eq(nccc_remote_device_info(r)->session & 0xff, sessions);
+  steps = 0;
+  ck_assert_int_eq(fold(4, SUM, &value), NCCC_OK);
+  ck_assert_int_eq(value, 6);
+  ck_assert_int_eq(steps, 4);
+  nccc_remote_close(r);
+  r = NULL;
+}
+
+START_TEST(test_hello_duplicated) {
+  boot_with((mangle){DOUBLE, NCCC_RPC_HELLO, 0}, pass, 1);
+}
+END_TEST
+
+START_TEST(test_start_lost) {
+  /* the first start is the device's announcement, the second the
+  ** hello's answer: the host says hello again, the device's second
+  ** session */
+  boot_with(pass, (mangle){DROP, NCCC_RPC_START, 1}, 2);
+}
+END_TEST
+
 Suite *nccc_check_suite(void) {
   Suite *s = suite_create("device_faults");
   TCase *tc = nccc_check_tcase(
       s, "nested", setup, NULL,
       NCCC_CHECK_TESTS(test_callback_corrupted, test_callback_lost, test_answer_corrupted,
-                       test_answer_lost, test_release_notice_lost, test_host_gives_up));
-  tcase_set_timeout(tc, 120);
+                       test_answer_lost, test_release_notice_lost, test_host_gives_up,
+                       test_inner_request_lost, test_inner_answer_corrupted,
+                       test_second_level_callback_lost, test_hello_duplicated,
+                       test_start_lost));
+  tcase_set_timeout(tc, 180);
   return s;
 }
