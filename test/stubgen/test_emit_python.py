@@ -150,3 +150,26 @@ def test_bind_refuses_a_signature_the_idl_does_not_give(tmp_path):
     m = load(tmp_path, "module m; int64_t add(int64_t a, int64_t b);")
     with pytest.raises(nccc.Error, match="'ll:d' in the library"):
         m.bind(StandIn({"m.add": "ll:d"}, {}))
+
+
+@pytest.mark.parametrize("idl", ALL_IDLS, ids=[p.name for p in ALL_IDLS])
+def test_every_idl_binds_with_its_records(idl, tmp_path):
+    """nccc.binder reads every shipped IDL's records: bind looks up each
+    function once and makes its call with the record's options."""
+    from stubgen.model import build
+    text = idl.read_text()
+    model = build(text)
+    name = model.name
+    m = load(tmp_path, text, name)
+    lib = StandIn({"%s.%s" % (name, f.name): f.signature()
+                   for f in model.functions},
+                  {c.name: k for k, c in enumerate(model.constants)})
+    b = m.bind(lib)
+    made = {key for key, _, _, _ in lib.made}
+    for f in model.functions:
+        assert callable(getattr(b, f.name))
+        # its call, made from the handle lookup gave (destructors also
+        # by name for owned results)
+        assert "%s.%s" % (name, f.name) in made, f.name
+    for k, c in enumerate(model.constants):
+        assert getattr(b, c.name) == k
