@@ -6,7 +6,8 @@
 // beside raw round trips of the same byte counts from JavaScript to
 // bench/rpc/pingpong.c's peer over the same transport (what node's event
 // loop alone allows); also the CRC's speed alone. docs/BENCHMARKS.md
-// ("Remote calls from JavaScript") has the figures beside the C client's.
+// ("Remote calls from JavaScript") has the figures beside the C
+// client's.
 //
 //   node bench/js/remote.mjs JS_MODULES DEVICE PINGPONG [SECONDS] [ROUNDS]
 //
@@ -30,15 +31,17 @@ if (!modules || !device || !pingpong) {
 const wire = await import(pathToFileURL(join(modules, "wire.mjs")));
 const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
 
-// Calls per second of call() over secs seconds.
+// [calls per second, this process's CPU microseconds a call] of call()
+// over secs seconds.
 async function rate(call) {
-  const end = performance.now() + 1000 * Number(secs);
+  const end = performance.now() + 1000 * Number(secs), cpu = process.cpuUsage();
   let n = 0;
   while (performance.now() < end) {
     for (let k = 0; k < 100; k++) await call();
     n += 100;
   }
-  return n / Number(secs);
+  const used = process.cpuUsage(cpu);
+  return [n / Number(secs), (used.user + used.system) / n];
 }
 
 // Raw round trips: req bytes written to the peer's input, resp bytes
@@ -61,17 +64,22 @@ function rawTrips(input, output, req, resp) {
   });
 }
 
+// The medians of ROUNDS rates and CPU times, printed.
 async function medianRate(call) {
-  const got = [];
-  for (let r = 0; r < Number(rounds); r++) got.push(await rate(call));
-  return Math.round(median(got)).toString().padStart(8);
+  const rates = [], cpus = [];
+  for (let r = 0; r < Number(rounds); r++) {
+    const [n, cpu] = await rate(call);
+    rates.push(n);
+    cpus.push(cpu);
+  }
+  return `${Math.round(median(rates)).toString().padStart(8)}/s ${median(cpus).toFixed(2).padStart(6)} us cpu`;
 }
 
 // The raw rates of add's and slab's byte counts on a transport.
 async function raw(label, counts, open) {
   for (const [what, req, resp] of counts) {
     const { input, output, close } = await open(req, resp);
-    console.log(`${label.padEnd(5)} ${`${what}, js raw`.padEnd(12)} ${await medianRate(rawTrips(input, output, req, resp))} trips/s`);
+    console.log(`${label.padEnd(5)} ${`${what}, js raw`.padEnd(12)} ${await medianRate(rawTrips(input, output, req, resp))} trips`);
     close();
   }
 }
@@ -105,7 +113,7 @@ async function measure(label, dev) {
   const counts = [];
   for (const [what, call] of cases) {
     const before = { ...dev.stats };
-    console.log(`${label.padEnd(5)} ${what.padEnd(12)} ${await medianRate(call)} calls/s`);
+    console.log(`${label.padEnd(5)} ${what.padEnd(12)} ${await medianRate(call)} calls`);
     const n = dev.stats.requests - before.requests;
     if (what.endsWith("raw")) {
       counts.push([what.split(",")[0], Math.round((dev.stats.bytesSent - before.bytesSent) / n),

@@ -209,7 +209,15 @@ class Rpc:
         self.length_bytes = data["length_bytes"]
         self.crc_bytes = data["crc_bytes"]
         self.header_bytes = data["header_bytes"]
+        self.header = data["header"]
+        self.result_flags = [Named(e) for e in data["result_flags"]]
         self.messages = [Named(e) for e in data["messages"]]
+        # each message's layout, and a request's answer, as docs/RPC.md
+        # shows them (emit_js reads their offsets)
+        self.layouts = {e["name"]: e["layout"] for e in data["messages"]
+                        if "layout" in e}
+        self.answers = {e["name"]: e["answer"] for e in data["messages"]
+                        if "answer" in e}
         self.byte_orders = [Named(e) for e in data["byte_orders"]]
         self.log_levels = [Named(e) for e in data["log_levels"]]
         self.callbacks = dict(data["callbacks"])
@@ -233,7 +241,7 @@ def _check_rpc(rpc):
         raise AbiError("rpc: escape, start, nop and data_ff are four distinct bytes")
     if rpc.crc16(b"123456789") != rpc.crc["check"]:
         raise AbiError("rpc: the CRC of '123456789' is not crc.check")
-    for group in ("messages", "byte_orders", "log_levels"):
+    for group in ("messages", "byte_orders", "log_levels", "result_flags"):
         entries = getattr(rpc, group)
         for attr in ("name", "value"):
             seen = [getattr(e, attr) for e in entries]

@@ -2,6 +2,7 @@
 object (an ES module's default export)."""
 
 import json
+import re
 
 from stubgen.source import Source
 
@@ -40,6 +41,85 @@ def _builtin(b):
     return _obj(pairs)
 
 
+_FIELD = re.compile(r"^([a-z_]+):(\d+|[a-z_]+)$")
+
+
+def _fields(words, at=0):
+    """{field: offset} of "name:size" words from at; a variable field
+    ends them; "end" is the size of fixed fields only."""
+    fields = {}
+    for w in words:
+        m = _FIELD.match(w)
+        if not m:
+            break
+        fields[m.group(1)] = at
+        if not m.group(2).isdigit():
+            return fields
+        at += int(m.group(2))
+    fields["end"] = at
+    return fields
+
+
+def header_offsets(rpc):
+    """{field: offset} of the header's "name:size ..." (idl/abi.json)."""
+    fields = _fields(rpc.header.split())
+    if fields.pop("end", None) != rpc.header_bytes:
+        raise ValueError("rpc header %r is not %d bytes of fixed fields"
+                         % (rpc.header, rpc.header_bytes))
+    return fields
+
+
+def offsets(layout, header_bytes):
+    """{field: offset} of a message layout as idl/abi.json writes it
+    (docs/RPC.md): "header" or "header(...)", then "name:size" fields,
+    up to the first variable part (a field whose size names another
+    field, "text:length", whose offset is kept; or a word that is no
+    field, "in slots: ...", "["); "end" is where a layout of fixed fields
+    ends, or its variable part begins."""
+    words = re.sub(r"\([^)]*\)", " ", layout).split()
+    if not words or words[0] != "header":
+        raise ValueError("rpc layout %r does not begin with the header"
+                         % layout)
+    return _fields(words[1:], header_bytes)
+
+
+def entries(layout):
+    """The offsets in each repeated entry of a layout ("n x ( slot:2
+    length:4 bytes:length 0x00 )"), in order."""
+    return [_fields(group.split())
+            for group in re.findall(r"\bx \(([^)]*)\)", layout)]
+
+
+def section(layout):
+    """The offsets in a layout's optional section ("[ n_strings:1
+    n_fetch:1 ..."), from its start, or None."""
+    for part in layout.split("[")[1:]:
+        fields = _fields(part.split())
+        if len(fields) > 1:
+            return fields
+    return None
+
+
+def _offsets_obj(fields):
+    return _obj((f, str(v)) for f, v in fields.items())
+
+
+def _layouts(layouts, header_bytes):
+    return _obj((name, _offsets_obj(offsets(text, header_bytes)))
+                for name, text in layouts.items())
+
+
+def _sections(layouts):
+    return _obj((name, _offsets_obj(found)) for name, text in layouts.items()
+                for found in [section(text)] if found)
+
+
+def _entries(layouts):
+    return _obj((name, "[%s]" % ", ".join(_offsets_obj(e) for e in found))
+                for name, text in layouts.items()
+                for found in [entries(text)] if found)
+
+
 def _named(entries):
     return _obj((e.name, str(e.value)) for e in entries)
 
@@ -57,14 +137,23 @@ def _rpc(rpc):
         ("length_bytes", str(rpc.length_bytes)),
         ("crc_bytes", str(rpc.crc_bytes)),
         ("header_bytes", str(rpc.header_bytes)),
+        ("header", _offsets_obj(header_offsets(rpc))),
+        ("result_flags", _named(rpc.result_flags)),
         ("messages", _named(rpc.messages)),
         ("byte_orders", _named(rpc.byte_orders)),
         ("log_levels", _named(rpc.log_levels)),
         ("claim", _obj([("name", json.dumps(cb["claim"]["name"])),
-                        ("signature", json.dumps(cb["claim"]["signature"]))])),
+                        ("signature", json.dumps(cb["claim"]["signature"])),
+                        ("signature_slots",
+                         str(cb["claim"]["signature_slots"]))])),
         ("runner", _obj([("name", json.dumps(cb["runner"]["name"])),
                          ("signature", json.dumps(cb["runner"]["signature"]))])),
         ("released", str(cb["released"])),
+        ("layouts", _layouts(rpc.layouts, rpc.header_bytes)),
+        ("answers", _layouts(rpc.answers, rpc.header_bytes)),
+        ("sections", _sections(rpc.layouts)),
+        ("entries", _entries(rpc.layouts)),
+        ("answer_entries", _entries(rpc.answers)),
         ("bound_marker", json.dumps(rpc.bound_marker))])
 
 

@@ -95,6 +95,7 @@ def emit(abi):
     _enum(src, "nccc_rpc_message", "NCCC_RPC_", rpc.messages)
     _enum(src, "nccc_rpc_byte_order", "NCCC_RPC_ORDER_", rpc.byte_orders)
     _enum(src, "nccc_rpc_log_level", "NCCC_RPC_LOG_", rpc.log_levels)
+    _enum(src, "nccc_rpc_result_flag", "NCCC_RPC_RESULT_", rpc.result_flags)
     cb = rpc.callbacks
     src.line("/* Callbacks across the wire (docs/RPC.md). */")
     for role in ("claim", "runner"):

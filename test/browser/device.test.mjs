@@ -1,4 +1,5 @@
-// The Cortex-M3 image from a page in a real browser: serves
+// The Cortex-M3 image from a page in a real browser, its UART on QEMU's
+// pipes and on TCP: serves
 // examples/web-device (with nccc's package and the modules generated
 // from device/fixture/*.idl) and nccc's bridge on 127.0.0.1, the bridge's
 // link the image on QEMU; opens the page in Debian's chromium
@@ -14,6 +15,8 @@
 //     NCCC_CHROMIUM       the browser (default /usr/bin/chromium)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../examples/web/serve.mjs';
 import { openPage } from './chromium.mjs';
@@ -25,12 +28,13 @@ function env(name) {
 }
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
-test('a page calls the Cortex-M3 image through the bridge', async (t) => {
+// Serves the page with the bridge to link, opens it, checks what it shows.
+async function pageOn(t, link) {
   const server = await serve(here('../../examples/web-device'), 0, {
     // the page's own files, then the web example's style and icon, nccc's
     // package and the generated modules
     also: [here('../../examples/web'), here('../../bindings/js'), env('NCCC_JS_MODULES')],
-    link: `exec:bash ${env('NCCC_DEVICE_RUN')} --link ${env('NCCC_DEVICE_IMAGE')}`,
+    link,
   });
   t.after(() => server.close());
   const { state, status, results, problems } = await openPage(t,
@@ -53,4 +57,21 @@ test('a page calls the Cortex-M3 image through the bridge', async (t) => {
   assert.equal(results['sort-digits'], [...'31415'].sort().reverse().join(''));
   assert.equal(results.emit, String(10 * 4));
   assert.equal(results['watch-released'], 'true');
+}
+
+test('a page calls the Cortex-M3 image through the bridge, on QEMU\'s pipes', async (t) => {
+  await pageOn(t, `exec:bash ${env('NCCC_DEVICE_RUN')} --link ${env('NCCC_DEVICE_IMAGE')}`);
+});
+
+test('the same with the image\'s UART on TCP', async (t) => {
+  const port = await new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+  const qemu = spawn('bash', [env('NCCC_DEVICE_RUN'), env('NCCC_DEVICE_IMAGE'), '-serial',
+    `tcp:127.0.0.1:${port},server=on`], { stdio: 'ignore' });
+  t.after(() => qemu.kill());
+  await pageOn(t, `tcp:${port}`);
 });

@@ -4,7 +4,9 @@
 // JavaScript computes; JavaScript functions as the device's callbacks in
 // the call, async and notified scopes (one calling the device again),
 // an error raised inside one, nesting past the device's limit, an abort
-// and a reset noticed.
+// and a reset noticed; and the device's nested calls and the answers to
+// them lost or corrupted on the way (test/rpc/mangler.mjs), each
+// callback still run once.
 //
 //   node --test device.test.mjs      with the environment
 //     NCCC_DEVICE_RUN     device/run_qemu.sh
@@ -19,6 +21,7 @@ import { pathToFileURL } from "node:url";
 import { abi, NcccError } from "../../bindings/js/nccc/index.mjs";
 import { connect } from "../../bindings/js/nccc/remote/index.mjs";
 import { execLink, tcpLink } from "../../bindings/js/nccc/remote/node.mjs";
+import { mangled, once } from "../rpc/mangler.mjs";
 
 function env(name) {
   const value = process.env[name];
@@ -29,9 +32,11 @@ const run = env("NCCC_DEVICE_RUN"), image = env("NCCC_DEVICE_IMAGE");
 const load = (name) => import(pathToFileURL(join(env("NCCC_JS_MODULES"), `${name}.mjs`)));
 const [m, devModule, callbacks] = await Promise.all([load("m"), load("dev"), load("callbacks")]);
 
-async function device(t, options) {
+async function device(t, options, fault) {
   const logs = [];
-  const dev = await connect(execLink(["bash", run, "--link", image]), { log: (level, text) => logs.push([level, text]), ...options });
+  const link = await execLink(["bash", run, "--link", image]);
+  const dev = await connect(fault ? mangled(link, (d, p) => fault.now(d, p)) : link,
+    { log: (level, text) => logs.push([level, text]), ...options });
   t.after(() => dev.close());
   return { dev, logs };
 }
@@ -130,4 +135,29 @@ test("the image over TCP", async (t) => {
   t.after(() => dev.close());
   const mm = await m.bind(dev);
   assert.equal(await mm.sqrt(2), Math.sqrt(2));
+});
+
+test("a callback's call or its answer lost or corrupted: each callback run once", async (t) => {
+  const MSG = abi.rpc.messages;
+  const fault = { now: () => "pass" };
+  const { dev } = await device(t, { timeoutMs: 3000 }, fault);
+  const cb = await callbacks.bind(dev);
+  for (const [what, direction, type, how] of [
+    ["the device's call lost", "up", MSG.call, "drop"],
+    ["the device's call corrupted", "up", MSG.call, "corrupt"],
+    ["the answer lost", "down", MSG.result, "drop"],
+    ["the answer corrupted", "down", MSG.result, "corrupt"]]) {
+    const seen = [];
+    fault.now = once(direction, type, how, 3);
+    const sum = await cb.fold(5, cb.callback("step_fn", (acc, i) => {
+      seen.push(i);
+      return acc + i;
+    }));
+    fault.now = () => "pass";
+    assert.equal(sum, 10, what);
+    assert.deepEqual(seen, [0, 1, 2, 3, 4], `${what}: each step once`);
+  }
+  assert.ok(dev.stats.resent >= 4);
+  assert.equal(dev.closures.size, 0);
+  assert.equal(await cb.fold(3, cb.callback("step_fn", (acc, i) => acc + i)), 3);
 });

@@ -10,8 +10,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { abi } from "../../bindings/js/nccc/index.mjs";
-import { connect, Decoder, encodeFrame } from "../../bindings/js/nccc/remote/index.mjs";
+import { connect } from "../../bindings/js/nccc/remote/index.mjs";
 import { execLink } from "../../bindings/js/nccc/remote/node.mjs";
+import { mangled, once } from "./mangler.mjs";
 
 const command = (process.env.NCCC_FAULTS_DEVICE || "").split(" ").filter(Boolean);
 if (command.length === 0) throw new Error("faults.test.mjs: set NCCC_FAULTS_DEVICE");
@@ -19,38 +20,6 @@ const MSG = abi.rpc.messages, ST = abi.status;
 // The client's timeout where an answer must come however loaded the
 // machine, and where a test waits for silence.
 const PATIENT_MS = 10000, SILENCE_MS = 1500;
-
-// A link between the session and the device that hands every frame,
-// whole, to fault(direction, payload) first: "pass", "drop", "corrupt"
-// (a CRC byte flipped), "cut" (its second half never sent), "dup" (sent
-// twice) or "garbage" (bytes that are no frame before it).
-function mangled(inner, fault) {
-  const outer = { onBytes: () => {}, onClosed: () => {} };
-  const apply = (direction, payload, deliver) => {
-    const frame = encodeFrame(payload);
-    switch (fault(direction, payload)) {
-      case "drop": return;
-      case "corrupt": frame[frame.length - 1] ^= 0x5a; deliver(frame); return;
-      case "cut": deliver(frame.subarray(0, frame.length >> 1)); return;
-      case "dup": deliver(frame); deliver(frame); return;
-      case "garbage": deliver(Uint8Array.of(0x00, 0x42, 0x13)); deliver(frame); return;
-      default: deliver(frame);
-    }
-  };
-  const up = new Decoder(1 << 24, (ev, p) => ev === "frame" && apply("up", p, (b) => outer.onBytes(b)));
-  const down = new Decoder(1 << 24, (ev, p) => ev === "frame" && apply("down", p, (b) => inner.send(b)));
-  inner.onBytes = (b) => up.push(b);
-  inner.onClosed = () => outer.onClosed();
-  outer.send = (b) => down.push(b);
-  outer.close = () => inner.close();
-  return outer;
-}
-
-// A fault for the n-th frame (from 1) of a type going one way, once.
-function once(direction, type, what, n = 1) {
-  let seen = 0;
-  return (dir, p) => (dir === direction && p[0] === type && ++seen === n ? what : "pass");
-}
 
 async function open(t, fault, timeoutMs = PATIENT_MS) {
   let current = () => "pass";
@@ -126,9 +95,9 @@ test("a device restart mid-call: reset, then a new session", async (t) => {
 
 // ---- inside nested calls ----
 
-// rpct.call_host(h, x) calls the host's function h (L:L) with x and
-// answers [status, its result + 1], counted as rpct.count is; the host
-// function counts its runs.
+// rpct.call_host(h, x) counts its run, calls the host's function h (L:L)
+// with x and answers [status, its result + 1]; the host function counts
+// its own runs.
 async function nested(t, fault, timeoutMs = SILENCE_MS) {
   const { dev, handles, count, arm } = await open(t, () => "pass", timeoutMs);
   let runs = 0;
@@ -142,8 +111,7 @@ async function nested(t, fault, timeoutMs = SILENCE_MS) {
   arm(() => "pass");
   assert.deepEqual([...r.out], [0n, 41n], "the device's call and the host's, both done");
   assert.equal(runs, 1, "the host's function ran once");
-  // rpct.call_host counts its runs as count does
-  assert.equal(await count(), before + 2n, "the device's call ran once, and the next call works");
+  assert.equal(await count(), before + 2n, "the device's function ran once (it counts too), and the next call works");
   return dev;
 }
 
@@ -151,23 +119,20 @@ test("a nested call, no fault", async (t) => {
   await nested(t, () => "pass");
 });
 
-// The device sends its nested call again when the host sends again the
-// request it serves (docs/RPC.md, "Request ids"), and the host answers a
-// copy of the call it answered last from its last answer.
-test("the device's nested call corrupted on its way", async (t) => {
-  await nested(t, once("up", MSG.call, "corrupt"));
-});
-
-test("the device's nested call lost", async (t) => {
+test("the device's nested call lost on its way to the host", async (t) => {
   await nested(t, once("up", MSG.call, "drop"));
 });
 
-test("the host's answer to a nested call corrupted", async (t) => {
-  await nested(t, once("down", MSG.result, "corrupt"));
+test("the device's nested call corrupted on its way to the host", async (t) => {
+  await nested(t, once("up", MSG.call, "corrupt"));
 });
 
 test("the host's answer to a nested call lost", async (t) => {
   await nested(t, once("down", MSG.result, "drop"));
+});
+
+test("the host's answer to a nested call corrupted", async (t) => {
+  await nested(t, once("down", MSG.result, "corrupt"));
 });
 
 test("a request from inside the host function, lost", async (t) => {

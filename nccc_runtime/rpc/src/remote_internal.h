@@ -72,7 +72,7 @@ NCCC_INTERNAL nccc_status nccci_remote_exchange(nccc_remote *r, uint8_t *msg, ui
 ** the result carries it. */
 static inline size_t nccci_result_tail(const uint8_t *res, size_t n_out) {
   return NCCCI_RPC_CALL_FIXED + 8 * n_out +
-         ((res[15] & NCCCI_RPC_RESULT_REQUEST_BASE) ? 8u : 0u);
+         ((res[15] & NCCC_RPC_RESULT_REQUEST_BASE) ? 8u : 0u);
 }
 
 /* The NCCCI_SLOT_ kind of a signature code (-1: not a one-slot code). */

@@ -299,7 +299,7 @@ static nccc_status take_strings(nccc_remote *r, const nccci_remote_fn *fn, const
                                 uint64_t *out) {
   size_t at = nccci_result_tail(res, fn->n_out);
   const uint8_t *found[256] = {0};
-  if (res[15] & NCCCI_RPC_RESULT_RECORDED_ERROR) at += 6u + nccc_rpc_get16(res + at + 4);
+  if (res[15] & NCCC_RPC_RESULT_RECORDED_ERROR) at += 6u + nccc_rpc_get16(res + at + 4);
   for (uint8_t k = 0; k < res[14]; k++) {
     uint16_t slot = nccc_rpc_get16(res + at);
     if (fn->out_kind[slot] == NCCCI_SLOT_STRING && slot < 256) found[slot] = res + at;
@@ -328,7 +328,7 @@ static void take_pointers(const nccci_remote_fn *fn, const uint64_t *in, const u
   size_t at = NCCCI_RPC_CALL_FIXED + 8u * fn->n_in;
   uint64_t base;
   uint8_t n_str;
-  if (!(res[15] & NCCCI_RPC_RESULT_REQUEST_BASE)) return;
+  if (!(res[15] & NCCC_RPC_RESULT_REQUEST_BASE)) return;
   base = nccc_rpc_get64(res + NCCCI_RPC_CALL_FIXED + 8u * fn->n_out);
   n_str = msg[at];
   at += 2;

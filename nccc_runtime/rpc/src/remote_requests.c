@@ -23,11 +23,11 @@
 ** slots (at); *strings gets where the strings start. */
 static nccc_status check_tail(const uint8_t *p, size_t n, size_t at, size_t n_out,
                               size_t *strings) {
-  if (p[15] & NCCCI_RPC_RESULT_REQUEST_BASE) {
+  if (p[15] & NCCC_RPC_RESULT_REQUEST_BASE) {
     if (n - at < 8) return NCCC_ERR_RPC_PROTOCOL;
     at += 8;
   }
-  if (p[15] & NCCCI_RPC_RESULT_RECORDED_ERROR) {
+  if (p[15] & NCCC_RPC_RESULT_RECORDED_ERROR) {
     if (n - at < 6 || nccc_rpc_get16(p + at + 4) > n - at - 6) return NCCC_ERR_RPC_PROTOCOL;
     at += 6u + nccc_rpc_get16(p + at + 4);
   }
@@ -160,7 +160,7 @@ void nccci_remote_record_error(const uint8_t *res, size_t n_out) {
   const uint8_t *b = res + nccci_result_tail(res, n_out);
   char text[NCCC_ERROR_MESSAGE_BYTES];
   size_t len;
-  if (!(res[15] & NCCCI_RPC_RESULT_RECORDED_ERROR)) return;
+  if (!(res[15] & NCCC_RPC_RESULT_RECORDED_ERROR)) return;
   len = nccc_rpc_get16(b + 4);
   if (len > sizeof text - 1) len = sizeof text - 1;
   memcpy(text, b + 6, len);

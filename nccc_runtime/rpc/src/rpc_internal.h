@@ -12,11 +12,10 @@
 #define NCCCI_RPC_CALL_FIXED 16u
 /* Bytes of a result before its body: header and status. */
 #define NCCCI_RPC_RESULT_FIXED 12u
-/* The result flags: an error block (status, text) follows the slots; the
-** device address of the request's first byte follows the slots (before
-** the error block), because strings came inside the request. */
-#define NCCCI_RPC_RESULT_RECORDED_ERROR 1u
-#define NCCCI_RPC_RESULT_REQUEST_BASE 2u
+/* The result flags (rpc_wire.h, nccc_rpc_result_flag): an error block
+** (status, text) follows the slots; the device address of the request's
+** first byte follows the slots (before the error block), because
+** strings came inside the request. */
 
 /* A frame written in pieces (rpc_frame.c): open with the payload's
 ** length, put its bytes in order, close; escaped bytes go to the sink

@@ -230,7 +230,7 @@ static uint32_t call_tail(uint8_t *r, uint32_t at, const uint64_t *out,
   nccc_status recorded = nccc_last_status();
   uint8_t n_strings = 0;
   if (request != NULL) {
-    r[15] |= NCCCI_RPC_RESULT_REQUEST_BASE;
+    r[15] |= NCCC_RPC_RESULT_REQUEST_BASE;
     nccc_rpc_put64(r + at, (uint64_t)(uintptr_t)request);
     at += 8;
   }
@@ -238,7 +238,7 @@ static uint32_t call_tail(uint8_t *r, uint32_t at, const uint64_t *out,
     const char *text = nccc_last_error();
     size_t len = strlen(text);
     if (len > NCCC_RPC_MAX_MESSAGE - at - 6) len = NCCC_RPC_MAX_MESSAGE - at - 6;
-    r[15] |= NCCCI_RPC_RESULT_RECORDED_ERROR;
+    r[15] |= NCCC_RPC_RESULT_RECORDED_ERROR;
     nccc_rpc_put32(r + at, (uint32_t)recorded);
     nccc_rpc_put16(r + at + 4, (uint16_t)len);
     memcpy(r + at + 6, text, len);

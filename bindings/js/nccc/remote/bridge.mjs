@@ -23,6 +23,8 @@ const OP = { continuation: 0x0, text: 0x1, binary: 0x2, close: 0x8, ping: 0x9, p
 const CLOSE_INTERNAL_ERROR = 1011;
 // The largest message a page may send (a device's messages are far smaller).
 const MAX_MESSAGE = 1 << 24;
+// How long a TCP link is tried (a device that is still starting).
+const CONNECT_MS = 10000;
 
 // A frame from the server (never masked).
 function frame(op, payload) {
@@ -72,7 +74,7 @@ function parseFrames(buf) {
 async function carry(socket, spec) {
   let link;
   try {
-    link = await openLink(spec);
+    link = await openLink(spec, { timeoutMs: CONNECT_MS });
   } catch (e) {
     const reason = Buffer.from(`  ${e.message.slice(0, 100)}`);
     reason.writeUInt16BE(CLOSE_INTERNAL_ERROR);

@@ -10,8 +10,8 @@ import { Device, failure } from "./device.mjs";
 import { slotsOf, valueOf } from "./slots.mjs";
 
 const ST = abi.status, H = abi.handle;
-// rpc.claim's slots of a member's signature (24 bytes, NUL-padded).
-const SIGNATURE_SLOTS = 3;
+// A member's signature goes to rpc.claim NUL-padded in this many slots.
+const SIGNATURE_SLOTS = abi.rpc.claim.signature_slots, SLOT = 8;
 const encoder = new TextEncoder();
 // The host's k-th handle, as a registry would make it for module 0.
 const hostHandle = (k) => (H.module_marker + H.function_marker + k) >>> 0;
@@ -77,7 +77,7 @@ Device.prototype.hostFunction = function (signature, fn) {
 Device.prototype.claim = async function (c) {
   if (c.ctx === undefined) c.ctx = ++this.nextClosure;
   this.closures.set(c.ctx, c);
-  const sig = new Uint8Array(8 * SIGNATURE_SLOTS);
+  const sig = new Uint8Array(SLOT * SIGNATURE_SLOTS);
   sig.set(encoder.encode(c.signature).subarray(0, sig.length - 1));
   const ins = [BigInt(RUNNER), BigInt(abi.scopes[c.scope]), 0n, 1n, BigInt(c.ctx), ...new BigUint64Array(sig.buffer)];
   const r = await this.call(await this.handle(abi.rpc.claim.name), ins, 2);

@@ -6,16 +6,19 @@ import abi from "../abi.mjs";
 import { NcccError } from "../errors.mjs";
 import { Session, failure, message, outcomeUnknown } from "./session.mjs";
 
-const R = abi.rpc, MSG = R.messages, ST = abi.status, HEADER = R.header_bytes;
-// Fixed parts: a call's header, handle and counts; a result's status,
-// count, strings count and flags (docs/RPC.md, "call").
-const CALL_FIXED = HEADER + 8;
-// Result flags: the call recorded an error; strings came in (the
-// request's address follows the slots).
-const RECORDED_ERROR = 1, REQUEST_BASE = 2;
-// What a memory answer needs besides its bytes: header, status, count,
-// and room for the frame's own (the C client's pieces too).
-const MEMORY_OVERHEAD = 24;
+const R = abi.rpc, MSG = R.messages, ST = abi.status, FLAG = R.result_flags;
+// Where the fields are (idl/abi.json): each message's, a request's
+// answer's; a call's strings in and the out slots it fetches; a result's
+// strings; a call's error block is laid out as a refusal's status block.
+const L = R.layouts, A = R.answers;
+const SECTION = R.sections.call, [STRING_IN, FETCH] = R.entries.call, [STRING_OUT] = R.answer_entries.call;
+const ERROR_BLOCK = Object.fromEntries(Object.entries(L.result).map(([k, v]) => [k, v - R.header_bytes]));
+// Slots, and the device addresses of results, are 8 bytes on the wire.
+const SLOT = 8;
+// A string entry's bytes are followed by a 0 byte.
+const NUL = 1;
+// The most bytes a read's answer and a write request carry.
+const piece = (d) => d.maxMessage - Math.max(A.read.bytes, L.write.bytes);
 
 const view = (m) => new DataView(m.buffer, m.byteOffset, m.byteLength);
 const encoder = new TextEncoder(), decoder = new TextDecoder();
@@ -52,14 +55,16 @@ export class Device {
   async lookup(name) {
     const bytes = encoder.encode(name);
     if (bytes.length > 0xffff) throw failure(ST.ERR_BAD_NAME, `name too long: ${name.slice(0, 40)}...`);
-    const m = message(MSG.lookup, 2 + bytes.length);
-    view(m).setUint16(HEADER, bytes.length, true);
-    m.set(bytes, HEADER + 2);
+    const m = message(MSG.lookup, L.lookup.name + bytes.length);
+    view(m).setUint16(L.lookup.length, bytes.length, true);
+    m.set(bytes, L.lookup.name);
     const p = await this.session.request(m);
-    const dv = view(p);
-    if (p.length < 22 || p.length !== 22 + dv.getUint16(20, true)) throw failure(ST.ERR_RPC_PROTOCOL, "malformed lookup result");
-    return { handle: dv.getUint32(12, true), nIn: dv.getUint16(16, true), nOut: dv.getUint16(18, true),
-      signature: decoder.decode(p.subarray(22)) };
+    const dv = view(p), f = A.lookup;
+    if (p.length < f.signature || p.length !== f.signature + dv.getUint16(f.length, true)) {
+      throw failure(ST.ERR_RPC_PROTOCOL, "malformed lookup result");
+    }
+    return { handle: dv.getUint32(f.handle, true), nIn: dv.getUint16(f.n_in, true), nOut: dv.getUint16(f.n_out, true),
+      signature: decoder.decode(p.subarray(f.signature)) };
   }
 
   // A function's handle by name, looked up once.
@@ -78,37 +83,39 @@ export class Device {
   async call(handle, ins, nOut, stringsIn = [], fetch = [], tag = undefined) {
     const d = this.session.open ? this.session.device : (await this.session.hello(), this.session.device);
     if (ins.length > d.maxSlots || nOut > d.maxSlots) throw failure(ST.ERR_RPC_TOO_BIG, "more slots than the device takes");
+    // the strings section: its counts, the strings in, the out slots to fetch
     let extra = 0;
     if (stringsIn.length || fetch.length) {
-      extra = 2 + 2 * fetch.length;
-      for (const s of stringsIn) extra += 7 + s.bytes.length;
+      extra = SECTION.end + FETCH.end * fetch.length;
+      for (const s of stringsIn) extra += STRING_IN.bytes + s.bytes.length + NUL;
     }
-    const size = CALL_FIXED + 8 * ins.length + extra;
-    if (size > d.maxMessage || CALL_FIXED + 8 * nOut > d.maxMessage) {
+    const size = L.call.end + SLOT * ins.length + extra;
+    if (size > d.maxMessage || A.call.end + SLOT * nOut > d.maxMessage) {
       throw failure(ST.ERR_RPC_TOO_BIG, "call larger than the device's messages");
     }
-    const m = message(MSG.call, size - HEADER);
+    const m = message(MSG.call, size);
     const dv = view(m);
-    dv.setUint32(HEADER, handle, true);
-    dv.setUint16(HEADER + 4, ins.length, true);
-    dv.setUint16(HEADER + 6, nOut, true);
-    let at = CALL_FIXED;
+    dv.setUint32(L.call.handle, handle, true);
+    dv.setUint16(L.call.n_in, ins.length, true);
+    dv.setUint16(L.call.n_out, nOut, true);
+    let at = L.call.end;
     for (const v of ins) {
       dv.setBigUint64(at, v, true);
-      at += 8;
+      at += SLOT;
     }
     if (extra) {
-      m[at++] = stringsIn.length;
-      m[at++] = fetch.length;
+      m[at + SECTION.n_strings] = stringsIn.length;
+      m[at + SECTION.n_fetch] = fetch.length;
+      at += SECTION.end;
       for (const s of stringsIn) {
-        dv.setUint16(at, s.slot, true);
-        dv.setUint32(at + 2, s.bytes.length, true);
-        m.set(s.bytes, at + 6);
-        at += 7 + s.bytes.length;
+        dv.setUint16(at + STRING_IN.slot, s.slot, true);
+        dv.setUint32(at + STRING_IN.length, s.bytes.length, true);
+        m.set(s.bytes, at + STRING_IN.bytes);
+        at += STRING_IN.bytes + s.bytes.length + NUL;
       }
       for (const k of fetch) {
-        dv.setUint16(at, k, true);
-        at += 2;
+        dv.setUint16(at + FETCH.slot, k, true);
+        at += FETCH.end;
       }
     }
     return this.decodeResult(await this.session.request(m, tag), nOut);
@@ -117,29 +124,30 @@ export class Device {
   decodeResult(p, nOut) {
     const dv = view(p);
     const bad = () => failure(ST.ERR_RPC_PROTOCOL, "malformed result");
-    if (p.length < CALL_FIXED + 8 * nOut || dv.getUint16(12, true) !== nOut) throw bad();
+    const f = A.call, E = ERROR_BLOCK, S = STRING_OUT;
+    if (p.length < f.end + SLOT * nOut || dv.getUint16(f.n_out, true) !== nOut) throw bad();
     const out = new BigUint64Array(nOut);
-    let at = CALL_FIXED;
-    for (let i = 0; i < nOut; i++, at += 8) out[i] = dv.getBigUint64(at, true);
-    const flags = p[15], result = { out, strings: new Map(), requestBase: null };
-    if (flags & REQUEST_BASE) {
-      if (p.length < at + 8) throw bad();
+    let at = f.end;
+    for (let i = 0; i < nOut; i++, at += SLOT) out[i] = dv.getBigUint64(at, true);
+    const flags = p[f.flags], result = { out, strings: new Map(), requestBase: null };
+    if (flags & FLAG.request_base) {
+      if (p.length < at + SLOT) throw bad();
       result.requestBase = dv.getBigUint64(at, true);
-      at += 8;
+      at += SLOT;
     }
     this.recorded = [ST.OK, ""];
-    if (flags & RECORDED_ERROR) {
-      if (p.length < at + 6 || p.length < at + 6 + dv.getUint16(at + 4, true)) throw bad();
-      const len = dv.getUint16(at + 4, true);
-      this.recorded = [dv.getUint32(at, true), decoder.decode(p.subarray(at + 6, at + 6 + len))];
-      at += 6 + len;
+    if (flags & FLAG.recorded_error) {
+      if (p.length < at + E.text || p.length < at + E.text + dv.getUint16(at + E.length, true)) throw bad();
+      const len = dv.getUint16(at + E.length, true);
+      this.recorded = [dv.getUint32(at + E.status, true), decoder.decode(p.subarray(at + E.text, at + E.text + len))];
+      at += E.text + len;
     }
-    for (let k = 0; k < p[14]; k++) {
-      if (p.length < at + 7) throw bad();
-      const slot = dv.getUint16(at, true), len = dv.getUint32(at + 2, true);
-      if (slot >= nOut || p.length < at + 7 + len || p[at + 6 + len] !== 0) throw bad();
-      result.strings.set(slot, p.slice(at + 6, at + 6 + len));
-      at += 7 + len;
+    for (let k = 0; k < p[f.n_strings]; k++) {
+      if (p.length < at + S.bytes + NUL) throw bad();
+      const slot = dv.getUint16(at + S.slot, true), len = dv.getUint32(at + S.length, true);
+      if (slot >= nOut || p.length < at + S.bytes + len + NUL || p[at + S.bytes + len] !== 0) throw bad();
+      result.strings.set(slot, p.slice(at + S.bytes, at + S.bytes + len));
+      at += S.bytes + len + NUL;
     }
     if (at !== p.length) throw bad();
     return result;
@@ -183,13 +191,15 @@ export class Device {
     return BigInt.asUintN(64, a);
   }
 
-  async memory(type, word, count, bytes) {
-    const counted = type === MSG.read || type === MSG.write;
-    const m = message(type, 8 + (counted ? 4 : 0) + (bytes ? bytes.length : 0));
+  // A memory request (its name: alloc, free, read, write, strlen): its
+  // address or size, then its count and bytes (read, write).
+  async memory(name, word, count, bytes) {
+    const f = L[name];
+    const m = message(MSG[name], bytes ? f.bytes + bytes.length : f.end);
     const dv = view(m);
-    dv.setBigUint64(HEADER, word, true);
-    if (counted) dv.setUint32(HEADER + 8, count, true);
-    if (bytes) m.set(bytes, HEADER + 12);
+    dv.setBigUint64(f.address === undefined ? f.size : f.address, word, true);
+    if (f.n !== undefined) dv.setUint32(f.n, count, true);
+    if (bytes) m.set(bytes, f.bytes);
     return this.session.request(m);
   }
 
@@ -201,41 +211,41 @@ export class Device {
   // The device address of a new block of size bytes (remote memory).
   async alloc(size) {
     await this.ready();
-    const p = await this.memory(MSG.alloc, BigInt.asUintN(64, BigInt(size)));
-    return address(view(p).getBigUint64(HEADER + 4, true));
+    const p = await this.memory("alloc", BigInt.asUintN(64, BigInt(size)));
+    return address(view(p).getBigUint64(A.alloc.address, true));
   }
 
   async free(addr) {
     await this.ready();
-    await this.memory(MSG.free, this.checkAddress(addr));
+    await this.memory("free", this.checkAddress(addr));
   }
 
   // n bytes at a device address, read in pieces that fit the device's messages.
   async read(addr, n) {
     const d = await this.ready();
-    const base = this.checkAddress(addr), bytes = new Uint8Array(n), piece = d.maxMessage - MEMORY_OVERHEAD;
-    for (let at = 0; at < n; at += piece) {
-      const k = Math.min(piece, n - at);
-      const p = await this.memory(MSG.read, base + BigInt(at), k);
-      if (p.length !== 16 + k) throw failure(ST.ERR_RPC_PROTOCOL, "malformed read result");
-      bytes.set(p.subarray(16), at);
+    const base = this.checkAddress(addr), bytes = new Uint8Array(n), most = piece(d);
+    for (let at = 0; at < n; at += most) {
+      const k = Math.min(most, n - at);
+      const p = await this.memory("read", base + BigInt(at), k);
+      if (p.length !== A.read.bytes + k) throw failure(ST.ERR_RPC_PROTOCOL, "malformed read result");
+      bytes.set(p.subarray(A.read.bytes), at);
     }
     return bytes;
   }
 
   async write(addr, bytes) {
     const d = await this.ready();
-    const base = this.checkAddress(addr), piece = d.maxMessage - MEMORY_OVERHEAD;
-    for (let at = 0; at < bytes.length; at += piece) {
-      const part = bytes.subarray(at, Math.min(bytes.length, at + piece));
-      await this.memory(MSG.write, base + BigInt(at), part.length, part);
+    const base = this.checkAddress(addr), most = piece(d);
+    for (let at = 0; at < bytes.length; at += most) {
+      const part = bytes.subarray(at, Math.min(bytes.length, at + most));
+      await this.memory("write", base + BigInt(at), part.length, part);
     }
   }
 
   async strlen(addr) {
     await this.ready();
-    const p = await this.memory(MSG.strlen, this.checkAddress(addr));
-    return Number(view(p).getBigUint64(HEADER + 4, true));
+    const p = await this.memory("strlen", this.checkAddress(addr));
+    return Number(view(p).getBigUint64(A.strlen.length, true));
   }
 
   // The string at a device address, decoded as UTF-8.

@@ -21,26 +21,35 @@ export function crc16(crc, bytes, from = 0, to = bytes.length) {
   return crc;
 }
 
-// The frame of a payload, escaped (a data byte ESC as ESC DATA_FF):
-// start, length, payload, CRC.
+// The frame of a payload, escaped: start, length, payload, CRC (a data
+// byte equal to the escape goes as escape, data_ff). One allocation: the
+// length and CRC bytes are read as the frame is written.
 export function encodeFrame(payload) {
   const n = payload.length;
-  const head = new Uint8Array(R.length_bytes);
-  new DataView(head.buffer).setUint32(0, n, true);
-  let crc = crc16(crc16(R.crc.init, head), payload);
-  const tail = Uint8Array.of(crc & 0xff, crc >> 8);
-  let escapes = 0;
-  for (const part of [head, payload, tail]) for (const b of part) if (b === ESC) escapes++;
-  const out = new Uint8Array(2 + head.length + n + tail.length + escapes);
+  const byteOf = (v, k) => Math.floor(v / 2 ** (8 * k)) & 0xff;
+  let crc = R.crc.init, escapes = 0;
+  for (let k = 0; k < R.length_bytes; k++) {
+    const b = byteOf(n, k);
+    crc = ((crc << 8) & 0xffff) ^ TABLE[(crc >> 8) ^ b];
+    if (b === ESC) escapes++;
+  }
+  for (let i = 0; i < n; i++) {
+    const b = payload[i];
+    crc = ((crc << 8) & 0xffff) ^ TABLE[(crc >> 8) ^ b];
+    if (b === ESC) escapes++;
+  }
+  for (let k = 0; k < R.crc_bytes; k++) if (byteOf(crc, k) === ESC) escapes++;
+  const out = new Uint8Array(2 + R.length_bytes + n + R.crc_bytes + escapes);
   out[0] = ESC;
   out[1] = START;
   let at = 2;
-  for (const part of [head, payload, tail]) {
-    for (const b of part) {
-      out[at++] = b;
-      if (b === ESC) out[at++] = DATA_FF;
-    }
-  }
+  const put = (b) => {
+    out[at++] = b;
+    if (b === ESC) out[at++] = DATA_FF;
+  };
+  for (let k = 0; k < R.length_bytes; k++) put(byteOf(n, k));
+  for (let i = 0; i < n; i++) put(payload[i]);
+  for (let k = 0; k < R.crc_bytes; k++) put(byteOf(crc, k));
   return out;
 }
 
@@ -103,6 +112,23 @@ export class Decoder {
 
   push(bytes) {
     for (let i = 0; i < bytes.length; i++) {
+      if (!this.escaped && this.state === PAYLOAD) {
+        // a run of payload without escapes, in one piece
+        let end = Math.min(bytes.length, i + this.length - this.got);
+        const esc = bytes.indexOf(ESC, i);
+        if (esc >= 0 && esc < end) end = esc;
+        if (end > i) {
+          this.payload.set(bytes.subarray(i, end), this.got);
+          this.crc = crc16(this.crc, bytes, i, end);
+          this.got += end - i;
+          if (this.got === this.length) {
+            this.got = 0;
+            this.state = CRC;
+          }
+          i = end - 1;
+          continue;
+        }
+      }
       const b = bytes[i];
       if (!this.escaped) {
         if (b === ESC) this.escaped = true;
@@ -119,14 +145,15 @@ export class Decoder {
       } else if (b === DATA_FF && this.state !== HUNT) {
         this.data(ESC);
       } else {
-        // an escape that means nothing: garbage outside a frame, the frame
-        // lost inside one; a second escape may itself begin a frame (a
-        // frame cut after a lone escape, then the next one's start)
+        // anything else after an escape: garbage outside a frame, a cut
+        // inside one; a second escape is an escape again, so that a lone
+        // escape at a frame's end does not swallow the next start
         const inside = this.state !== HUNT;
         this.state = HUNT;
-        this.escaped = b === ESC;
         if (inside) this.onEvent("bad", "cut");
-        else this.garbage += b === ESC ? 1 : 2;
+        else this.garbage++;
+        if (b === ESC) this.escaped = true;
+        else if (!inside) this.garbage++;
       }
     }
   }

@@ -9,6 +9,8 @@ import { NcccError } from "../errors.mjs";
 import { Decoder, encodeFrame } from "./frame.mjs";
 
 const R = abi.rpc, MSG = R.messages, ST = abi.status, HEADER = R.header_bytes;
+// Where the fields are: the header's, each message's (idl/abi.json).
+const HF = R.header, L = R.layouts, A = R.answers;
 // The largest message a device may announce (the C client's limit too).
 const LARGEST = 16 << 20;
 
@@ -34,23 +36,30 @@ export function outcomeUnknown(status) {
 // id a newer than b in serial order (32 bits).
 const after = (a, b) => ((a - b) | 0) > 0;
 
-// A message of type with body bytes after the header (session and id
-// are set when it is sent).
-export function message(type, bodyLength) {
-  const m = new Uint8Array(HEADER + bodyLength);
-  m[0] = type;
+// A message of type, size bytes in all (session and id are set when it
+// is sent).
+export function message(type, size) {
+  const m = new Uint8Array(size);
+  m[HF.type] = type;
   return m;
 }
 
 const view = (m) => new DataView(m.buffer, m.byteOffset, m.byteLength);
 const utf8 = new TextDecoder();
 
-// The status block (status, length, text) at offset of message p.
-function statusBlock(p, at) {
-  const dv = view(p);
-  const status = p.length >= at + 4 ? dv.getUint32(at, true) : ST.ERR_RPC_PROTOCOL;
-  const len = p.length >= at + 6 ? Math.min(dv.getUint16(at + 4, true), p.length - at - 6) : 0;
-  return [status, utf8.decode(p.subarray(at + 6, at + 6 + len))];
+function setHeader(m, session, id) {
+  const dv = view(m);
+  dv.setUint16(HF.session, session, true);
+  dv.setUint32(HF.id, id, true);
+}
+
+// The status block of a refusal, notice or log p (its layout f: status
+// or level, length, text): [status or level, text].
+function statusBlock(p, f) {
+  const dv = view(p), at = f.status === undefined ? f.level : f.status;
+  const status = p.length >= f.length ? dv.getUint32(at, true) : ST.ERR_RPC_PROTOCOL;
+  const len = p.length >= f.text ? Math.min(dv.getUint16(f.length, true), p.length - f.text) : 0;
+  return [status, utf8.decode(p.subarray(f.text, f.text + len))];
 }
 
 export class Session {
@@ -72,6 +81,7 @@ export class Session {
     this.device = null;
     this.nextId = 0;
     this.stack = [];       // what waits: requests and nested calls served, innermost last
+    this.watchdog = null;  // the timer of the innermost wait (wait)
     this.queue = [];       // requests waiting for the link to be free
     this.deviceHighest = 0;
     this.deviceCache = null;
@@ -106,8 +116,11 @@ export class Session {
     const waiting = this.stack.concat(this.queue);
     this.stack = [];
     this.queue = [];
+    clearTimeout(this.watchdog);
+    this.watchdog = null;
     for (const w of waiting) {
       if (w.reject) w.reject(failure(ST.ERR_RPC_TRANSPORT, "the link closed during the request"));
+      if (w.finish) w.finish(failure(ST.ERR_RPC_TRANSPORT, "the link closed during the request"));
       clearTimeout(w.timer);
     }
   }
@@ -128,9 +141,9 @@ export class Session {
           return;
         }
         this.nonce = (this.nonce + 1) & 0xff || 1;
-        const m = message(MSG.hello, 2);
-        m[HEADER] = R.version;
-        m[HEADER + 1] = this.nonce;
+        const m = message(MSG.hello, L.hello.end);
+        m[L.hello.version] = R.version;
+        m[L.hello.nonce] = this.nonce;
         this.send(m);
         w.timer = setTimeout(sayHello, this.timeoutMs);
       };
@@ -149,9 +162,10 @@ export class Session {
   }
 
   takeStart(p) {
-    const dv = view(p), b = HEADER;
-    const d = { version: p[b], pointerBytes: p[b + 1], byteOrder: p[b + 2], maxDepth: p[b + 3],
-      maxMessage: dv.getUint32(b + 4, true), maxSlots: dv.getUint16(b + 8, true), session: dv.getUint16(2, true) };
+    const dv = view(p), f = L.start;
+    const d = { version: p[f.version], pointerBytes: p[f.pointer_bytes], byteOrder: p[f.byte_order],
+      maxDepth: p[f.max_depth], maxMessage: dv.getUint32(f.max_message, true),
+      maxSlots: dv.getUint16(f.max_slots, true), session: dv.getUint16(HF.session, true) };
     if (d.version !== R.version) throw failure(ST.ERR_RPC_PROTOCOL, "the device speaks another protocol version");
     if ((d.pointerBytes !== 4 && d.pointerBytes !== 8) || d.maxMessage < 256 || d.maxMessage > LARGEST || d.session === 0) {
       throw failure(ST.ERR_RPC_PROTOCOL, "start message out of range");
@@ -213,18 +227,16 @@ export class Session {
     }
   }
 
-  // One request under a new id, resent as RPC.md's Faults say.
+  // One request under a new id, resent as RPC.md's Faults say. Its
+  // header's depth: how many of the device's nested calls the host runs
+  // as it sends it.
   attempt(msg, tag) {
     return new Promise((resolve, reject) => {
       const id = (this.nextId = (this.nextId + 1) >>> 0);
-      const dv = view(msg);
-      // the depth: how many of the device's nested calls the host runs
-      msg[1] = this.stack.filter((x) => x.serving).length;
-      dv.setUint16(2, this.device.session, true);
-      dv.setUint32(4, id, true);
+      setHeader(msg, this.device.session, id);
+      msg[HF.depth] = this.stack.filter((x) => x.serving).length;
       const w = { id, msg, tag, sends: 0, restarted: false };
       w.finish = (err, result) => {
-        clearTimeout(w.timer);
         const at = this.stack.indexOf(w);
         if (at >= 0) this.stack.splice(at, 1);
         if (err) reject(err);
@@ -249,11 +261,31 @@ export class Session {
   }
 
   // (Re)starts the wait of w, when it is the innermost: a nested call
-  // the host serves does not count against its timeout.
+  // the host serves does not count against its timeout. One watchdog
+  // timer serves every wait: it is armed when none is, and when it fires
+  // it looks at the innermost wait's deadline (a timer made and cleared
+  // per message would cost more than the rest of a call's work here).
   wait(w) {
-    clearTimeout(w.timer);
-    if (this.stack.at(-1) !== w) return;
-    w.timer = setTimeout(() => this.silence(w), this.timeoutMs);
+    if (this.stack.at(-1) !== w) {
+      w.deadline = Infinity;
+      return;
+    }
+    w.deadline = performance.now() + this.timeoutMs;
+    if (this.watchdog === null) this.arm(this.timeoutMs);
+  }
+
+  arm(ms) {
+    this.watchdog = setTimeout(() => this.watch(), ms);
+    if (this.watchdog.unref) this.watchdog.unref();
+  }
+
+  watch() {
+    this.watchdog = null;
+    const top = this.stack.at(-1);
+    if (!top || !top.resend || top.deadline === Infinity || this.closed) return;
+    const left = top.deadline - performance.now();
+    if (left > 0) this.arm(left);
+    else this.silence(top);
   }
 
   silence(w) {
@@ -278,17 +310,17 @@ export class Session {
       return;
     }
     if (p.length < HEADER) return;
-    const dv = view(p), type = p[0], session = dv.getUint16(2, true), id = dv.getUint32(4, true);
+    const dv = view(p), type = p[HF.type], session = dv.getUint16(HF.session, true), id = dv.getUint32(HF.id, true);
     if (top && top.hello) {
-      if (type === MSG.start && p.length >= HEADER + 12 && p[HEADER + 10] === this.nonce) top.take(p);
+      if (type === MSG.start && p.length >= L.start.end && p[L.start.nonce] === this.nonce) top.take(p);
       else if (type === MSG.log) this.onLog(p);
       return;
     }
     if (top && top.resend) this.wait(top); // the device is alive
     switch (type) {
       case MSG.start:
-        // the answer to a copy of this session's hello
-        if (this.device && session === this.device.session) return;
+        // a start of this session: a hello's copy answered again
+        if (this.open && session === this.device.session) return;
         this.stats.restarts++;
         this.open = false;
         if (top && top.resend) top.restarted = true;
@@ -298,7 +330,7 @@ export class Session {
         return;
       case MSG.notice:
         this.stats.notices++;
-        if (statusBlock(p, HEADER)[0] === ST.ERR_RPC_FRAME && top && top.resend && !top.restarted) top.resend("frame");
+        if (statusBlock(p, L.notice)[0] === ST.ERR_RPC_FRAME && top && top.resend && !top.restarted) top.resend("frame");
         return;
       case MSG.log:
         this.onLog(p);
@@ -312,11 +344,11 @@ export class Session {
 
   onResult(p, session, id) {
     const w = this.stack.find((x) => x.resend && x.id === id);
-    if (!w || p.length < HEADER + 4) {
+    if (!w || p.length < L.result.length) {
       this.stats.stale++;
       return;
     }
-    const st = view(p).getUint32(HEADER, true);
+    const st = view(p).getUint32(L.result.status, true);
     if (st === ST.ERR_RPC_SESSION) {
       this.open = false;
       if (w.sends > 1) {
@@ -331,7 +363,7 @@ export class Session {
       w.finish(null, p);
       return;
     }
-    const [, text] = statusBlock(p, HEADER);
+    const [, text] = statusBlock(p, L.result);
     const e = failure(st, text);
     e.firstSend = w.sends === 1;
     w.finish(e);
@@ -339,7 +371,7 @@ export class Session {
 
   onLog(p) {
     this.stats.logs++;
-    const [level, text] = statusBlock(p, HEADER);
+    const [level, text] = statusBlock(p, L.log);
     if (level === R.log_levels.abort) this.aborted = text;
     if (this.log) this.log(level, text);
   }
@@ -356,30 +388,29 @@ export class Session {
     this.deviceHighest = id;
     this.stats.served++;
     const dv = view(p);
-    const nIn = p.length >= 16 ? dv.getUint16(12, true) : 0, nOut = p.length >= 16 ? dv.getUint16(14, true) : 0;
+    const f = L.call, fixed = p.length >= f.end;
+    const nIn = fixed ? dv.getUint16(f.n_in, true) : 0, nOut = fixed ? dv.getUint16(f.n_out, true) : 0;
     const serving = { serving: true };
     const outer = this.stack.at(-1);
-    if (outer) clearTimeout(outer.timer);
+    if (outer) outer.deadline = Infinity;
     this.stack.push(serving);
     let answer;
     try {
-      if (p.length !== 16 + 8 * nIn || 16 + 8 * nOut > this.device.maxMessage) {
+      if (!fixed || p.length !== f.end + 8 * nIn || A.call.end + 8 * nOut > this.device.maxMessage) {
         throw failure(ST.ERR_RPC_PROTOCOL, "call of the wrong length");
       }
       const slots = new BigUint64Array(nIn);
-      for (let i = 0; i < nIn; i++) slots[i] = dv.getBigUint64(16 + 8 * i, true);
-      const out = await this.serve(dv.getUint32(8, true), slots, nOut, outer && outer.tag);
-      answer = message(MSG.result, 8 + 8 * nOut);
+      for (let i = 0; i < nIn; i++) slots[i] = dv.getBigUint64(f.end + 8 * i, true);
+      const out = await this.serve(dv.getUint32(f.handle, true), slots, nOut, outer && outer.tag);
+      answer = message(MSG.result, A.call.end + 8 * nOut);
       const av = view(answer);
-      av.setUint16(HEADER + 4, nOut, true);
-      for (let i = 0; i < nOut; i++) av.setBigUint64(16 + 8 * i, BigInt.asUintN(64, BigInt(out[i] || 0n)), true);
+      av.setUint16(A.call.n_out, nOut, true);
+      for (let i = 0; i < nOut; i++) av.setBigUint64(A.call.end + 8 * i, BigInt.asUintN(64, BigInt(out[i] || 0n)), true);
     } catch (e) {
       answer = refusal(e.status || ST.ERR_INVALID_ARG, e.text || e.message);
     }
     this.stack.splice(this.stack.indexOf(serving), 1);
-    const av = view(answer);
-    av.setUint16(2, session, true);
-    av.setUint32(4, id, true);
+    setHeader(answer, session, id);
     this.deviceCache = { id, msg: answer };
     if (this.closed || !this.device || session !== this.device.session) return;
     this.send(answer);
@@ -390,10 +421,10 @@ export class Session {
 // A refusal: a result of status st and its text.
 export function refusal(st, text) {
   const bytes = new TextEncoder().encode(String(text)).subarray(0, 200);
-  const m = message(MSG.result, 6 + bytes.length);
+  const f = L.result, m = message(MSG.result, f.text + bytes.length);
   const dv = view(m);
-  dv.setUint32(HEADER, st, true);
-  dv.setUint16(HEADER + 4, bytes.length, true);
-  m.set(bytes, HEADER + 6);
+  dv.setUint32(f.status, st, true);
+  dv.setUint16(f.length, bytes.length, true);
+  m.set(bytes, f.text);
   return m;
 }

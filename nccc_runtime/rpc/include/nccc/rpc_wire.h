@@ -93,6 +93,11 @@ typedef enum nccc_rpc_log_level {
   NCCC_RPC_LOG_ABORT = 0x03 /* the device aborted (TVMPlatformAbort); the request in progress fails */
 } nccc_rpc_log_level;
 
+typedef enum nccc_rpc_result_flag {
+  NCCC_RPC_RESULT_RECORDED_ERROR = 0x01, /* a call's result: the call recorded an error, whose block follows the slots (and the request address) */
+  NCCC_RPC_RESULT_REQUEST_BASE = 0x02 /* a call's result: strings came in, the device address of the request's first byte follows the slots */
+} nccc_rpc_result_flag;
+
 /* Callbacks across the wire (docs/RPC.md). */
 /* the device's: runner, scope, final, n, then per member the host context and 3 slots of signature bytes -> status, device context */
 #define NCCC_RPC_CLAIM_NAME "rpc.claim"
