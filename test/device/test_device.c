@@ -315,6 +315,27 @@ START_TEST(test_callback_error) {
 }
 END_TEST
 
+/* Remote memory on the bare-metal image (RPC.md, "Remote memory"): its
+** platform has no allocator, so alloc fails and free refuses every
+** address; read and strlen of a device address (the version string the
+** built-in version returns) work. */
+START_TEST(test_remote_memory_without_allocator) {
+  uint64_t address = 0, length = 0, out[3] = {0, 0, 0};
+  char text[32] = {0};
+  nccc_handle version;
+  ck_assert_int_eq(nccc_remote_alloc(device, 16, &address), NCCC_ERR_NO_MEMORY);
+  ck_assert_int_eq(nccc_remote_free(device, 0x20000000u), NCCC_ERR_RPC_FREED);
+  ck_assert_int_eq(nccc_remote_lookup(device, "nccc.version", &version, NULL, NULL, NULL, 0),
+                   NCCC_OK);
+  ck_assert_int_eq(nccc_remote_call(device, version, NULL, 0, out, 3), NCCC_OK);
+  ck_assert_int_eq(nccc_remote_strlen(device, out[2], &length), NCCC_OK);
+  ck_assert_uint_eq(length, strlen(NCCC_VERSION_STRING));
+  ck_assert_int_eq(nccc_remote_read(device, out[2], text, length), NCCC_OK);
+  ck_assert_str_eq(text, NCCC_VERSION_STRING);
+  check_device_goes_on();
+}
+END_TEST
+
 /* What the smallest configuration leaves out answers so, and the rest
 ** works (the tests around this one). */
 START_TEST(test_smallest_leaves_out) {
@@ -435,7 +456,8 @@ Suite *nccc_check_suite(void) {
         s, "device", device_setup, NULL,
         NCCC_CHECK_TESTS(test_math_equals_local_calls, test_structs_and_errno, test_call_scope,
                          test_async_scope, test_notified_scope, test_callback_error,
-                         test_nesting_is_bounded, test_stack_high_water, test_tvm_system_lib,
+                         test_nesting_is_bounded, test_remote_memory_without_allocator,
+                         test_stack_high_water, test_tvm_system_lib,
                          test_abort_is_logged_then_fails_the_call, test_reset_is_noticed));
   }
   tcase_set_timeout(tc, 120);
