@@ -112,8 +112,12 @@ class Scalar(Type):
 # The signature codes, from the ABI description (idl/abi.json).
 _ABI = load_abi()
 
-# The data models a target-dependent code is resolved for.
-DATA_MODELS = ("LP64", "ILP32", "LLP64")
+# The data models a target-dependent code is resolved for (idl/abi.json,
+# targets), and the bytes of long and of a pointer on each.
+DATA_MODELS = tuple(_ABI.data_models)
+_MODEL_BYTES = {t.data_model: {"long": t.long_bytes,
+                               "pointer": t.pointer_bytes, "char": 1}
+                for t in _ABI.targets}
 
 
 def _code_of(kind, bits=None, signed=False):
@@ -148,23 +152,23 @@ CHAR_CODES = (_code_of("int", 8, True), _code_of("int", 8, False))
 VARIADIC = _ABI.variadic
 
 
-# Target-dependent codes: signed, then the width in bits on each of
-# DATA_MODELS.
+# Target-dependent codes: signed, and whose width they have on a data
+# model (char: one byte everywhere; its signedness is the target's own).
 _TARGET_WIDTHS = {
-    "NCCC_SIG_CHAR": (True, 8, 8, 8),
-    "NCCC_SIG_LONG": (True, 64, 32, 32),
-    "NCCC_SIG_ULONG": (False, 64, 32, 32),
-    "NCCC_SIG_SIZE": (False, 64, 32, 64),
-    "NCCC_SIG_SSIZE": (True, 64, 32, 64),
-    "NCCC_SIG_INTPTR": (True, 64, 32, 64),
-    "NCCC_SIG_UINTPTR": (False, 64, 32, 64),
+    "NCCC_SIG_CHAR": (True, "char"),
+    "NCCC_SIG_LONG": (True, "long"),
+    "NCCC_SIG_ULONG": (False, "long"),
+    "NCCC_SIG_SIZE": (False, "pointer"),
+    "NCCC_SIG_SSIZE": (True, "pointer"),
+    "NCCC_SIG_INTPTR": (True, "pointer"),
+    "NCCC_SIG_UINTPTR": (False, "pointer"),
 }
 
-# Target-dependent codes and their letters on the usual data models.
+# Target-dependent codes and their letters on each data model.
 TARGET_CODES = {
-    name: {dm: _code_of("int", bits, signed)
-           for dm, bits in zip(DATA_MODELS, widths)}
-    for name, (signed, *widths) in _TARGET_WIDTHS.items()}
+    name: {dm: _code_of("int", 8 * _MODEL_BYTES[dm][width], signed)
+           for dm in DATA_MODELS}
+    for name, (signed, width) in _TARGET_WIDTHS.items()}
 
 
 def _scalar_table():

@@ -3,7 +3,8 @@
 Every table of an ABI fact — signature codes, the code grammar, the
 handle layout, status codes, built-ins (with the size of their '*'
 sides), the closure target's signature, closure scopes and flags, type
-kinds — is generated from this one file: the C header nccc/abi.h, the
+kinds, the targets a signature may differ on, packed functions' flags,
+type codes and sized calls — is generated from this one file: the C header nccc/abi.h, the
 Lua table nccc/abi.lua, the Scheme library (nccc abi), and the
 generator's own tables (stubgen.ctype, the host emitters) read it here.
 
@@ -102,6 +103,17 @@ class Builtin:
         return self.name.upper()
 
 
+class Target:
+    """One target a signature may differ on: the data model (name,
+    long_bytes, pointer_bytes) and whether plain char is signed."""
+
+    def __init__(self, model, char_signed):
+        self.data_model = model["name"]
+        self.long_bytes = model["long_bytes"]
+        self.pointer_bytes = model["pointer_bytes"]
+        self.char_signed = char_signed
+
+
 class Named:
     """A name/value pair with an optional doc (status, scope, flag, type
     kind); status entries also carry text and, where TVM has the same
@@ -113,6 +125,23 @@ class Named:
         self.doc = entry.get("doc", "")
         self.text = entry.get("text", "")
         self.tvm = entry.get("tvm")
+
+
+class Packed:
+    """Packed functions' facts: module (the packed calls' module for
+    hosts), flags (of nccc_packed_register), type_codes (TVM's, each
+    Named with its tvm spelling), sized [(name in module, Rest)]."""
+
+    def __init__(self, data):
+        self.module = data["module"]
+        self.flags = [Named(e) for e in data["flags"]]
+        self.type_codes = [Named(e) for e in data["type_codes"]]
+        self.sized = [(e["name"], Rest(e["rest"], False))
+                      for e in data["sized"]]
+
+    def type_code(self, name):
+        """The value of the type code called name (int, float, str ...)."""
+        return next(t.value for t in self.type_codes if t.name == name)
 
 
 class Abi:
@@ -136,8 +165,24 @@ class Abi:
         self.builtins = [Builtin(k, e, self)
                          for k, e in enumerate(data["builtins"])]
         self.closure_target_signature = data["closure_target"]["signature"]
+        self.builtins_module = data["builtins_module"]
+        t = data["targets"]
+        self.targets = [Target(m, signed) for m in t["data_models"]
+                        for signed in t["plain_char"]]
+        self.data_models = [m["name"] for m in t["data_models"]]
+        self.packed = Packed(data["packed"])
         self.rpc = Rpc(data["rpc"])
         _check(self)
+
+    def sized(self):
+        """{qualified function name: Rest} of every function whose '*'
+        side one of its arguments sizes: the built-ins', the packed
+        calls'."""
+        out = {"%s.%s" % (self.builtins_module, b.name): b.rest
+               for b in self.builtins if b.rest}
+        out.update(("%s.%s" % (self.packed.module, name), rest)
+                   for name, rest in self.packed.sized)
+        return out
 
     def closure_type(self, signature):
         """The type a typed closure of this callback signature records
@@ -272,8 +317,11 @@ def _check(abi):
         if not (c.in_ok or c.out_ok):
             raise AbiError("code %r: sides must name in, out or both"
                            % c.code)
-    for group in ("status", "scopes", "closure_flags", "type_kinds"):
-        entries = getattr(abi, group)
+    for group, entries in (("status", abi.status), ("scopes", abi.scopes),
+                           ("closure_flags", abi.closure_flags),
+                           ("type_kinds", abi.type_kinds),
+                           ("packed flags", abi.packed.flags),
+                           ("packed type_codes", abi.packed.type_codes)):
         for attr in ("name", "value"):
             seen = [getattr(e, attr) for e in entries]
             if len(set(seen)) != len(seen):
@@ -288,12 +336,27 @@ def _check(abi):
     for b in abi.builtins:
         _check_rest(abi, b)
     abi.counts(abi.closure_target_signature)
+    _check_targets(abi)
+    for name, rest in abi.packed.sized:
+        if rest.mul is None:
+            raise AbiError("packed sized %s: rest per must be one of %s"
+                           % (name, ", ".join(sorted(REST_UNITS))))
     _check_rpc(abi.rpc)
     h = abi.handle
     if h["index_mask"] + 1 != h["function_marker"] or \
             h["function_marker"] << h["module_shift"] != h["module_marker"]:
         raise AbiError("handle: markers must sit just above each 15-bit "
                        "index, the module's in the upper half")
+
+
+def _check_targets(abi):
+    keys = [(t.data_model, t.char_signed) for t in abi.targets]
+    if not keys or len(set(keys)) != len(keys):
+        raise AbiError("targets: distinct data models and plain chars")
+    for t in abi.targets:
+        if t.long_bytes not in (4, 8) or t.pointer_bytes not in (4, 8):
+            raise AbiError("targets: %s: long and pointer take 4 or 8 bytes"
+                           % t.data_model)
 
 
 def _check_rest(abi, b):

@@ -149,6 +149,13 @@ def emit(abi):
     src.line("#define NCCC_CLOSURE_UNTYPED %du" % ct["untyped"])
     src.line("#define NCCC_CLOSURE_TYPE_ZERO_BECOMES %du" % ct["zero_becomes"])
     src.blank()
+    src.line("/* ---- packed functions ---- */")
+    src.blank()
+    src.line("/* Flags of nccc_packed_register (nccc/packed.h). */")
+    for f in abi.packed.flags:
+        src.line("/* %s */" % f.doc)
+        src.line("#define NCCC_PACKED_%s %du" % (f.name.upper(), f.value))
+    src.blank()
     src.line("/* ---- type layouts ---- */")
     src.blank()
     _enum(src, "nccc_type_kind",

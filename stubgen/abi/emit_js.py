@@ -29,15 +29,18 @@ def _code(c):
     return _obj(pairs)
 
 
+def _rest(rest):
+    return _obj([("arg", str(rest.arg)), ("per", json.dumps(rest.per)),
+                 ("mul", str(rest.mul)), ("div", str(rest.div)),
+                 ("out", json.dumps(rest.out))])
+
+
 def _builtin(b):
     pairs = [("index", str(b.index)), ("name", json.dumps(b.name)),
              ("signature", json.dumps(b.signature)), ("n_in", str(b.n_in)),
              ("n_out", str(b.n_out))]
     if b.rest is not None:
-        pairs.append(("rest", _obj([
-            ("arg", str(b.rest.arg)), ("per", json.dumps(b.rest.per)),
-            ("mul", str(b.rest.mul)), ("div", str(b.rest.div)),
-            ("out", json.dumps(b.rest.out))])))
+        pairs.append(("rest", _rest(b.rest)))
     return _obj(pairs)
 
 
@@ -192,6 +195,22 @@ def emit(abi):
             (f.name, str(f.value)) for f in abi.closure_flags))
         src.line("closure_target_signature: %s,"
                  % json.dumps(abi.closure_target_signature))
+        src.line("// the targets a signature may differ on, in the order of "
+                 "a module's entries")
+        src.line("targets: [%s]," % ", ".join(_obj([
+            ("data_model", json.dumps(t.data_model)),
+            ("char_signed", json.dumps(t.char_signed))])
+            for t in abi.targets))
+        src.line("// '*' sides an argument sizes, by qualified function name")
+        with src.block("sized: {", "},"):
+            for name, rest in sorted(abi.sized().items()):
+                src.line("%s: %s," % (json.dumps(name), _rest(rest)))
+        src.line("packed: %s," % _obj([
+            ("module", json.dumps(abi.packed.module)),
+            ("flags", _obj((f.name, str(f.value))
+                           for f in abi.packed.flags)),
+            ("type_codes", _obj((t.name, str(t.value))
+                                for t in abi.packed.type_codes))]))
         src.line("type_kinds: %s," % _obj(
             (str(t.value), json.dumps(t.name)) for t in abi.type_kinds))
         src.line("rpc: %s," % _rpc(abi.rpc))

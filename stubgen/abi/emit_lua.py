@@ -37,12 +37,14 @@ def _code(c):
     return "[%s] = {%s}," % (_str(c.code), ", ".join(fields))
 
 
-def _rest(rest):
-    if rest is None:
-        return ""
-    return (", rest = {arg = %d, per = %s, mul = %d, div = %d, out = %s}"
+def _rest_table(rest):
+    return ("{arg = %d, per = %s, mul = %d, div = %d, out = %s}"
             % (rest.arg, _str(rest.per), rest.mul, rest.div,
                str(rest.out).lower()))
+
+
+def _rest(rest):
+    return "" if rest is None else ", rest = " + _rest_table(rest)
 
 
 def emit(abi):
@@ -90,6 +92,22 @@ def emit(abi):
             src.line("closure_%s = %d," % (f.name, f.value))
         src.line("closure_target_signature = %s,"
                  % _str(abi.closure_target_signature))
+        src.line("-- the targets a signature may differ on, in the order of "
+                 "a module's entries")
+        src.line("targets = {%s}," % ", ".join(
+            "{data_model = %s, char_signed = %s}"
+            % (_str(t.data_model), str(t.char_signed).lower())
+            for t in abi.targets))
+        src.line("-- '*' sides an argument sizes, by qualified function name")
+        with src.block("sized = {", "},"):
+            for name, rest in sorted(abi.sized().items()):
+                src.line("[%s] = %s," % (_str(name), _rest_table(rest)))
+        src.line("packed = {module = %s, flags = {%s}, type_codes = {%s}},"
+                 % (_str(abi.packed.module),
+                    ", ".join("%s = %d" % (f.name, f.value)
+                              for f in abi.packed.flags),
+                    ", ".join("%s = %d" % (_key(t.name), t.value)
+                              for t in abi.packed.type_codes)))
         src.line("-- %s" % "the constant of modules bound from a device "
                  "(docs/RPC.md)")
         src.line("rpc_bound_marker = %s," % _str(abi.rpc.bound_marker))

@@ -35,6 +35,7 @@ def emit(abi):
                                   "bits min max")
         Rest = namedtuple("Rest", "arg per mul div out")
         Builtin = namedtuple("Builtin", "index name signature n_in n_out rest")
+        Target = namedtuple("Target", "data_model char_signed")
         ''')
     src.blank()
     with src.block("CODES = {", "}"):
@@ -71,6 +72,21 @@ def emit(abi):
     for f in abi.closure_flags:
         src.line("CLOSURE_%s = %d" % (f.name.upper(), f.value))
     src.line("CLOSURE_TARGET_SIGNATURE = %r" % abi.closure_target_signature)
+    src.line("# the targets a signature may differ on, in the order of a "
+             "module's entries")
+    with src.block("TARGETS = [", "]"):
+        for t in abi.targets:
+            src.line("Target(%r, %r)," % (t.data_model, t.char_signed))
+    src.line("# '*' sides an argument sizes, by qualified function name")
+    with src.block("SIZED = {", "}"):
+        for name, rest in sorted(abi.sized().items()):
+            src.line("%r: %s," % (name, _rest(rest)))
+    src.line("PACKED_MODULE = %r" % abi.packed.module)
+    for f in abi.packed.flags:
+        src.line("PACKED_%s = %d" % (f.name.upper(), f.value))
+    with src.block("PACKED_TYPE_CODES = {", "}"):
+        for t in abi.packed.type_codes:
+            src.line("%r: %d," % (t.name, t.value))
     src.line("# the constant of modules bound from a device (docs/RPC.md)")
     src.line("RPC_BOUND_MARKER = %r" % abi.rpc.bound_marker)
     with src.block("TYPE_KINDS = {", "}"):

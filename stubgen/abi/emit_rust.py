@@ -21,6 +21,11 @@ def _code(c):
             str(c.in_ok).lower(), str(c.out_ok).lower())
 
 
+def _rest(rest):
+    return "Rest { arg: %d, mul: %d, div: %d, out: %s }" % (
+        rest.arg, rest.mul, rest.div, str(rest.out).lower())
+
+
 def emit(abi):
     src = Source(indent="    ")
     src.lines("""
@@ -80,9 +85,7 @@ def emit(abi):
         src.line("pub rest: Option<Rest>,")
     src.blank()
     for b in abi.builtins:
-        rest = "None" if b.rest is None else \
-            "Some(Rest { arg: %d, mul: %d, div: %d, out: %s })" % (
-                b.rest.arg, b.rest.mul, b.rest.div, str(b.rest.out).lower())
+        rest = "None" if b.rest is None else "Some(%s)" % _rest(b.rest)
         src.line("pub const %s: Builtin = Builtin { index: %d, name: %s, "
                  "signature: %s, rest: %s };" % (b.ident, b.index, _str(b.name),
                                                  _str(b.signature), rest))
@@ -101,6 +104,28 @@ def emit(abi):
                                                       f.value))
     src.line("pub const CLOSURE_TARGET_SIGNATURE: &str = %s;"
              % _str(abi.closure_target_signature))
+    src.blank()
+    src.line("/// The module of the built-ins.")
+    src.line("pub const BUILTINS_MODULE: &str = %s;" % _str(abi.builtins_module))
+    src.line("/// Packed functions: their module for hosts, the flags of "
+             "registering one,")
+    src.line("/// TVM's type codes of packed values.")
+    src.line("pub const PACKED_MODULE: &str = %s;" % _str(abi.packed.module))
+    for f in abi.packed.flags:
+        src.line("pub const PACKED_%s: u64 = %d;" % (_const(f.name), f.value))
+    for t in abi.packed.type_codes:
+        src.line("pub const PACKED_TYPE_%s: u64 = %d;"
+                 % (_const(t.name), t.value))
+    src.line("/// The '*' sides an argument sizes, by qualified function name.")
+    with src.block("pub const SIZED: &[(&str, Rest)] = &[", "];"):
+        for name, rest in sorted(abi.sized().items()):
+            src.line("(%s, %s)," % (_str(name), _rest(rest)))
+    src.line("/// The targets a signature may differ on (data model, plain char "
+             "signed), in")
+    src.line("/// the order of a module's entries.")
+    src.line("pub const TARGETS: &[(&str, bool)] = &[%s];" % ", ".join(
+        "(%s, %s)" % (_str(t.data_model), str(t.char_signed).lower())
+        for t in abi.targets))
     src.blank()
     src.line("/// Type kinds of the layout table.")
     for t in abi.type_kinds:

@@ -13,7 +13,8 @@ EXPORTS = """
     abi-handle-module-shift abi-handle-index-mask abi-status
     abi-status-text abi-builtins abi-builtin-index
     abi-closure-target-signature abi-scopes abi-closure-notify
-    abi-closure-thread abi-rpc-bound-marker abi-type-kinds"""
+    abi-closure-thread abi-rpc-bound-marker abi-type-kinds abi-targets
+    abi-sized abi-packed-module abi-packed-flags abi-packed-type-codes"""
 
 
 def _str(text):
@@ -123,6 +124,21 @@ def emit(abi):
             "(%s . %d)" % (s.name, s.value) for s in abi.scopes))
         for f in abi.closure_flags:
             src.line("(define abi-closure-%s #x%x)" % (f.name, f.value))
+        src.line(";; the targets a signature may differ on, in the order of "
+                 "a module's")
+        src.line(";; entries: #(data-model char-signed?)")
+        src.line("(define abi-targets '#(%s))" % " ".join(
+            "#(%s %s)" % (_str(t.data_model), _bool(t.char_signed))
+            for t in abi.targets))
+        src.line(";; '*' sides an argument sizes: (qualified name . rest)")
+        _list(src, "(define abi-sized '(", "))",
+              ["(%s . %s)" % (_str(name), _rest(rest))
+               for name, rest in sorted(abi.sized().items())])
+        src.line("(define abi-packed-module %s)" % _str(abi.packed.module))
+        src.line("(define abi-packed-flags '(%s))" % " ".join(
+            "(%s . %d)" % (f.name, f.value) for f in abi.packed.flags))
+        src.line("(define abi-packed-type-codes '(%s))" % " ".join(
+            "(%s . %d)" % (t.name, t.value) for t in abi.packed.type_codes))
         src.line(";; the constant of modules bound from a device (docs/RPC.md)")
         src.line("(define abi-rpc-bound-marker %s)" % _str(abi.rpc.bound_marker))
         src.line(";; value -> symbol")

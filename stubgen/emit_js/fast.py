@@ -10,10 +10,11 @@ bind falls back to rt.fast when the library's differs.
 """
 
 from stubgen.abi import load as load_abi
+from stubgen.ctype import CHAR_CODES
 from stubgen.model.lower import TARGETS
 
 _ABI = load_abi()
-WASM32 = TARGETS.index(("ILP32", _ABI.codes[1].code))
+WASM32 = TARGETS.index(("ILP32", CHAR_CODES[0]))  # wasm32: signed char
 IN_CODES = {c.code for c in _ABI.codes
             if c.kind in ("int", "float", "bool", "pointer", "function")}
 OUT_CODES = IN_CODES | {c.code for c in _ABI.codes if c.kind == "errno"}

@@ -20,15 +20,17 @@ host entry carries either one signature or one per target of TARGETS.
 from functools import cached_property
 
 from stubgen.abi import load as load_abi
-from stubgen.ctype import (CHAR_CODES, DATA_MODELS, FUNCTION_CODE,
+from stubgen.ctype import (CHAR_CODES, FUNCTION_CODE,
                            POINTER_CODE, STRING_CODE, TARGET_CODES, VARIADIC,
                            Array, Enum, INT_CODE, Pointer, Record, Scalar,
                            code_kind)
 
 _ABI = load_abi()
 
-# (data model, letter of plain char): the targets a signature may differ on
-TARGETS = tuple((dm, ch) for dm in DATA_MODELS for ch in CHAR_CODES)
+# (data model, letter of plain char): the targets a signature may differ
+# on, in the ABI's order (idl/abi.json, targets)
+TARGETS = tuple((t.data_model, CHAR_CODES[0 if t.char_signed else 1])
+                for t in _ABI.targets)
 
 # The kinds of the values that can be NULL: data pointer, string,
 # function pointer.

@@ -88,7 +88,7 @@ class Slotted:
 
     def signature(self, data_model="LP64"):
         """The signature string with the target-dependent codes given for
-        one data model ("LP64", "ILP32", "LLP64")."""
+        one data model (a name of stubgen.ctype.DATA_MODELS)."""
         def letters(codes):
             return "".join(TARGET_CODES[c][data_model]
                            if c in TARGET_CODES else c for c in codes)

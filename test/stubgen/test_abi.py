@@ -188,3 +188,29 @@ def test_the_docs_give_every_status_code_with_its_value():
     missing = [s.name for s in load().status
                if "| `NCCC_%s` | 0x%04x |" % (s.name, s.value) not in text]
     assert not missing
+
+
+def test_the_tvm_headers_give_the_packed_type_codes_of_the_source():
+    """TVM's headers (tvm-compat) spell TVM's type codes as TVM does; the
+    values hosts read from the ABI source are the same numbers."""
+    inc = os.path.join(ROOT, "nccc_runtime", "include", "nccc", "tvm-compat")
+    text = ""
+    for rel in ("dlpack/dlpack.h", "tvm/runtime/c_runtime_api.h"):
+        with open(os.path.join(inc, rel), encoding="utf-8") as f:
+            text += f.read()
+    values = {name: int(v)
+              for name, v in re.findall(r"\b(k\w+) = (\d+)U?\b", text)}
+    values.update((name, values[alias]) for name, alias in
+                  re.findall(r"\b(k\w+) = (k\w+)\b", text))
+    codes = load().packed.type_codes
+    assert codes and {t.tvm: values.get(t.tvm) for t in codes} == \
+        {t.tvm: t.value for t in codes}
+
+
+def test_the_targets_are_every_data_model_by_every_plain_char():
+    abi = load()
+    assert [(t.data_model, t.char_signed) for t in abi.targets] == \
+        [(m, s) for m in abi.data_models for s in (True, False)]
+    sized = abi.sized()
+    assert sized["nccc.read"].out and not sized["tvm.call_global"].out
+    assert sized["tvm.call_packed"].slots(3) == 6

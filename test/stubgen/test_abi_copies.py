@@ -5,8 +5,10 @@ table and the Scheme library are generated from it (test_abi.py). This
 suite reads every other source of the runtime, the host layers and the
 generator and fails on the shapes a hand-written copy takes: a status
 code, a handle marker, a range limit, a list of signature codes or a
-signature with a '*' side spelled as a literal, or a list of built-in
-names.
+signature with a '*' side spelled as a literal, a list of built-in
+names, the number of targets or a list of them, the flags of registering
+a packed function, the rule that sizes a '*' side, or TVM's type codes
+of packed values.
 """
 
 import re
@@ -65,11 +67,78 @@ _LITERALS = [
     ("the handle's module marker", HOSTS + RUNTIME,
      r"\b(0x80000000u?|2147483648)\b|#x80000000"),
     ("an index or slot mask", HOSTS + RUNTIME,
-     r"\b(0x7fffu?|0x8000u?)\b|#x7fff|#x8000\b"),
-    ("an index or slot limit", HOSTS, r"\b(32767|32768)\b"),
+     r"(?i)\b(0x7fffu?|0x8000u?)\b|#x7fff|#x8000\b"),
+    ("an index or slot limit", HOSTS, r"(?i)\b(32767|32768|0x7fff|0x8000)\b"),
     ("an integer range", HOSTS,
      r"(?<![\w.])-?(2147483647|2147483648|4294967295|65535|32768)\b"),
 ]
+
+_N_TARGETS = len(ABI.targets)
+_TYPE_CODES = {t.name: t.value for t in ABI.packed.type_codes}
+# (what, pattern) of the facts of targets, packed functions and sized
+# '*' sides, in the host layers and the generator
+_SHAPES = [
+    ("the number of targets",
+     r"(?i)\btargets?\b\s*=\s*%d\b" % _N_TARGETS),
+    ("a list of the targets",
+     r"[\[{(]\s*%s\s*[\]})]" % r"[\s,]+".join(
+         str(k) for k in range(_N_TARGETS))),
+    ("a list of the data models",
+     r"[\"'](%s)[\"'].*[\"'](%s)[\"']" % (("|".join(ABI.data_models),) * 2)),
+    ("a packed function's flag",
+     r"(?i)\bpacked[\w-]*(flag|override|status)[\w-]*\s*(=|\s)\s*\d"),
+    ("the rule that sizes a '*' side",
+     r"\barg\s*[=:]\s*\d+\s*,.*\bmul\s*[=:]\s*\d"),
+    ("a TVM type code by TVM's name",
+     r"\bk(DL|TVM)[A-Z]\w*\s*=\s*\d"),
+]
+
+
+@pytest.mark.parametrize("what, pattern", _SHAPES,
+                         ids=[w for w, _ in _SHAPES])
+def test_no_target_or_packed_fact_is_spelled_out(what, pattern):
+    found = []
+    for rel, text in _sources():
+        if not rel.startswith(HOSTS):
+            continue
+        for k, line in _code_lines(text):
+            if re.search(pattern, line):
+                found.append("%s:%d: %s" % (rel, k, line.strip()))
+    assert not found, "%s written by hand (use the generated ABI table):\n%s" \
+        % (what, "\n".join(found))
+
+
+def test_no_list_of_tvm_type_codes():
+    """Three or more distinct TVM type codes in one list of numbers."""
+    codes = set(_TYPE_CODES.values())
+    found = []
+    for rel, text in _sources():
+        if not rel.startswith(HOSTS):
+            continue
+        for k, line in _code_lines(text):
+            for m in re.finditer(r"(?<![\w.])\d+(\s*,\s*\d+)+(?![\w.])",
+                                 line):
+                seen = {int(n) for n in re.findall(r"\d+", m.group(0))}
+                if seen <= codes and len(seen) >= 3:
+                    found.append("%s:%d: %s" % (rel, k, line.strip()))
+    assert not found, "TVM type codes listed by hand:\n" + "\n".join(found)
+
+
+def test_no_packed_value_is_tagged_by_number():
+    """A host converting packed values names TVM's codes from the table:
+    a bare code that only a packed value has (a string's, a bool's) in a
+    source about packed functions is a copy."""
+    only_packed = [_TYPE_CODES["str"], _TYPE_CODES["bool"]]
+    pattern = r"(?<![\w.#-])(%s)(?![\w.])" % "|".join(map(str, only_packed))
+    found = []
+    for rel, text in _sources():
+        if not rel.startswith(HOSTS) or "packed" not in text.lower():
+            continue
+        for k, line in _code_lines(text):
+            code = re.sub(r"\"(\\.|[^\"])*\"", "", line)
+            if re.search(pattern, code):
+                found.append("%s:%d: %s" % (rel, k, line.strip()))
+    assert not found, "TVM type codes written by hand:\n" + "\n".join(found)
 
 
 def test_the_scan_sees_the_sources():
@@ -136,3 +205,32 @@ def test_no_list_of_builtin_names():
                 found.append("%s:%d: %s" % (rel, k + 1, sorted(quoted)))
                 break
     assert not found, "built-in names listed by hand:\n" + "\n".join(found)
+
+
+# The shapes of a host reading the lowering's value-spec text ("k,S,COUNT"
+# / "k,A,CODE,STRIDE,COUNT" joined by ";", stubgen/model/lower.py): a
+# field compared with the string tag S, or the text split at ";".
+_SPEC_PARSING = r"""[=!~]=+\s*["']S["']|string=\?\s*\([^()]*\)\s*"S"|""" \
+    r"""split\(\s*["'];["']\s*\)|gmatch\(\s*["']\[\^;\]\+["']\s*\)"""
+# Hosts that still parse it, until their binders read the binding records
+# (each must leave this list when it stops).
+_SPEC_PARSERS_LEFT = {"bindings/python/nccc/binder.py",
+                      "bindings/js/nccc/owners.mjs",
+                      "bindings/scheme/nccc/private/module.sls"}
+
+
+def test_no_host_parses_a_value_spec_text():
+    found = {}
+    for rel, text in _sources():
+        if not rel.startswith("bindings/"):
+            continue
+        for k, line in _code_lines(text):
+            if re.search(_SPEC_PARSING, line):
+                found.setdefault(rel, []).append("%s:%d: %s"
+                                                 % (rel, k, line.strip()))
+    new = [line for rel in sorted(set(found) - _SPEC_PARSERS_LEFT)
+           for line in found[rel]]
+    assert not new, "value specs parsed by a host:\n" + "\n".join(new)
+    gone = sorted(_SPEC_PARSERS_LEFT - set(found))
+    assert not gone, "no longer parse value specs (take them off the " \
+        "list): %s" % ", ".join(gone)

@@ -72,6 +72,19 @@ const abi = {
   scopes: {"call": 1, "async": 2, "notified": 3, "forever": 4},
   closure_flags: {"notify": 256, "thread": 512},
   closure_target_signature: "L*:*",
+  // the targets a signature may differ on, in the order of a module's entries
+  targets: [{"data_model": "LP64", "char_signed": true}, {"data_model": "LP64", "char_signed": false}, {"data_model": "ILP32", "char_signed": true}, {"data_model": "ILP32", "char_signed": false}, {"data_model": "LLP64", "char_signed": true}, {"data_model": "LLP64", "char_signed": false}],
+  // '*' sides an argument sizes, by qualified function name
+  sized: {
+    "nccc.closure_claim_group": {"arg": 2, "per": "pair", "mul": 2, "div": 1, "out": false},
+    "nccc.closure_claim_group_typed": {"arg": 2, "per": "triple", "mul": 3, "div": 1, "out": false},
+    "nccc.fault_arm": {"arg": 3, "per": "slot", "mul": 1, "div": 1, "out": false},
+    "nccc.read": {"arg": 1, "per": "byte", "mul": 1, "div": 8, "out": true},
+    "nccc.write": {"arg": 1, "per": "byte", "mul": 1, "div": 8, "out": false},
+    "tvm.call_global": {"arg": 1, "per": "pair", "mul": 2, "div": 1, "out": false},
+    "tvm.call_packed": {"arg": 1, "per": "pair", "mul": 2, "div": 1, "out": false},
+  },
+  packed: {"module": "tvm", "flags": {"override": 1, "status": 2}, "type_codes": {"int": 0, "uint": 1, "float": 2, "handle": 3, "null": 4, "str": 11, "bool": 15}},
   type_kinds: {"1": "struct", "2": "union", "3": "opaque"},
   rpc: {"version": 2, "escape": 255, "start": 253, "nop": 254, "data_ff": 252, "crc": {"check": 10673, "init": 65535, "poly": 4129}, "length_bytes": 4, "crc_bytes": 2, "header_bytes": 8, "header": {"type": 0, "depth": 1, "session": 2, "id": 4}, "result_flags": {"recorded_error": 1, "request_base": 2}, "messages": {"hello": 1, "start": 2, "call": 16, "lookup": 17, "alloc": 18, "free": 19, "read": 20, "write": 21, "strlen": 22, "result": 32, "notice": 48, "log": 49}, "byte_orders": {"little": 0, "big": 1}, "log_levels": {"error": 0, "warn": 1, "info": 2, "abort": 3}, "claim": {"name": "rpc.claim", "signature": "IIII*:ip", "signature_slots": 3}, "runner": {"name": "rpc.run_callback", "signature": "LI*:*"}, "released": 65536, "layouts": {"hello": {"version": 8, "nonce": 9, "end": 10}, "start": {"version": 8, "pointer_bytes": 9, "byte_order": 10, "max_depth": 11, "max_message": 12, "max_slots": 16, "nonce": 18, "reserved": 19, "end": 20}, "call": {"handle": 8, "n_in": 12, "n_out": 14, "end": 16}, "lookup": {"length": 8, "name": 10}, "alloc": {"size": 8, "end": 16}, "free": {"address": 8, "end": 16}, "read": {"address": 8, "n": 16, "end": 20}, "write": {"address": 8, "n": 16, "bytes": 20}, "strlen": {"address": 8, "end": 16}, "result": {"status": 8, "length": 12, "text": 14}, "notice": {"status": 8, "length": 12, "text": 14}, "log": {"level": 8, "length": 12, "text": 14}}, "answers": {"call": {"status": 8, "n_out": 12, "n_strings": 14, "flags": 15, "end": 16}, "lookup": {"status": 8, "handle": 12, "n_in": 16, "n_out": 18, "length": 20, "signature": 22}, "alloc": {"status": 8, "address": 12, "end": 20}, "free": {"status": 8, "end": 12}, "read": {"status": 8, "n": 12, "bytes": 16}, "write": {"status": 8, "end": 12}, "strlen": {"status": 8, "length": 12, "end": 20}}, "sections": {"call": {"n_strings": 0, "n_fetch": 1, "end": 2}}, "entries": {"call": [{"slot": 0, "length": 2, "bytes": 6}, {"slot": 0, "end": 2}]}, "answer_entries": {"call": [{"slot": 0, "length": 2, "bytes": 6}]}, "bound_marker": "nccc.remote"},
 };

@@ -4,16 +4,19 @@
 // and makes its caller: the module's specialised one, its binder's, or
 // rt.fast. Also what specialised callers use (rt.special, rt.put),
 // owned results, and closure sets (owners.mjs).
+import abi from "./abi.mjs";
 import { NcccError, asArgumentError, badArgument } from "./errors.mjs";
 import { Runtime } from "./runtime.mjs";
 import { releaseRefused } from "./calls.mjs";
 import { PUT, valueList } from "./values.mjs";
 import { converting, closureSets } from "./owners.mjs";
 
-// The targets an entry may carry one signature each for (stubgen/host.py:
-// three data models by two plain-char signednesses). Exported, with the
-// helpers below, for the binding to a remote device (remote/bind.mjs).
-export const TARGETS = 6, WASM32 = 2;
+// The targets an entry may carry one signature each for (the ABI's
+// targets: data models by plain-char signednesses); wasm32 is ILP32 with
+// a signed char. Exported, with the helpers below, for the binding to a
+// remote device (remote/bind.mjs).
+export const TARGETS = abi.targets.length;
+export const WASM32 = abi.targets.findIndex((t) => t.data_model === "ILP32" && t.char_signed);
 
 export const signatureOf = (e, k) => (Array.isArray(e[1]) ? e[1][k] : e[1]);
 
@@ -78,7 +81,6 @@ Runtime.prototype.bindModule = function (M) {
     const binder = M.binders[e[0]];
     t[e[0]] = binder ? binder(this, h, S) : this.fast(h);
   }
-  // wasm32 is ILP32 with a signed char: the third of TARGETS
   const first = targets.includes(WASM32) ? WASM32 : targets[0];
   helpers.signature = (name) => signatureOf(findEntry(M, M.callbacks, name, "callback type"), first);
   helpers.values = (name, fn) => {

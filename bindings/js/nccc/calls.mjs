@@ -10,11 +10,9 @@ import { GET, PUT, packRecord, unpackRecord, valueList } from "./values.mjs";
 const RECORD = abi.grammar.record_open, STAR = abi.grammar.variadic;
 
 // Functions whose '*' in side is sized by one of their arguments: the
-// built-ins' rules (docs/ABI.md), and tvm's packed calls (a value and a
-// type code per argument).
-const TVM_PAIRS = { arg: 1, mul: 2, div: 1 };
-const VAR_SIZE = { "tvm.call_packed": TVM_PAIRS, "tvm.call_global": TVM_PAIRS };
-for (const b of abi.builtins) if (b.rest) VAR_SIZE[`nccc.${b.name}`] = b.rest;
+// built-ins' and tvm's packed calls (a value and a type code per
+// argument), the ABI's table (docs/ABI.md).
+const VAR_SIZE = abi.sized;
 
 // A call refused before C runs ends the closures C's wrapper would have
 // ended: its call-scoped closures, and a group claimed for it (fresh).

@@ -2,13 +2,14 @@
 // (docs/PACKED.md, "Dynamic calls"; docs/JS.md, "Packed functions"):
 // calling a global packed function by name with JavaScript values, and
 // registering a JavaScript function as one that C calls by name.
+import abi from "./abi.mjs";
 import { NcccError, refusal, vtype } from "./errors.mjs";
 import { Runtime } from "./runtime.mjs";
 import { ADDRESS, GET, PUT, pointer } from "./values.mjs";
 
-// TVM's type codes of packed arguments and results (TVM's own numbers,
-// not nccc's ABI).
-const kDLInt = 0, kDLFloat = 2, kTVMOpaqueHandle = 3, kTVMNullptr = 4, kTVMStr = 11;
+// TVM's type codes of packed arguments and results (the ABI's table).
+const { int: kDLInt, float: kDLFloat, handle: kTVMOpaqueHandle, null: kTVMNullptr, str: kTVMStr } =
+  abi.packed.type_codes;
 
 // nccc.float(x): x sent as kDLFloat even when it is integral.
 export class PackedFloat {

@@ -182,6 +182,19 @@ return {
   closure_notify = 256,
   closure_thread = 512,
   closure_target_signature = "L*:*",
+  -- the targets a signature may differ on, in the order of a module's entries
+  targets = {{data_model = "LP64", char_signed = true}, {data_model = "LP64", char_signed = false}, {data_model = "ILP32", char_signed = true}, {data_model = "ILP32", char_signed = false}, {data_model = "LLP64", char_signed = true}, {data_model = "LLP64", char_signed = false}},
+  -- '*' sides an argument sizes, by qualified function name
+  sized = {
+    ["nccc.closure_claim_group"] = {arg = 2, per = "pair", mul = 2, div = 1, out = false},
+    ["nccc.closure_claim_group_typed"] = {arg = 2, per = "triple", mul = 3, div = 1, out = false},
+    ["nccc.fault_arm"] = {arg = 3, per = "slot", mul = 1, div = 1, out = false},
+    ["nccc.read"] = {arg = 1, per = "byte", mul = 1, div = 8, out = true},
+    ["nccc.write"] = {arg = 1, per = "byte", mul = 1, div = 8, out = false},
+    ["tvm.call_global"] = {arg = 1, per = "pair", mul = 2, div = 1, out = false},
+    ["tvm.call_packed"] = {arg = 1, per = "pair", mul = 2, div = 1, out = false},
+  },
+  packed = {module = "tvm", flags = {override = 1, status = 2}, type_codes = {int = 0, uint = 1, float = 2, handle = 3, null = 4, str = 11, bool = 15}},
   -- the constant of modules bound from a device (docs/RPC.md)
   rpc_bound_marker = "nccc.remote",
   type_kinds = {[1] = "struct", [2] = "union", [3] = "opaque"},

@@ -13,9 +13,9 @@ local fmt = string.format
 local binder = {}
 
 -- The targets an entry may carry one signature each for, after its name
--- (stubgen/host.py, TARGETS: three data models by two plain-char
--- signednesses); an entry with one signature has it for all.
-local TARGETS = 6
+-- (the ABI's targets: data models by plain-char signednesses); an entry
+-- with one signature has it for all.
+local TARGETS = #abi.targets
 
 -- The targets of the targets list whose signature in sigs (a record's:
 -- one, or one per target) is sig.

@@ -191,14 +191,10 @@ end
 
 -- Functions whose '*' side is sized by one of their arguments: argument
 -- arg (0-based) holds n and the side takes ceil(n * mul / div) slots
--- (out: the out side). The built-ins' rules are the ABI's (docs/ABI.md);
--- tvm's packed calls take a value and a type code per argument. Calls
+-- (out: the out side): the built-ins' and tvm's packed calls (a value
+-- and a type code per argument), the ABI's table (docs/ABI.md). Calls
 -- giving fewer slots than C would read or write are refused.
-local TVM_PAIRS = {arg = 1, mul = 2, div = 1}
-local VAR_SIZE = {["tvm.call_packed"] = TVM_PAIRS, ["tvm.call_global"] = TVM_PAIRS}
-for _, b in ipairs(abi.builtins) do
-  if b.rest then VAR_SIZE["nccc." .. b.name] = b.rest end
-end
+local VAR_SIZE = abi.sized
 
 -- The slots a '*' side needs for argument value v by rule, or nil when v
 -- is no count (the call's own conversion reports it).

@@ -15,8 +15,10 @@ local unpack = table.unpack or unpack
 local NULL = common.NULL
 local packed = {}
 
--- TVM's type codes of packed arguments and results.
-local kDLInt, kDLFloat, kTVMOpaqueHandle, kTVMNullptr, kTVMStr = 0, 2, 3, 4, 11
+-- TVM's type codes of packed arguments and results (the ABI's table).
+local TC = require("nccc.abi").packed.type_codes
+local kDLInt, kDLFloat, kTVMOpaqueHandle, kTVMNullptr, kTVMStr =
+  TC.int, TC.float, TC.handle, TC.null, TC.str
 
 -- nccc.float(x): x sent as kDLFloat even when integral (LuaJIT cannot
 -- tell 2.0 from 2; on Lua 5.4 a float subtype is a float already).

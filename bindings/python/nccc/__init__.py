@@ -22,7 +22,7 @@ from nccc.values import NULL, Record
 Library = PackedLibrary
 PRIMITIVE = primitive.KIND
 # nccc/packed.h: NCCC_PACKED_OVERRIDE, replace a global of the same name
-PACKED_OVERRIDE = 1
+PACKED_OVERRIDE = abi.PACKED_OVERRIDE
 
 _default = []
 

@@ -7,6 +7,7 @@ Code = namedtuple("Code", "code name kind bytes signed in_ok out_ok "
                           "bits min max")
 Rest = namedtuple("Rest", "arg per mul div out")
 Builtin = namedtuple("Builtin", "index name signature n_in n_out rest")
+Target = namedtuple("Target", "data_model char_signed")
 
 CODES = {
     '?': Code('?', name='bool', kind='bool', bytes=1, signed=False, in_ok=True, out_ok=True, bits=8, min=0, max=1),
@@ -165,6 +166,37 @@ SCOPES = {
 CLOSURE_NOTIFY = 256
 CLOSURE_THREAD = 512
 CLOSURE_TARGET_SIGNATURE = 'L*:*'
+# the targets a signature may differ on, in the order of a module's entries
+TARGETS = [
+    Target('LP64', True),
+    Target('LP64', False),
+    Target('ILP32', True),
+    Target('ILP32', False),
+    Target('LLP64', True),
+    Target('LLP64', False),
+]
+# '*' sides an argument sizes, by qualified function name
+SIZED = {
+    'nccc.closure_claim_group': Rest(arg=2, per='pair', mul=2, div=1, out=False),
+    'nccc.closure_claim_group_typed': Rest(arg=2, per='triple', mul=3, div=1, out=False),
+    'nccc.fault_arm': Rest(arg=3, per='slot', mul=1, div=1, out=False),
+    'nccc.read': Rest(arg=1, per='byte', mul=1, div=8, out=True),
+    'nccc.write': Rest(arg=1, per='byte', mul=1, div=8, out=False),
+    'tvm.call_global': Rest(arg=1, per='pair', mul=2, div=1, out=False),
+    'tvm.call_packed': Rest(arg=1, per='pair', mul=2, div=1, out=False),
+}
+PACKED_MODULE = 'tvm'
+PACKED_OVERRIDE = 1
+PACKED_STATUS = 2
+PACKED_TYPE_CODES = {
+    'int': 0,
+    'uint': 1,
+    'float': 2,
+    'handle': 3,
+    'null': 4,
+    'str': 11,
+    'bool': 15,
+}
 # the constant of modules bound from a device (docs/RPC.md)
 RPC_BOUND_MARKER = 'nccc.remote'
 TYPE_KINDS = {

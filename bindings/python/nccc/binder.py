@@ -18,9 +18,9 @@ from nccc import abi
 RPC_FAILURES = {v: k for k, v in abi.STATUS.items()
                 if k.startswith("ERR_RPC_")}
 
-# An entry's signatures: one for every target, or one per target of
-# stubgen.model.lower.TARGETS (three data models by two char signednesses)
-TARGETS = 6
+# An entry's signatures: one for every target, or one per target of the
+# ABI's targets (data models by plain-char signednesses), in their order
+TARGETS = len(abi.TARGETS)
 
 
 class UnknownName(UnknownError, AttributeError):

@@ -11,11 +11,9 @@ from nccc.primitive import core
 from nccc.signature import RECORD
 
 ST = abi.STATUS
-TVM_PAIRS = abi.Rest(arg=1, per="pair", mul=2, div=1, out=False)
-# '*' sides sized by an argument: the built-ins' rules are the ABI's;
-# tvm's packed calls take a value and a type code per argument
-VAR_SIZE = {"tvm.call_packed": TVM_PAIRS, "tvm.call_global": TVM_PAIRS}
-VAR_SIZE.update({"nccc." + b.name: b.rest for b in abi.BUILTINS if b.rest})
+# '*' sides sized by an argument: the built-ins' and tvm's packed calls
+# (a value and a type code per argument), the ABI's table
+VAR_SIZE = abi.SIZED
 
 
 class Described:

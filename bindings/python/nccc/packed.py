@@ -6,13 +6,14 @@ TVM's own spelling of both, nccc.register_func and nccc.get_global_func."""
 import inspect
 import struct
 
-from nccc import callbacks, signature, values
+from nccc import abi, callbacks, signature, values
 from nccc.errors import (ArgumentError, ArgumentRangeError, PackedError,
                          UnknownError, describe_type)
 from nccc.primitive import core
 
-# TVM's type codes of packed values (DLPack's and TVM's, not nccc's ABI)
-K_INT, K_FLOAT, K_HANDLE, K_NULL, K_STR = 0, 2, 3, 4, 11
+# TVM's type codes of packed values (the ABI's table)
+K_INT, K_FLOAT, K_HANDLE, K_NULL, K_STR = (
+    abi.PACKED_TYPE_CODES[n] for n in ("int", "float", "handle", "null", "str"))
 # a packed signature code's slot conversion when C calls a Python one
 _SLOT_OF = {"l": "l", "i": "l", "b": "l", "h": "l", "?": "l", "L": "L",
             "I": "L", "B": "L", "H": "L", "d": "d", "f": "d", "s": "s"}

@@ -10,7 +10,8 @@
     abi-handle-module-marker abi-handle-function-marker abi-handle-module-shift abi-handle-index-mask
     abi-status abi-status-text abi-builtins abi-builtin-index
     abi-closure-target-signature abi-scopes abi-closure-notify abi-closure-thread
-    abi-rpc-bound-marker abi-type-kinds)
+    abi-rpc-bound-marker abi-type-kinds abi-targets abi-sized
+    abi-packed-module abi-packed-flags abi-packed-type-codes)
   (import (rnrs))
 
   ;; #(code name kind bytes signed? min max in-ok? out-ok?), min/max for integers
@@ -169,6 +170,20 @@
   (define abi-scopes '((call . 1) (async . 2) (notified . 3) (forever . 4)))
   (define abi-closure-notify #x100)
   (define abi-closure-thread #x200)
+  ;; the targets a signature may differ on, in the order of a module's
+  ;; entries: #(data-model char-signed?)
+  (define abi-targets '#(#("LP64" #t) #("LP64" #f) #("ILP32" #t) #("ILP32" #f) #("LLP64" #t) #("LLP64" #f)))
+  ;; '*' sides an argument sizes: (qualified name . rest)
+  (define abi-sized '(("nccc.closure_claim_group" . #(2 "pair" 2 1 #f))
+                      ("nccc.closure_claim_group_typed" . #(2 "triple" 3 1 #f))
+                      ("nccc.fault_arm" . #(3 "slot" 1 1 #f))
+                      ("nccc.read" . #(1 "byte" 1 8 #t))
+                      ("nccc.write" . #(1 "byte" 1 8 #f))
+                      ("tvm.call_global" . #(1 "pair" 2 1 #f))
+                      ("tvm.call_packed" . #(1 "pair" 2 1 #f))))
+  (define abi-packed-module "tvm")
+  (define abi-packed-flags '((override . 1) (status . 2)))
+  (define abi-packed-type-codes '((int . 0) (uint . 1) (float . 2) (handle . 3) (null . 4) (str . 11) (bool . 15)))
   ;; the constant of modules bound from a device (docs/RPC.md)
   (define abi-rpc-bound-marker "nccc.remote")
   ;; value -> symbol

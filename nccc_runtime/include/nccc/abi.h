@@ -263,6 +263,14 @@ typedef enum nccc_scope {
 #define NCCC_CLOSURE_UNTYPED 0u
 #define NCCC_CLOSURE_TYPE_ZERO_BECOMES 1u
 
+/* ---- packed functions ---- */
+
+/* Flags of nccc_packed_register (nccc/packed.h). */
+/* replace a global of the same name */
+#define NCCC_PACKED_OVERRIDE 1u
+/* fn writes a status to out[0] (0 = ok, else returned to the caller; the last error is cleared before fn runs, and set to "NAME: failed" if fn records none) and its result to out[1] */
+#define NCCC_PACKED_STATUS 2u
+
 /* ---- type layouts ---- */
 
 typedef enum nccc_type_kind {

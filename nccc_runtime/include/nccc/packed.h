@@ -55,6 +55,7 @@
 
 #include <stdint.h>
 
+#include "abi.h"
 #include "call.h"
 #include "slot.h"
 #include "status.h"
@@ -131,13 +132,10 @@ NCCC_API void nccc_packed_forward(const char *name, nccc_packed_where where,
 
 /* ---- backward: nccc functions as packed functions ----------------------- */
 
-/* Flags of nccc_packed_register. */
-#define NCCC_PACKED_OVERRIDE 1u /* replace a global of the same name */
-#define NCCC_PACKED_STATUS 2u   /* fn writes a status to out[0] (0 = ok,
-                                   else returned to the caller; the last
-                                   error is cleared before fn runs, and
-                                   set to "NAME: failed" if fn records
-                                   none) and its result to out[1] */
+/* Flags of nccc_packed_register: NCCC_PACKED_OVERRIDE (replace a global
+** of the same name) and NCCC_PACKED_STATUS (fn writes a status to out[0]
+** and its result to out[1]), from nccc/abi.h (generated from
+** idl/abi.json). */
 
 /*
 ** Registers fn as the global packed function name (TVMFuncRegisterGlobal)

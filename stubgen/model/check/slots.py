@@ -1,11 +1,15 @@
 """The checker's slot layout: slot codes, and the in[] / out[] slots of
 functions and callback types."""
 
+from stubgen.abi import load as load_abi
 from stubgen.ctype import (ASSUMED_SIZES, CLOSURE_CODE, ERRNO_CODE,
                            FUNCTION_CODE, INT_CODE, POINTER_CODE, SCALARS,
                            STRING_CODE, Enum, Pointer, Record, Scalar, Void)
 from stubgen.errors import IdlError
 from stubgen.model.values import Slot, SlotIndex
+
+# The most slots one side of a signature may have (idl/abi.json).
+MAX_SLOTS = load_abi().max_slots
 
 
 class SlotRules:
@@ -57,7 +61,7 @@ class SlotRules:
             idx = idx.plus(s.record)
         f.in_slots, f.n_in = ins, idx
         self._out_slots(f)
-        if len(ins) > 0x7FFF or len(f.out_slots) > 0x7FFF:
+        if len(ins) > MAX_SLOTS or len(f.out_slots) > MAX_SLOTS:
             raise IdlError(f.pos, "too many slots")
 
     def _use(self, r):

@@ -234,6 +234,34 @@ pub const CLOSURE_NOTIFY: u64 = 256;
 pub const CLOSURE_THREAD: u64 = 512;
 pub const CLOSURE_TARGET_SIGNATURE: &str = "L*:*";
 
+/// The module of the built-ins.
+pub const BUILTINS_MODULE: &str = "nccc";
+/// Packed functions: their module for hosts, the flags of registering one,
+/// TVM's type codes of packed values.
+pub const PACKED_MODULE: &str = "tvm";
+pub const PACKED_OVERRIDE: u64 = 1;
+pub const PACKED_STATUS: u64 = 2;
+pub const PACKED_TYPE_INT: u64 = 0;
+pub const PACKED_TYPE_UINT: u64 = 1;
+pub const PACKED_TYPE_FLOAT: u64 = 2;
+pub const PACKED_TYPE_HANDLE: u64 = 3;
+pub const PACKED_TYPE_NULL: u64 = 4;
+pub const PACKED_TYPE_STR: u64 = 11;
+pub const PACKED_TYPE_BOOL: u64 = 15;
+/// The '*' sides an argument sizes, by qualified function name.
+pub const SIZED: &[(&str, Rest)] = &[
+    ("nccc.closure_claim_group", Rest { arg: 2, mul: 2, div: 1, out: false }),
+    ("nccc.closure_claim_group_typed", Rest { arg: 2, mul: 3, div: 1, out: false }),
+    ("nccc.fault_arm", Rest { arg: 3, mul: 1, div: 1, out: false }),
+    ("nccc.read", Rest { arg: 1, mul: 1, div: 8, out: true }),
+    ("nccc.write", Rest { arg: 1, mul: 1, div: 8, out: false }),
+    ("tvm.call_global", Rest { arg: 1, mul: 2, div: 1, out: false }),
+    ("tvm.call_packed", Rest { arg: 1, mul: 2, div: 1, out: false }),
+];
+/// The targets a signature may differ on (data model, plain char signed), in
+/// the order of a module's entries.
+pub const TARGETS: &[(&str, bool)] = &[("LP64", true), ("LP64", false), ("ILP32", true), ("ILP32", false), ("LLP64", true), ("LLP64", false)];
+
 /// Type kinds of the layout table.
 pub const TYPE_STRUCT: u64 = 1;
 pub const TYPE_UNION: u64 = 2;

@@ -280,8 +280,7 @@ impl Runtime<'_> {
         let ins = parse_side(sides.next().unwrap_or(b""))?;
         let outs = parse_side(sides.next().unwrap_or(b""))?;
         let module = name.split('.').next().unwrap_or("");
-        let rest = abi::BUILTINS.iter().find(|b| name.strip_prefix("nccc.") == Some(b.name))
-            .and_then(|b| b.rest);
+        let rest = abi::SIZED.iter().find(|(n, _)| *n == name).map(|(_, r)| *r);
         let fixed = ins.items.len();
         let extra = match rest {
             Some(r) if ins.variable || outs.variable => {
@@ -329,7 +328,7 @@ impl Runtime<'_> {
         // in out[0]; a generated wrapper that refuses a value (NULL for
         // [nonnull], a stale closure, a full thunk pool) says so only in
         // the thread's last error
-        let builtin = module == "nccc" || module == "tvm";
+        let builtin = module == abi::BUILTINS_MODULE || module == abi::PACKED_MODULE;
         if !builtin {
             self.clear_error()?;
         }

@@ -281,12 +281,12 @@
                      (map (lambda (v)
                             (cond
                              [(and (integer? v) (exact? v) (<= (- (expt 2 63)) v u64-max))
-                              (list 0 (int->slot v))]
-                             [(real? v) (list 2 (double->slot (inexact v)))]
+                              (list (type-code 'int) (int->slot v))]
+                             [(real? v) (list (type-code 'float) (double->slot (inexact v)))]
                              [(string? v) (let ([p (string->c rt who v)])
                                             (set! strings (cons p strings))
-                                            (list 11 p))]
-                             [(not v) (list 4 0)]
+                                            (list (type-code 'str) p))]
+                             [(not v) (list (type-code 'null) 0)]
                              [else (misuse/kind who 'type "packed call: unsupported argument" v)]))
                           args)))])
       (let-values ([(status code value)
@@ -297,15 +297,18 @@
           (let-values ([(st message) (nccc-last-error rt)])
             (raise-nccc who status 'packed
                         (string-append "packed call " name " failed: " (or message "")) '())))
-        (case code
-          [(0) (slot->int #\l value)]
-          [(1) value]
-          [(2) (slot->double value)]
-          [(4) (values)]
-          [(11) (string-at rt value)]
+        (cond
+          [(= code (type-code 'int)) (slot->int #\l value)]
+          [(= code (type-code 'float)) (slot->double value)]
+          [(= code (type-code 'null)) (values)]
+          [(= code (type-code 'str)) (string-at rt value)]
           [else value]))))
 
-  (define PACKED-FLAGS 3)   ; NCCC_PACKED_OVERRIDE | NCCC_PACKED_STATUS
+  ;; TVM's type code and the registering flag called name (the ABI's).
+  (define (type-code name) (cdr (assq name abi-packed-type-codes)))
+  (define (packed-flag name) (cdr (assq name abi-packed-flags)))
+
+  (define PACKED-FLAGS (bitwise-ior (packed-flag 'override) (packed-flag 'status)))
   (define PACKED-FAILED (status-value 'err-not-implemented))
 
   ;; Registers proc as the global packed function name with packed

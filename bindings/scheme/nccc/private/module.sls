@@ -80,8 +80,9 @@
   (define (signature-of entry t)
     (vector-ref entry (if (= (vector-length entry) 2) 1 (+ t 1))))
 
-  ;; The targets the host modules know (stubgen/host.py TARGETS).
-  (define all-targets '(0 1 2 3 4 5))
+  ;; The targets an entry may carry one signature each for (the ABI's
+  ;; targets: data models by plain-char signednesses).
+  (define all-targets (iota-from 0 (vector-length abi-targets)))
 
   (define (bind-who m) (string->symbol (string-append (module-name m) "-bind!")))
 
