@@ -3,19 +3,26 @@
 -- nccc function, converting Lua values to slots and back from its
 -- signature string. docs/LUA.md is the manual.
 --
--- This front holds only the public API; the parts live under nccc/:
--- interpreter (the primitive and number rules, chosen once), numbers,
--- signature, values, builtins, library, registry, calls, owned,
--- callbacks, packed, and binder (what generated modules call).
+-- This front holds only the public API and composes the library object
+-- from its parts; the parts live under nccc/: interpreter (the primitive
+-- and number rules, chosen once), numbers, signature, values, builtins,
+-- library, registry, calls, owned, callbacks, packed, and binder (what
+-- generated modules call).
 local common = require("nccc.common")
 local interpreter = require("nccc.interpreter")
 local numbers = require("nccc.numbers")
 local library = require("nccc.library")
-require("nccc.registry")
-require("nccc.calls")
-require("nccc.owned")
-require("nccc.callbacks")
 local packed = require("nccc.packed")
+
+-- The library object's methods (nccc.open, nccc.bind): the library's own
+-- (loading, built-ins, memory), then each part's.
+library.compose({
+  require("nccc.registry").methods,  -- modules, functions, layouts, constants, lookup
+  require("nccc.calls").methods,     -- fast, call, call_var, call_address
+  require("nccc.owned").methods,     -- owner, owned_string, owning
+  require("nccc.callbacks").methods, -- callback, callback_group, closure_stats
+  packed.methods,                    -- packed, register_packed
+})
 
 return {
   open = library.open,

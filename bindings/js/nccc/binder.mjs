@@ -6,10 +6,12 @@
 // owned results, and closure sets (owners.mjs).
 import abi from "./abi.mjs";
 import { NcccError, asArgumentError, badArgument } from "./errors.mjs";
-import { Runtime } from "./runtime.mjs";
 import { releaseRefused } from "./calls.mjs";
 import { PUT, valueList } from "./values.mjs";
 import { converting, closureSets } from "./owners.mjs";
+
+// The methods this part gives the Runtime (composed in index.mjs).
+export const methods = {};
 
 // The targets an entry may carry one signature each for (the ABI's
 // targets: data models by plain-char signednesses); wasm32 is ILP32 with
@@ -63,7 +65,7 @@ function openModule(rt, M) {
 // rt.bindModule(M): an object with a function per IDL function, the
 // constants' values, and the helpers callback, signature, layout, pack,
 // unpack and values.
-Runtime.prototype.bindModule = function (M) {
+methods.bindModule = function (M) {
   openModule(this, M);
   const t = {};
   let targets = [...Array(TARGETS).keys()];
@@ -110,7 +112,7 @@ Runtime.prototype.bindModule = function (M) {
 // signature is the one it was printed for, else the generic caller slow
 // (rt.fast with opts), which the specialised one hands every call it
 // does not take.
-Runtime.prototype.special = function (h, sig, make, opts) {
+methods.special = function (h, sig, make, opts) {
   const f = this.fn(h);
   const slow = this.fast(h, opts);
   if (f.signature !== sig) return slow;
@@ -119,7 +121,7 @@ Runtime.prototype.special = function (h, sig, make, opts) {
 
 // Argument k of f into the slot at addr by the support library's rules
 // (NULL refused when nonnull), or its refusal.
-Runtime.prototype.put = function (f, k, addr, v, nonnull) {
+methods.put = function (f, k, addr, v, nonnull) {
   const code = f.ins[k - 1].code;
   let why = "null";
   if (!nonnull || (v !== null && v !== undefined && v !== 0)) {
@@ -133,7 +135,7 @@ Runtime.prototype.put = function (f, k, addr, v, nonnull) {
 };
 
 // The results of a call with several, as an array (valueList).
-Runtime.prototype.results = function (...values) {
+methods.results = function (...values) {
   const list = valueList();
   for (const v of values) list.push(v);
   return list;
@@ -141,7 +143,7 @@ Runtime.prototype.results = function (...values) {
 
 // call with convs[k] (from owner or ownedString) applied to its result
 // k (from 1), the others as they are.
-Runtime.prototype.owning = function (call, convs) {
+methods.owning = function (call, convs) {
   return (...args) => {
     const r = call(...args);
     const list = Array.isArray(r) ? r : [r];

@@ -5,8 +5,10 @@
 // and the converters of its arguments and results.
 import abi from "./abi.mjs";
 import { NcccError, refusal, vtype } from "./errors.mjs";
-import { Runtime } from "./runtime.mjs";
 import { ADDRESS, GET, PUT, packRecord, unpackRecord, valueList } from "./values.mjs";
+
+// The methods this part gives the Runtime (composed in index.mjs).
+export const methods = {};
 
 const B = abi.builtin, RECORD = abi.grammar.record_open;
 
@@ -123,7 +125,7 @@ function directRun(rt, fn, p, results) {
 // dropEntry forgets it with its entry): C mostly calls one callback many
 // times in a row (a comparator, a row callback, a fold), and the table's
 // lookup was a third of what a callback cost the dispatcher.
-Runtime.prototype.dispatch = function (inp, outp) {
+methods.dispatch = function (inp, outp) {
   const m = this.mem;
   const env = m.u32[inp >> 2];
   let e = this.lastEntry;
@@ -162,7 +164,7 @@ function scopeFlags(scope) {
 
 // The C string of a callback signature, made once: claims pass it to the
 // runtime, which records the closure's type from it.
-Runtime.prototype.signatureCString = function (sig) {
+methods.signatureCString = function (sig) {
   let p = this.cache.sigs.get(sig);
   if (p === undefined) {
     p = this.newCString(sig);
@@ -171,14 +173,14 @@ Runtime.prototype.signatureCString = function (sig) {
   return p;
 };
 
-Runtime.prototype.addEntry = function (e) {
+methods.addEntry = function (e) {
   const env = this.nextEnv++;
   this.entries.set(env, e);
   return env;
 };
 
 // Removes the entry of env (never used again: env words only grow).
-Runtime.prototype.dropEntry = function (env) {
+methods.dropEntry = function (env) {
   this.entries.delete(env);
   if (this.lastEnv === env) {
     this.lastEnv = 0;
@@ -186,7 +188,7 @@ Runtime.prototype.dropEntry = function (env) {
   }
 };
 
-Runtime.prototype.claimFailed = function (st, what, envs) {
+methods.claimFailed = function (st, what, envs) {
   for (const env of envs) this.dropEntry(env);
   const msg = this.lastError()[1];
   if (st === abi.status.ERR_POOL_EXHAUSTED) {
@@ -198,7 +200,7 @@ Runtime.prototype.claimFailed = function (st, what, envs) {
 // rt.callback(sig, fn[, scope]): a closure for fn, to pass in a 'c'
 // slot. sig is the callback type's signature (its slots after in[0]);
 // scope is "call" (default), "async", "notified" or "forever".
-Runtime.prototype.callback = function (sig, fn, scope) {
+methods.callback = function (sig, fn, scope) {
   const flags = scopeFlags(scope);
   const c = new Closure(this, scope || "call", [sig]);
   const env = this.addEntry(entry(this, sig, fn, c, 1));
@@ -212,7 +214,7 @@ Runtime.prototype.callback = function (sig, fn, scope) {
 // rt.callbackGroup(scope, final, [sig, fn], ...): callbacks of one C
 // function that share one context; member k is the k-th pair, final
 // (from 0) the member whose call ends an async group.
-Runtime.prototype.callbackGroup = function (scope, final, ...members) {
+methods.callbackGroup = function (scope, final, ...members) {
   const flags = scopeFlags(scope);
   const n = members.length;
   if (n === 0) throw new NcccError("callbackGroup needs at least one [sig, fn]", { kind: "count" });
@@ -241,10 +243,10 @@ Runtime.prototype.callbackGroup = function (scope, final, ...members) {
 };
 
 // capacity, in use, stale calls, type mismatches, wrong-thread calls
-Runtime.prototype.closureStats = function () {
+methods.closureStats = function () {
   const n = abi.builtins[B.closure_stats].n_out;
   return this.check(B.closure_stats, [], n).slice(1).map(Number);
 };
 
 // How many host functions the runtime's table holds for C to call.
-Runtime.prototype.refs = function () { return this.entries.size; };
+methods.refs = function () { return this.entries.size; };

@@ -4,8 +4,10 @@
 // and address.
 import abi from "./abi.mjs";
 import { NcccError, asArgumentError, badArgument, countError } from "./errors.mjs";
-import { Runtime } from "./runtime.mjs";
 import { GET, PUT, packRecord, unpackRecord, valueList } from "./values.mjs";
+
+// The methods this part gives the Runtime (composed in index.mjs).
+export const methods = {};
 
 const RECORD = abi.grammar.record_open, STAR = abi.grammar.variadic;
 
@@ -154,7 +156,7 @@ function invoke(rt, f, fn, args, s) {
 
 // rt.fast(nameOrHandle[, opts]): the function as a JavaScript function
 // that converts and calls, made once (the plain one is cached).
-Runtime.prototype.fast = function (key, opts) {
+methods.fast = function (key, opts) {
   const f = this.fn(key);
   if (opts) return caller(this, f, opts);
   if (!f.fast) f.fast = caller(this, f);
@@ -162,13 +164,13 @@ Runtime.prototype.fast = function (key, opts) {
 };
 
 // rt.call(nameOrHandle, ...args): its results, converted by its signature.
-Runtime.prototype.call = function (key, ...args) {
+methods.call = function (key, ...args) {
   return this.fast(key)(...args);
 };
 
 // rt.callVar(nameOrHandle, count, ...args): a function whose results
 // end in '*': its results, then count raw slots (BigInts) after them.
-Runtime.prototype.callVar = function (key, count, ...args) {
+methods.callVar = function (key, count, ...args) {
   const f = this.fn(key);
   if (!f.varOut) throw new NcccError(`'${f.name}': its results do not end in '*' (use call)`, { kind: "type", function: f.name });
   if (!Number.isInteger(count) || count < 0 || count > 1 << 20) throw badArgument("callVar", 2, "range", "i", count);
@@ -188,7 +190,7 @@ Runtime.prototype.callVar = function (key, count, ...args) {
 
 // rt.callAddress(addr, sig, ...args): calls the nccc function at addr
 // (from rt.symbol) as if it had signature sig.
-Runtime.prototype.callAddress = function (addr, sig, ...args) {
+methods.callAddress = function (addr, sig, ...args) {
   if (typeof addr !== "number" || addr <= 0) throw badArgument("callAddress", 1, addr === 0 ? "null" : "type", "p", addr);
   const key = `${addr}|${sig}`;
   this.byAddress = this.byAddress || new Map();

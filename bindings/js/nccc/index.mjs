@@ -3,17 +3,29 @@
 // nccc function, converting JavaScript values to slots and back from
 // its signature string. docs/JS.md is the manual.
 //
-// This front holds only the public API; the parts live beside it, one
-// concept a file: runtime (loading, the primitive, the slot stack,
-// built-ins), values, registry, calls, callbacks, owned, owners,
-// packed, binder (what generated modules call), errors, abi.
-import "./registry.mjs";
-import "./calls.mjs";
-import "./callbacks.mjs";
-import "./owned.mjs";
-import "./packed.mjs";
-import "./binder.mjs";
-import { PackedFloat } from "./packed.mjs";
+// This front holds only the public API and composes the Runtime from
+// its parts; the parts live beside it, one concept a file: runtime
+// (loading, the primitive, the slot stack, built-ins), values, registry,
+// calls, callbacks, owned, owners, packed, binder (what generated modules
+// call), errors, abi.
+import { Runtime } from "./runtime.mjs";
+import { methods as registry } from "./registry.mjs";
+import { methods as calls } from "./calls.mjs";
+import { methods as callbacks } from "./callbacks.mjs";
+import { methods as owned } from "./owned.mjs";
+import { methods as packed, PackedFloat } from "./packed.mjs";
+import { methods as binder } from "./binder.mjs";
+
+// The Runtime's methods: its own (runtime.mjs: loading, the primitive,
+// the slot stack, built-ins), then each part's.
+Runtime.compose(
+  registry,  // modules, functions, types, layouts, constants, lookup
+  calls,     // fast, call, callVar, callAddress
+  callbacks, // the dispatcher, callback, callbackGroup, closureStats
+  owned,     // owner, ownedString
+  packed,    // packed, registerPacked
+  binder,    // bindModule and what generated modules call
+);
 
 export { load, attach, Runtime } from "./runtime.mjs";
 export { NcccError } from "./errors.mjs";

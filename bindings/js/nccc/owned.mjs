@@ -3,9 +3,11 @@
 // close() / [Symbol.dispose]() or, for an object never closed, by a
 // FinalizationRegistry after it was collected; and owned strings, read
 // and freed at once.
-import { Runtime } from "./runtime.mjs";
 import { ADDRESS } from "./values.mjs";
 import { NcccError } from "./errors.mjs";
+
+// The methods this part gives the Runtime (composed in index.mjs).
+export const methods = {};
 
 // What a collected object left to free: {free, addr, closed}.
 const finalizers = new FinalizationRegistry((held) => {
@@ -58,14 +60,14 @@ export class Owned {
 // rt.owner(free[, type]): a function turning a pointer result into an
 // owned object whose close() and finalizer call free once (a registry
 // name, or a function of the address); NULL stays null.
-Runtime.prototype.owner = function (free, type) {
+methods.owner = function (free, type) {
   const f = typeof free === "function" ? free : this.fast(free);
   return (p) => (p ? new Owned(p, f, type) : null);
 };
 
 // rt.ownedString(free): a pointer result read as a string, then freed by
 // free (a registry name) at once; NULL is null.
-Runtime.prototype.ownedString = function (free) {
+methods.ownedString = function (free) {
   const f = this.fast(free);
   return (p) => {
     if (!p) return null;

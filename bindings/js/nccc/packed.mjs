@@ -4,8 +4,10 @@
 // registering a JavaScript function as one that C calls by name.
 import abi from "./abi.mjs";
 import { NcccError, refusal, vtype } from "./errors.mjs";
-import { Runtime } from "./runtime.mjs";
 import { ADDRESS, GET, PUT, pointer } from "./values.mjs";
+
+// The methods this part gives the Runtime (composed in index.mjs).
+export const methods = {};
 
 // TVM's type codes of packed arguments and results (the ABI's table).
 const { int: kDLInt, float: kDLFloat, handle: kTVMOpaqueHandle, null: kTVMNullptr, str: kTVMStr } =
@@ -36,7 +38,7 @@ function packedArg(rt, name, k, v) {
 // strings as kTVMStr, null as kTVMNullptr, pointer objects as handles.
 // Returns its result (undefined for a null result); a failure throws an
 // NcccError of kind "packed".
-Runtime.prototype.packed = function (name, ...args) {
+methods.packed = function (name, ...args) {
   const slots = [];
   const strs = [];
   try {
@@ -74,7 +76,7 @@ const pslot = (c) => PSLOT[c] || "p";
 // arguments and result converted by psig (integers l, floats d, strings
 // s, handles p). fn stays referenced while the runtime lives: the
 // registry gives no notice when a name stops being used.
-Runtime.prototype.registerPacked = function (name, psig, fn, flags = 0) {
+methods.registerPacked = function (name, psig, fn, flags = 0) {
   if (typeof fn !== "function") throw new NcccError("bad argument #3 to 'registerPacked' (function expected)", { kind: "type", parameter: 3 });
   const m = /^([^:]*):(.?)$/.exec(String(psig));
   if (!m) throw new NcccError(`malformed packed signature '${String(psig)}'`, { kind: "type" });

@@ -5,8 +5,10 @@
 // from. Everything read is cached on the runtime.
 import abi from "./abi.mjs";
 import { NcccError, vtype } from "./errors.mjs";
-import { Runtime } from "./runtime.mjs";
 import { GET } from "./values.mjs";
+
+// The methods this part gives the Runtime (composed in index.mjs).
+export const methods = {};
 
 const B = abi.builtin, G = abi.grammar, H = abi.handle, ST = abi.status;
 const RECORD_ITEM = /^([A-Za-z_][A-Za-z0-9_]*)(?::(\d+))?$/;
@@ -38,7 +40,7 @@ function side(sig, str, ok) {
 
 // The parsed signature {ins, outs, varIn, varOut}; records get their
 // layouts (found in module mi first) and slot counts.
-Runtime.prototype.parseSignature = function (sig, mi, label = sig) {
+methods.parseSignature = function (sig, mi, label = sig) {
   if (typeof sig !== "string" || !sig.includes(G.separator)) {
     throw new NcccError(`malformed signature '${String(sig)}'`, { kind: "type" });
   }
@@ -66,7 +68,7 @@ Runtime.prototype.parseSignature = function (sig, mi, label = sig) {
 };
 
 // The index of module name, or undefined.
-Runtime.prototype.moduleIndex = function (name) {
+methods.moduleIndex = function (name) {
   if (this.cache.modules.has(name)) return this.cache.modules.get(name);
   const [st, res] = this.builtinWithString(B.module_find, name, 2);
   if (st !== 0) return undefined;
@@ -76,7 +78,7 @@ Runtime.prototype.moduleIndex = function (name) {
 
 // Every present module: {index, name, functions, types, constants, global}
 // (the global registry last, named "").
-Runtime.prototype.modules = function () {
+methods.modules = function () {
   const count = Number(this.check(B.module_count, [], 2)[1]);
   const list = [];
   for (let mi = 0; mi < count; mi++) {
@@ -92,7 +94,7 @@ Runtime.prototype.modules = function () {
 };
 
 // Module m (a name or index): [index, name, functions, types, constants].
-Runtime.prototype.moduleInfo = function (m, what) {
+methods.moduleInfo = function (m, what) {
   let mi = typeof m === "string" ? this.moduleIndex(m) : m;
   if (mi === undefined && m === "") mi = this.modules().at(-1).index;
   if (typeof mi !== "number") throw unknown(`unknown module '${String(m)}' in ${what}`);
@@ -105,7 +107,7 @@ const handleOf = (mi, k) => H.module_marker + mi * 2 ** H.module_shift + H.funct
 const moduleOf = (h) => Math.floor(h / 2 ** H.module_shift) % (H.index_mask + 1);
 
 // The functions of a module (name or index): [{name, signature, handle}].
-Runtime.prototype.functions = function (m) {
+methods.functions = function (m) {
   const [mi, mname, nfn] = this.moduleInfo(m, "functions");
   const list = [];
   for (let k = 0; k < nfn; k++) {
@@ -118,7 +120,7 @@ Runtime.prototype.functions = function (m) {
 };
 
 // Every layout of module mi by name, read once.
-Runtime.prototype.types = function (mi) {
+methods.types = function (mi) {
   if (this.cache.types.has(mi)) return this.cache.types.get(mi);
   const [, mname, , ntypes] = this.moduleInfo(mi, "layout");
   const types = new Map();
@@ -150,7 +152,7 @@ Runtime.prototype.types = function (mi) {
 };
 
 // A record layout by type name: in module mi if given, else in any.
-Runtime.prototype.findType = function (mi, name) {
+methods.findType = function (mi, name) {
   if (mi !== undefined && this.types(mi).has(name)) return this.types(mi).get(name);
   for (const m of this.modules()) {
     const t = this.types(m.index).get(name);
@@ -167,7 +169,7 @@ function split(qualified, what) {
 
 // The layout of MODULE.TYPE: {name, module, size, align, kind, slots,
 // fields: [{name, type, offset, size, count}], field: by name}.
-Runtime.prototype.layout = function (qualified) {
+methods.layout = function (qualified) {
   const [m, name] = split(qualified, "type");
   const [mi] = this.moduleInfo(m, "layout");
   const t = this.types(mi).get(name);
@@ -176,7 +178,7 @@ Runtime.prototype.layout = function (qualified) {
 };
 
 // Every constant of a module, by name.
-Runtime.prototype.constants = function (m) {
+methods.constants = function (m) {
   const [mi, , , , nconst] = this.moduleInfo(m, "constants");
   if (this.cache.consts.has(mi)) return this.cache.consts.get(mi);
   const consts = {};
@@ -191,7 +193,7 @@ Runtime.prototype.constants = function (m) {
   return consts;
 };
 
-Runtime.prototype.constant = function (qualified) {
+methods.constant = function (qualified) {
   const [m, name] = split(qualified, "constant");
   const v = this.constants(m)[name];
   if (v === undefined) throw unknown(`unknown constant '${qualified}'`);
@@ -199,14 +201,14 @@ Runtime.prototype.constant = function (qualified) {
 };
 
 // A callable description: label, address, signature, items and counts.
-Runtime.prototype.describe = function (label, addr, sig, mi) {
+methods.describe = function (label, addr, sig, mi) {
   return { name: label, addr, signature: sig, ...this.parseSignature(sig, mi, label),
     get nargs() { return this.ins.length; } };
 };
 
 // The description of the function with handle h, checked against the
 // registry's slot counts.
-Runtime.prototype.fnByHandle = function (h) {
+methods.fnByHandle = function (h) {
   let f = this.cache.byHandle.get(h);
   if (f) return f;
   const [st, o] = this.builtin(B.function, [h], 6);
@@ -227,7 +229,7 @@ Runtime.prototype.fnByHandle = function (h) {
 };
 
 // The handle of a function by name.
-Runtime.prototype.lookup = function (name) {
+methods.lookup = function (name) {
   if (typeof name !== "string") throw new NcccError(`function name expected, got ${vtype(name)}`, { kind: "type" });
   const [st, res] = this.builtinWithString(B.lookup, name, 2);
   if (st === ST.ERR_NAME_NOT_FOUND) throw unknown(`unknown function '${name}'`);
@@ -236,7 +238,7 @@ Runtime.prototype.lookup = function (name) {
 };
 
 // The description of a function by name or handle, cached.
-Runtime.prototype.fn = function (key) {
+methods.fn = function (key) {
   if (typeof key === "string") {
     let f = this.cache.byName.get(key);
     if (!f) {
@@ -250,7 +252,7 @@ Runtime.prototype.fn = function (key) {
 };
 
 // The signature string of a function (name or handle).
-Runtime.prototype.signature = function (key) { return this.fn(key).signature; };
+methods.signature = function (key) { return this.fn(key).signature; };
 
 // The address of an exported symbol: a data symbol's address, or a
 // function's table index. nccc_add_bindings gives every function the
@@ -258,7 +260,7 @@ Runtime.prototype.signature = function (key) { return this.fn(key).signature; };
 // whose address is taken), so a function is found, never added: the
 // table never grows. A function without a slot (an export the build did
 // not list in NCCC_WASM_EXPORTS) is refused.
-Runtime.prototype.symbol = function (name) {
+methods.symbol = function (name) {
   const v = this.exports[name];
   if (v instanceof WebAssembly.Global) return Number(v.value);
   if (typeof v !== "function") throw unknown(`unknown symbol '${name}'`);

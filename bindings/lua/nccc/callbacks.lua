@@ -12,7 +12,8 @@ local builtins = require("nccc.builtins")
 local registry = require("nccc.registry")
 local signature = require("nccc.signature")
 local values = require("nccc.values")
-local Lib = require("nccc.library").Lib
+-- the methods this part gives the library object (composed in nccc.lua)
+local methods = {}
 
 local fmt = string.format
 local unpack = table.unpack or unpack
@@ -107,7 +108,7 @@ end
 -- callback(sig, fn[, scope]): a closure for fn, to pass in a 'c' slot.
 -- sig is the callback type's signature (its slots after in[0]); scope is
 -- "call" (default), "async", "notified" or "forever".
-function Lib:callback(sig, fn, scope)
+function methods:callback(sig, fn, scope)
   local flags = scope_flags(scope)
   local obj = setmetatable({lib = self, scope = scope or "call", live = true, calls = 0,
     signature = sig}, Closure)
@@ -126,7 +127,7 @@ end
 -- callback_group(scope, final, {sig, fn}, ...): callbacks of one C
 -- function that share one context; member k is the k-th pair (0-based
 -- for final, the member whose call ends an async group).
-function Lib:callback_group(scope, final, ...)
+function methods:callback_group(scope, final, ...)
   local flags, n = scope_flags(scope), select("#", ...)
   if n == 0 then error("callback_group needs at least one {sig, fn}", 2) end
   local fin, why = N.int(final, 0, n - 1)
@@ -163,11 +164,12 @@ end
 function Closure:context() return N.vptr(self.ctx) end
 
 -- capacity, in use, stale calls, type mismatches, wrong-thread calls
-function Lib:closure_stats()
+function methods:closure_stats()
   local o = check(self, B.closure_stats, abi.builtins[B.closure_stats + 1].n_out)
   local r = {}
   for k = 1, abi.builtins[B.closure_stats + 1].n_out - 1 do r[k] = tonumber(core.get(o, k)) end
   return unpack(r)
 end
 
+callbacks.methods = methods
 return callbacks

@@ -11,7 +11,8 @@ local builtins = require("nccc.builtins")
 local registry = require("nccc.registry")
 local signature = require("nccc.signature")
 local values = require("nccc.values")
-local Lib = require("nccc.library").Lib
+-- the methods this part gives the library object (composed in nccc.lua)
+local methods = {}
 
 local fmt, ceil = string.format, math.ceil
 local unpack = table.unpack or unpack
@@ -253,7 +254,7 @@ end
 
 -- fast(name_or_handle[, opts]): the function as a Lua function that
 -- converts and calls, made once; what generated modules bind.
-function Lib:fast(key, opts)
+function methods:fast(key, opts)
   local f, msg = registry.fn(self, key)
   if not f then error(msg, 2) end
   return fast_of(self, f, opts)
@@ -261,7 +262,7 @@ end
 
 -- call(name_or_handle, ...): the function's results (return value, then
 -- [out] values, then errno), converted from its signature.
-function Lib:call(key, ...)
+function methods:call(key, ...)
   local f, msg = self.fns[key], nil
   if not f then
     f, msg = registry.fn(self, key)
@@ -274,7 +275,7 @@ end
 -- '*' (nccc.read): its results, then count raw slots after the fixed
 -- ones, the buffer sized by count (C writes as many as its arguments
 -- say: count must cover them; the built-ins' needs are checked).
-function Lib:call_var(key, count, ...)
+function methods:call_var(key, count, ...)
   local f, msg = registry.fn(self, key)
   if not f then error(msg, 2) end
   if not f.var_out then
@@ -295,7 +296,7 @@ end
 
 -- call_address(addr, sig, ...): calls the nccc_fn at addr (a pointer
 -- value, e.g. from lib:symbol) as if it had signature sig.
-function Lib:call_address(addr, sig, ...)
+function methods:call_address(addr, sig, ...)
   local a, why = N.ptr(addr)
   if a == nil or a == 0 then
     error("bad argument #1 to 'call_address' (" .. (a == 0 and "NULL function" or describe(why, "p", addr)) .. ")", 2)
@@ -310,4 +311,4 @@ function Lib:call_address(addr, sig, ...)
   return (f.fast or fast_of(self, f))(...)
 end
 
-return Lib
+return {methods = methods}

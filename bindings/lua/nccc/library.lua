@@ -1,8 +1,9 @@
 -- nccc/library.lua — a bound library: the object nccc.open and nccc.bind
 -- return (docs/LUA.md, "Loading"), its built-ins found by index and
--- checked by name, and C memory through them. The other parts of the
--- library add their methods to the same class: nccc/registry.lua,
--- nccc/calls.lua, nccc/callbacks.lua, nccc/packed.lua.
+-- checked by name, and C memory through them. Its class Lib holds these
+-- methods and, composed into it by nccc.lua (library.compose), those of
+-- the other parts: nccc/registry.lua, nccc/calls.lua, nccc/owned.lua,
+-- nccc/callbacks.lua, nccc/packed.lua.
 require("nccc.common").internal()
 local abi = require("nccc.abi")
 local core = require("nccc.interpreter").core
@@ -41,6 +42,20 @@ function library.bind(root, handle)
   local outb = check(lib, B.version, 3)
   lib.version = builtins.cstring_at(lib, core.get(outb, 2))
   return lib
+end
+
+-- compose(parts): copies each part's methods into Lib, once, so that a
+-- call finds every method in the one table; a part may not redefine a
+-- method another has.
+function library.compose(parts)
+  for _, methods in ipairs(parts) do
+    for name, f in pairs(methods) do
+      if Lib[name] ~= nil and Lib[name] ~= f then
+        error(fmt("nccc: two parts define the method '%s'", name), 2)
+      end
+      Lib[name] = f
+    end
+  end
 end
 
 -- open(path[, root_symbol]): loads a shared library and binds its root

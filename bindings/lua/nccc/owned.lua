@@ -4,7 +4,8 @@
 require("nccc.common").internal()
 local Owned = require("nccc.common").Owned
 local N = require("nccc.numbers").N
-local Lib = require("nccc.library").Lib
+-- the methods this part gives the library object (composed in nccc.lua)
+local methods = {}
 
 local fmt = string.format
 local unpack = table.unpack or unpack
@@ -28,7 +29,7 @@ function Owned:address() if self.closed then return nil end return N.vptr(self.a
 -- owner(free[, type]): a function turning a pointer result into an
 -- owned object whose finalizer and close() call free once: a registry
 -- name, or a function of the address; NULL stays nil.
-function Lib:owner(free_name, tname)
+function methods:owner(free_name, tname)
   local free = type(free_name) == "function" and free_name or self:fast(free_name)
   return function(p, ...)
     if p == nil then return nil, ... end
@@ -43,7 +44,7 @@ end
 
 -- owned_string(free_name): a pointer result read as a Lua string, then
 -- freed by free_name at once; NULL is nil.
-function Lib:owned_string(free_name)
+function methods:owned_string(free_name)
   local free = self:fast(free_name)
   return function(p, ...)
     if p == nil then return nil, ... end
@@ -55,7 +56,7 @@ end
 
 -- owning(convs): a function applying convs[k] (from owner or
 -- owned_string) to result k of a call, the other results as they are.
-function Lib:owning(convs)
+function methods:owning(convs)
   return function(...)
     local r = {n = select("#", ...), ...}
     for k, conv in pairs(convs) do r[k] = (conv(r[k])) end
@@ -63,4 +64,4 @@ function Lib:owning(convs)
   end
 end
 
-return Lib
+return {methods = methods}

@@ -8,7 +8,8 @@ local N = require("nccc.numbers").N
 local builtins = require("nccc.builtins")
 local callbacks = require("nccc.callbacks")
 local values = require("nccc.values")
-local Lib = require("nccc.library").Lib
+-- the methods this part gives the library object (composed in nccc.lua)
+local methods = {}
 
 local fmt, floor, huge = string.format, math.floor, math.huge
 local unpack = table.unpack or unpack
@@ -48,7 +49,7 @@ end
 -- as kDLInt, other numbers as kDLFloat, strings as kTVMStr, NULL (or nil)
 -- as kTVMNullptr, pointers as handles. Returns its result (none for a
 -- null result); a failure raises "packed call 'name' failed: ...".
-function Lib:packed(name, ...)
+function methods:packed(name, ...)
   local n, args = select("#", ...), {}
   for k = 1, n do
     args[#args + 1], args[#args + 2] = packed_arg(name, k, (select(k, ...)))
@@ -81,7 +82,7 @@ end
 local PSLOT = {l = "l", i = "l", L = "L", I = "L", b = "l", ["?"] = "l", d = "d", f = "d",
   s = "s", p = "p", y = "p", m = "p", k = "p", t = "p", h = "p"}
 local function pslot(c) return PSLOT[c] or "p" end
-function Lib:register_packed(name, psig, fn, flags)
+function methods:register_packed(name, psig, fn, flags)
   if type(fn) ~= "function" then error("bad argument #3 to 'register_packed' (function expected)", 2) end
   local ins, outs = tostring(psig):match("^([^:]*):(.?)$")
   if not ins then error(fmt("malformed packed signature '%s'", tostring(psig)), 2) end
@@ -108,4 +109,5 @@ function Lib:register_packed(name, psig, fn, flags)
   return true
 end
 
+packed.methods = methods
 return packed

@@ -9,7 +9,8 @@ local core = require("nccc.interpreter").core
 local builtins = require("nccc.builtins")
 local signature = require("nccc.signature")
 local values = require("nccc.values")
-local Lib = require("nccc.library").Lib
+-- the methods this part gives the library object (composed in nccc.lua)
+local methods = {}
 
 local fmt, floor, ceil = string.format, math.floor, math.ceil
 local B, call, check, cstring_at = builtins.B, builtins.call, builtins.check, builtins.cstring_at
@@ -29,7 +30,7 @@ local function module_index(lib, name)
 end
 
 -- Every present module (the global registry last, named "").
-function Lib:modules()
+function methods:modules()
   local list = {}
   local count = tonumber(core.get(check(self, B.module_count, 2), 1))
   for mi = 0, count - 1 do
@@ -70,7 +71,7 @@ local function handle_of(mi, k) return H.module_marker + mi * SHIFT + H.function
 local function module_of(h) return floor(h / SHIFT) % (H.index_mask + 1) end
 
 -- The functions of a module (name or index): {name, signature, handle}.
-function Lib:functions(m)
+function methods:functions(m)
   local mi, mname, nfn = module_arg(self, m, "functions")
   local list = {}
   for k = 0, nfn - 1 do
@@ -138,19 +139,19 @@ end
 
 -- The layout of MODULE.TYPE: {name, module, size, align, kind, slots,
 -- fields = {{name, type, offset, size, count}, ...}, field = by name}.
-function Lib:layout(qualified)
+function methods:layout(qualified)
   local m, name = split(qualified, "type")
   local mi = module_arg(self, m, "layout")
   return types_of(self, mi)[name] or error(fmt("unknown type '%s'", qualified), 2)
 end
 
-function Lib:pack(qualified, t)
+function methods:pack(qualified, t)
   local bytes, why = values.pack_record(self:layout(qualified), t)
   if not bytes then error(fmt("bad argument #2 to 'pack' (%s)", why), 2) end
   return bytes
 end
 
-function Lib:unpack(qualified, bytes)
+function methods:unpack(qualified, bytes)
   local layout = self:layout(qualified)
   if type(bytes) ~= "string" or #bytes ~= layout.size then
     error(fmt("bad argument #2 to 'unpack' (%d bytes expected)", layout.size), 2)
@@ -159,7 +160,7 @@ function Lib:unpack(qualified, bytes)
 end
 
 -- Every constant of a module, by name.
-function Lib:constants(m)
+function methods:constants(m)
   local mi, _, _, _, nconst = module_arg(self, m, "constants")
   local consts = self.consts[mi]
   if consts then return consts end
@@ -174,7 +175,7 @@ function Lib:constants(m)
   return consts
 end
 
-function Lib:constant(qualified)
+function methods:constant(qualified)
   local m, name = split(qualified, "constant")
   local v = self:constants(m)[name]
   if v == nil then error(fmt("unknown constant '%s'", qualified), 2) end
@@ -230,7 +231,7 @@ local function lookup(lib, name)
   return tonumber(core.get(outb, 1))
 end
 
-function Lib:lookup(name)
+function methods:lookup(name)
   local h, msg = lookup(self, name)
   if not h then error(msg, 2) end
   return h
@@ -255,10 +256,11 @@ function registry.fn(lib, key)
 end
 
 -- The signature string of a function (name or handle).
-function Lib:signature(key)
+function methods:signature(key)
   local f, msg = registry.fn(self, key)
   if not f then error(msg, 2) end
   return f.signature
 end
 
+registry.methods = methods
 return registry

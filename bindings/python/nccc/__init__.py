@@ -14,12 +14,19 @@ from nccc.errors import (ArgumentError, ArgumentRangeError,
                          ArgumentValueError, CallbackError, Error,
                          PackedError, RemoteError, UnknownError)
 from nccc.owned import Owned
-from nccc.packed import (PackedFunc, PackedLibrary, global_func,
-                         packed_signature)
+from nccc import calls, callbacks, library, packed
+from nccc.packed import PackedFunc, global_func, packed_signature
 from nccc.primitive import core as primitive
 from nccc.values import NULL, Record
 
-Library = PackedLibrary
+
+class Library(packed.Packed, callbacks.Callbacks, calls.Calls,
+              library.Library):
+    """A bound library (what nccc.open returns): loading, built-ins and
+    memory (nccc/library.py), then each part's methods: calls, callbacks,
+    packed functions."""
+
+
 PRIMITIVE = primitive.KIND
 # nccc/packed.h: NCCC_PACKED_OVERRIDE, replace a global of the same name
 PACKED_OVERRIDE = abi.PACKED_OVERRIDE

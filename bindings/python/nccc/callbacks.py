@@ -3,7 +3,7 @@ from the runtime whose target is the primitive's one dispatcher and whose
 environment word names a Python callable kept by the primitive, with its
 arguments and results converted by the callback's signature."""
 
-from nccc import abi, calls, signature, values
+from nccc import abi, signature, values
 from nccc.errors import (ArgumentError, ArgumentValueError, Error,
                          describe_type)
 from nccc.primitive import core
@@ -74,8 +74,10 @@ def _result_converter(sig, outs):
     return conv
 
 
-class CallbackLibrary(calls.CallingLibrary):
-    """The library with callbacks."""
+class Callbacks:
+    """The library object's callbacks (a part of nccc.Library, composed in
+    nccc/__init__.py): the dispatcher, callback, callback_group and
+    closure_stats."""
 
     def _dispatcher(self):
         """The dispatcher's address, registered once per bound runtime

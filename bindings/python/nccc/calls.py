@@ -94,8 +94,10 @@ def _post(lib, f, words):
     return post
 
 
-class CallingLibrary(library.Library):
-    """The library with calls (nccc.Library)."""
+class Calls:
+    """The library object's calls (a part of nccc.Library, composed in
+    nccc/__init__.py): fast, call, call_var, call_address, and the
+    descriptions of functions they use."""
 
     def __init__(self, *args, **kw):
         super().__init__(*args, **kw)

@@ -6,7 +6,7 @@ TVM's own spelling of both, nccc.register_func and nccc.get_global_func."""
 import inspect
 import struct
 
-from nccc import abi, callbacks, signature, values
+from nccc import abi, signature, values
 from nccc.errors import (ArgumentError, ArgumentRangeError, PackedError,
                          UnknownError, describe_type)
 from nccc.primitive import core
@@ -44,8 +44,9 @@ def _packed_arg(name, k, v):
                     % (k, name, r.why)) from None
 
 
-class PackedLibrary(callbacks.CallbackLibrary):
-    """The library with packed calls (what nccc.open returns)."""
+class Packed:
+    """The library object's packed functions (a part of nccc.Library,
+    composed in nccc/__init__.py): packed and register_packed."""
 
     def packed(self, name, *args):
         """Calls the global packed function name: int as kDLInt, float as

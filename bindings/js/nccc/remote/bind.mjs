@@ -6,8 +6,7 @@
 // device (rpc.claim) and run the device's nested calls of them.
 import abi from "../abi.mjs";
 import { NcccError, badArgument, countError } from "../errors.mjs";
-import { Runtime } from "../runtime.mjs";
-import "../registry.mjs";
+import { methods as registry } from "../registry.mjs";
 import { checkingClosures, signatureOf, findEntry, TARGETS, WASM32 } from "../binder.mjs";
 import { closureSets } from "../owners.mjs";
 import { GET, valueList } from "../values.mjs";
@@ -21,7 +20,7 @@ const encoder = new TextEncoder();
 // ---- what generated modules call ----
 
 Device.prototype.parse = function (sig, label) {
-  return Runtime.prototype.parseSignature.call(this, sig, this.boundIndex, label);
+  return registry.parseSignature.call(this, sig, this.boundIndex, label);
 };
 
 // The layout of a record type, in the module being bound or any bound before.
