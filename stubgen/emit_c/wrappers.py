@@ -106,154 +106,194 @@ class WrappersPart:
         """The wrapper without call-site shims, as head_start(in, out);
         end_calls: it releases CALL-scoped closures itself."""
         f = lf.function
-        p = self.p
-        v_in, v_out, v_r = self.local("in"), self.local("out"), \
-            self.local("r")
         ins = " ".join(self._slot_label(s) for s in f.in_slots) or "-"
         outs = " ".join(s.name or "?" for s in f.out_slots) or "-"
         shims = "; shims %s" % " ".join(f.shims) if f.shims else ""
         src.line("/* %s: in %s; out %s%s */" % (f.name, ins, outs, shims))
-        callee = f.c_name
-        if f.function_pointer:
-            fn_t = "%s%s_fn" % (p, f.name)
-            src.line("typedef %s;" % f.c_type.spell("(*%s)" % fn_t))
-            callee = "NCCC_FP_TARGET(%s, %s[0])" % (fn_t, v_in)
-        decls, pre, args = [], [], []
-        n_out = slot_index(f.n_out)
-        # closure contexts: refused before C sees them when stale
-        ctx_var = {}
-        # a refusal releases the CALL-scoped closures where the wrapper
-        # does (a stale slot itself has nothing to release; a thunk's has)
-        end = ", " + release_calls(lf, v_in) if end_calls and lf.closures \
-            else ""
-        for c in lf.closures:
-            sl = c.slot
-            var = self.local("c%d" % sl.param.index)
-            ctx_var[sl.param] = var
-            decls.append("void *%s = nccc_slot_to_ptr(%s[%s]);"
-                         % (var, v_in, slot_index(sl.index)))
-            nullable = c.nullable
-            if c.pool is None:
-                others = end if len(lf.closures) > 1 else ""
-                pre.append("NCCC_CB_REQUIRE%s%s(%s, %s, %s%s);" % (
-                    "_OR_NULL" if nullable else "", "_END" if others else "",
-                    var, v_out, n_out, others))
-            else:
-                names = self.cb_names[c.pool]
-                fvar = self.local("t%d" % sl.param.index)
-                decls.append("%s %s%s;" % (names["ptr"], fvar,
-                                           " = NULL" if nullable else ""))
-                bind = "NCCC_CB_THUNK%s(&%s, %s, 0, %s, %s, %s, %s%s);" % (
-                    "_END" if end else "", names["pool"], var, names["ptr"],
-                    fvar, v_out, n_out, end)
-                pre.append(("if (%s != NULL) " % var if nullable else "")
-                           + bind)
+        w = _Body(self.local("in"), self.local("out"), self.local("r"),
+                  slot_index(f.n_out))
+        callee = self._callee(src, f, w)
+        self._closure_contexts(lf, w, end_calls)
         # arguments of a variadic call need their exact types
         cast = f.variadic_of is not None
-        for prm in f.params:
-            if prm.callback is not None:
-                cb = prm.callback
-                if cb.context is None:
-                    args.append(self.local("t%d" % prm.index))
-                    continue
-                names = self.cb_names[cb]
-                back = names["back"][sorted(cb.members).index(prm.member)]
-                # a member of a closure set has a slot of its own: the
-                # group whose member it is (C gets the context elsewhere)
-                holder = prm if prm.closures is not None else prm.context
-                if lf.closure(holder).nullable:
-                    back = "NCCC_CB_FN(%s, %s)" % (ctx_var[holder], back)
-                args.append(back)
-                continue
-            if prm.carries or prm.closures is not None:
-                var = ctx_var[prm]
-                if prm.type.unqualified().spell() != "void *":
-                    var = "(%s)%s" % (prm.type.unqualified().spell(), var)
-                args.append(var)
-                continue
-            if prm.destroys is not None:
-                d = "NCCC_CB_DESTROY"
-                if lf.closure(prm.destroys).nullable:
-                    d = "NCCC_CB_FN(%s, %s)" % (ctx_var[prm.destroys], d)
-                args.append(d)
-                continue
-            if prm.direction == "in":
-                s = prm.in_slot
-                if s.record is not None:
-                    var = self.local("a%d" % prm.index)
-                    decls.append("%s;" % prm.type.unqualified().spell(var))
-                    pre.append("nccc_slots_to_bytes(&%s, %s, sizeof %s);"
-                               % (var, slot_ptr(v_in, s.index), var))
-                    args.append(var)
-                else:
-                    args.append(to_c(prm.type, "%s[%s]" % (
-                        v_in, slot_index(s.index)), cast))
-                continue
-            var = self.local("o%d" % prm.index)
-            local_t = prm.pointee.unqualified()
-            if prm.direction == "inout" and prm.in_slot.record is None:
-                slot = "%s[%s]" % (v_in, slot_index(prm.in_slot.index))
-                decls.append("%s = %s;" % (local_t.spell(var),
-                                           to_c(local_t, slot)))
-            else:
-                decls.append("%s;" % local_t.spell(var))
-                if prm.direction == "out":
-                    # a target may leave an [out] unwritten (strtol with a
-                    # bad base): its slot must still be defined
-                    pre.append("memset(&%s, 0, sizeof %s);" % (var, var))
-                if prm.direction == "inout":
-                    pre.append("nccc_slots_to_bytes(&%s, %s, sizeof %s);"
-                               % (var, slot_ptr(v_in, prm.in_slot.index), var))
-            args.append("&" + var)
+        args = [self._argument(lf, prm, w, cast) for prm in f.params]
         call = "%s(%s)" % (callee, ", ".join(args))
         returns = not isinstance(f.ret.resolved(), Void)
         head = "%s(const uint64_t *%s, uint64_t *%s) {" % (
-            head_start, v_in, v_out)
+            head_start, w.v_in, w.v_out)
         with src.block(head, "}"):
-            if not f.in_slots:
-                src.line("(void)%s;" % v_in)
-            if not f.out_slots and not lf.closures:
-                src.line("(void)%s;" % v_out)
-            if f.function_pointer:
-                src.line("NCCC_FP_REQUIRE(%s[0], %s, %s);"
-                         % (v_in, v_out, n_out))
-            # [nonnull]: refused before anything else (one compare each)
-            for line in nonnull_checks(lf, v_in, v_out,
-                                       end_calls=end_calls):
-                src.line(line)
-            simple = not decls and not f.errno and len(f.out_slots) <= 1 \
+            self._refusals(src, lf, w, end_calls)
+            simple = not w.decls and not f.errno and len(f.out_slots) <= 1 \
                 and (not returns or f.out_slots[0].record is None)
             if simple:
                 if returns:
-                    src.line("%s[0] = %s;" % (v_out, from_c(f.ret, call)))
+                    src.line("%s[0] = %s;" % (w.v_out, from_c(f.ret, call)))
                 else:
                     src.line("%s;" % call)
                 return
             if returns:
-                src.line("%s;" % f.ret.unqualified().spell(v_r))
-            for d in decls:
-                src.line(d)
-            for s in pre:
-                src.line(s)
+                src.line("%s;" % f.ret.unqualified().spell(w.v_r))
+            for line in w.decls + w.pre:
+                src.line(line)
             if f.errno:
                 src.line("NCCC_ERRNO_CLEAR();")
-            src.line(("%s = %s;" % (v_r, call)) if returns else "%s;" % call)
-            for s in f.out_slots:
-                if s.role == "errno":
-                    src.line("%s[%s] = NCCC_ERRNO_SLOT();"
-                             % (v_out, slot_index(s.index)))
-            for s in f.out_slots:
-                if s.role == "errno":
-                    continue
-                var = v_r if s.role == "return" else \
-                    self.local("o%d" % s.param.index)
-                if s.record is not None:
-                    src.line("%s(%s, &%s);" % (
-                        self.put_names[s.record.resolved().decl],
-                        slot_ptr(v_out, s.index), var))
-                else:
-                    src.line("%s[%s] = %s;" % (v_out, slot_index(s.index),
-                                               from_c(s.type, var)))
+            src.line(("%s = %s;" % (w.v_r, call)) if returns
+                     else "%s;" % call)
+            self._results(src, lf, w)
             if end_calls:
                 for c in lf.closures:
-                    src.line("NCCC_CB_END_CALL(%s);" % ctx_var[c.slot.param])
+                    src.line("NCCC_CB_END_CALL(%s);"
+                             % w.ctx_var[c.slot.param])
+
+    def _callee(self, src, f, w):
+        """What the wrapper calls: the C function, or for function_pointer
+        the target in in[0] (its type printed first)."""
+        if not f.function_pointer:
+            return f.c_name
+        fn_t = "%s%s_fn" % (self.p, f.name)
+        src.line("typedef %s;" % f.c_type.spell("(*%s)" % fn_t))
+        return "NCCC_FP_TARGET(%s, %s[0])" % (fn_t, w.v_in)
+
+    def _closure_contexts(self, lf, w, end_calls):
+        """Each closure slot's context, refused before C sees it when
+        stale; a callback type without a context binds a thunk of its
+        pool instead. With end_calls, a refusal releases the CALL-scoped
+        closures (a stale slot itself has nothing to release; a thunk's
+        has)."""
+        end = ", " + release_calls(lf, w.v_in) if end_calls and lf.closures \
+            else ""
+        for c in lf.closures:
+            sl = c.slot
+            var = self.local("c%d" % sl.param.index)
+            w.ctx_var[sl.param] = var
+            w.decls.append("void *%s = nccc_slot_to_ptr(%s[%s]);"
+                           % (var, w.v_in, slot_index(sl.index)))
+            nullable = c.nullable
+            if c.pool is None:
+                others = end if len(lf.closures) > 1 else ""
+                w.pre.append("NCCC_CB_REQUIRE%s%s(%s, %s, %s%s);" % (
+                    "_OR_NULL" if nullable else "", "_END" if others else "",
+                    var, w.v_out, w.n_out, others))
+                continue
+            names = self.cb_names[c.pool]
+            fvar = self.local("t%d" % sl.param.index)
+            w.decls.append("%s %s%s;" % (names["ptr"], fvar,
+                                         " = NULL" if nullable else ""))
+            bind = "NCCC_CB_THUNK%s(&%s, %s, 0, %s, %s, %s, %s%s);" % (
+                "_END" if end else "", names["pool"], var, names["ptr"],
+                fvar, w.v_out, w.n_out, end)
+            w.pre.append(("if (%s != NULL) " % var if nullable else "")
+                         + bind)
+
+    def _argument(self, lf, prm, w, cast):
+        """The C argument of parameter prm."""
+        if prm.callback is not None:
+            return self._callback_argument(lf, prm, w)
+        if prm.carries or prm.closures is not None:
+            var = w.ctx_var[prm]
+            if prm.type.unqualified().spell() != "void *":
+                var = "(%s)%s" % (prm.type.unqualified().spell(), var)
+            return var
+        if prm.destroys is not None:
+            d = "NCCC_CB_DESTROY"
+            if lf.closure(prm.destroys).nullable:
+                d = "NCCC_CB_FN(%s, %s)" % (w.ctx_var[prm.destroys], d)
+            return d
+        if prm.direction == "in":
+            return self._in_argument(prm, w, cast)
+        return self._out_argument(prm, w)
+
+    def _callback_argument(self, lf, prm, w):
+        """A callback parameter: its thunk, or the backward wrapper of its
+        member (NULL with a NULL context where that may be NULL)."""
+        cb = prm.callback
+        if cb.context is None:
+            return self.local("t%d" % prm.index)
+        names = self.cb_names[cb]
+        back = names["back"][sorted(cb.members).index(prm.member)]
+        # a member of a closure set has a slot of its own: the group whose
+        # member it is (C gets the context elsewhere)
+        holder = prm if prm.closures is not None else prm.context
+        if lf.closure(holder).nullable:
+            back = "NCCC_CB_FN(%s, %s)" % (w.ctx_var[holder], back)
+        return back
+
+    def _in_argument(self, prm, w, cast):
+        """An in value from its slot; a record by value from its bytes."""
+        s = prm.in_slot
+        if s.record is None:
+            return to_c(prm.type, "%s[%s]" % (w.v_in, slot_index(s.index)),
+                        cast)
+        var = self.local("a%d" % prm.index)
+        w.decls.append("%s;" % prm.type.unqualified().spell(var))
+        w.pre.append("nccc_slots_to_bytes(&%s, %s, sizeof %s);"
+                     % (var, slot_ptr(w.v_in, s.index), var))
+        return var
+
+    def _out_argument(self, prm, w):
+        """An [out] or [inout] pointer: the address of a local the
+        results are read from."""
+        var = self.local("o%d" % prm.index)
+        local_t = prm.pointee.unqualified()
+        if prm.direction == "inout" and prm.in_slot.record is None:
+            slot = "%s[%s]" % (w.v_in, slot_index(prm.in_slot.index))
+            w.decls.append("%s = %s;" % (local_t.spell(var),
+                                         to_c(local_t, slot)))
+            return "&" + var
+        w.decls.append("%s;" % local_t.spell(var))
+        if prm.direction == "out":
+            # a target may leave an [out] unwritten (strtol with a bad
+            # base): its slot must still be defined
+            w.pre.append("memset(&%s, 0, sizeof %s);" % (var, var))
+        else:
+            w.pre.append("nccc_slots_to_bytes(&%s, %s, sizeof %s);"
+                         % (var, slot_ptr(w.v_in, prm.in_slot.index), var))
+        return "&" + var
+
+    def _refusals(self, src, lf, w, end_calls):
+        """What the body checks before anything else: unused buffers
+        marked, a function_pointer target, [nonnull] values."""
+        f = lf.function
+        if not f.in_slots:
+            src.line("(void)%s;" % w.v_in)
+        if not f.out_slots and not lf.closures:
+            src.line("(void)%s;" % w.v_out)
+        if f.function_pointer:
+            src.line("NCCC_FP_REQUIRE(%s[0], %s, %s);"
+                     % (w.v_in, w.v_out, w.n_out))
+        # [nonnull]: refused before anything else (one compare each)
+        for line in nonnull_checks(lf, w.v_in, w.v_out, end_calls=end_calls):
+            src.line(line)
+
+    def _results(self, src, lf, w):
+        """errno first (before anything can change it), then the return
+        value and each [out]/[inout] into out[]."""
+        f = lf.function
+        for s in f.out_slots:
+            if s.role == "errno":
+                src.line("%s[%s] = NCCC_ERRNO_SLOT();"
+                         % (w.v_out, slot_index(s.index)))
+        for s in f.out_slots:
+            if s.role == "errno":
+                continue
+            var = w.v_r if s.role == "return" else \
+                self.local("o%d" % s.param.index)
+            if s.record is not None:
+                src.line("%s(%s, &%s);" % (
+                    self.put_names[s.record.resolved().decl],
+                    slot_ptr(w.v_out, s.index), var))
+            else:
+                src.line("%s[%s] = %s;" % (w.v_out, slot_index(s.index),
+                                           from_c(s.type, var)))
+
+
+class _Body:
+    """What one wrapper body is made of while it is printed: the local
+    names of in, out and the result, out's slot count, each closure
+    slot's context variable, the declarations and the statements that
+    run before the call."""
+
+    def __init__(self, v_in, v_out, v_r, n_out):
+        self.v_in, self.v_out, self.v_r, self.n_out = v_in, v_out, v_r, n_out
+        self.ctx_var = {}
+        self.decls, self.pre = [], []

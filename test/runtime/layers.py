@@ -95,21 +95,25 @@ def symbol_graph(archives):
             for obj, syms in used.items()}
 
 
+def report(kind, graph):
+    """Prints every circle of graph and a count; whether there is one."""
+    found = circles(graph)
+    for component in found:
+        print(f"circle of {kind}: {' <-> '.join(component)}")
+    print(f"{kind}: {len(graph)} files, "
+          f"{sum(len(v) for v in graph.values())} edges, "
+          f"{len(found)} circles")
+    return bool(found)
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write(__doc__)
         return 2
-    failed = False
-    for kind, graph in (("includes", include_graph(argv[1])),
-                        ("calls", symbol_graph(argv[2:]))):
-        found = circles(graph)
-        for component in found:
-            print(f"circle of {kind}: {' <-> '.join(component)}")
-        failed = failed or bool(found)
-        print(f"{kind}: {len(graph)} files, "
-              f"{sum(len(v) for v in graph.values())} edges, "
-              f"{len(found)} circles")
-    return 1 if failed else 0
+    failed = [report(kind, graph)
+              for kind, graph in (("includes", include_graph(argv[1])),
+                                  ("calls", symbol_graph(argv[2:])))]
+    return 1 if any(failed) else 0
 
 
 if __name__ == "__main__":

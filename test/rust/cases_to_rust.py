@@ -126,7 +126,7 @@ class Case(RegistrySteps):
         layout = next((l for l in MODULES[mod].layouts if l.name == ty), None)
         if layout is None or layout.kind != "struct":
             raise Unsupported("a record of type %s" % ty)
-        from stubgen.rust_types import value_rust
+        from stubgen.emit_rust.types import value_rust
         parts = []
         names = {f.name for f in layout.fields}
         if set(fields) - names:
@@ -327,7 +327,7 @@ class Case(RegistrySteps):
             return
         if isinstance(want, dict) and "struct" in want:
             union = any(l.name == ty and l.kind == "union" for l in MODULES[mod].layouts)
-            from stubgen.rust_types import value_rust
+            from stubgen.emit_rust.types import value_rust
             layout = next(l for l in MODULES[mod].layouts if l.name == ty)
             types = {f.name: value_rust(f.type) for f in layout.fields}
             for field, v in want["struct"].items():
@@ -472,7 +472,7 @@ def shown_values(cb, names, types):
              for n, t in zip(names, types)}
     if cb is None:
         return [(n, texts[n]) for n in names]
-    from stubgen.rust_callbacks import callback_arguments
+    from stubgen.emit_rust.callbacks import callback_arguments
     shown = []
     for arg, counted in callback_arguments(cb):
         n = names[arg]

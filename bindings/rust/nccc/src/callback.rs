@@ -25,6 +25,7 @@ use core::marker::PhantomData;
 
 use crate::abi;
 use crate::error::{Error, ErrorKind};
+use crate::ffi::RawFn;
 use crate::runtime::Runtime;
 
 type SlotFn<'a> = dyn FnMut(&[u64], &mut [u64]) + 'a;
@@ -93,7 +94,7 @@ pub fn claim_call<'r, 'e, 'a>(rt: &'r Runtime<'r>, members: &'e [Member<'e, 'a>]
 fn claim<'s>(rt: &Runtime<'_>, scope: u64, final_member: usize,
              members: impl Iterator<Item = (u64, &'s str)>, n: usize) -> Result<u64, Error> {
     let flags = scope | abi::CLOSURE_NOTIFY | abi::CLOSURE_THREAD;
-    let target = dispatch as crate::RawFn as usize as u64;
+    let target = dispatch as RawFn as usize as u64;
     let mut slots = [0u64; 3 + 3 * MAX_MEMBERS];
     if n == 0 || n > MAX_MEMBERS {
         return Err(Error::new(ErrorKind::Count, "closure_claim_group_typed",
@@ -224,7 +225,7 @@ pub(crate) fn leak_entry(run: alloc::boxed::Box<dyn FnMut(&[u64], &mut [u64]) + 
     let entry = alloc::boxed::Box::new(Entry { run, n_in, n_out, busy: Cell::new(false),
                                                claimed: Cell::new(true), heap: true,
                                                _borrow: PhantomData });
-    (alloc::boxed::Box::into_raw(entry) as usize as u64, dispatch as crate::RawFn as usize as u64)
+    (alloc::boxed::Box::into_raw(entry) as usize as u64, dispatch as RawFn as usize as u64)
 }
 
 /// Frees an entry of leak_entry that C never received.

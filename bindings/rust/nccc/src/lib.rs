@@ -27,6 +27,7 @@ pub mod dynamic;
 #[cfg(feature = "alloc")]
 mod packed;
 mod error;
+mod ffi;
 mod owned;
 mod record;
 mod runtime;
@@ -37,6 +38,7 @@ mod text;
 
 pub use callback::{Callback, Closure, Stats, StrArray};
 pub use error::{Error, ErrorKind};
+pub use ffi::RawFn;
 pub use owned::Owned;
 pub use record::{check_layout, Record};
 pub use runtime::{Function, Handle, Layout, LayoutField, Runtime};
@@ -47,9 +49,6 @@ pub use text::{string_from_c, with_c_str, String};
 
 #[cfg(feature = "alloc")]
 pub use alloc::{boxed::Box, vec::Vec};
-
-/// An nccc function: `void f(const uint64_t *in, uint64_t *out)`.
-pub type RawFn = unsafe extern "C" fn(input: *const u64, output: *mut u64);
 
 /// C's `char`: signed on x86 and most targets, unsigned on ARM, AArch64
 /// (except Apple's), PowerPC, RISC-V and s390x, as the C compilers have it.
@@ -72,9 +71,14 @@ pub type c_long = i32;
 #[cfg(not(all(target_pointer_width = "64", not(windows))))]
 pub type c_ulong = u32;
 
-extern "C" {
-    fn nccc_root(input: *const u64, output: *mut u64);
-    fn nccc_init(block: *mut u8, size: usize) -> i32;
+/// Dropping the `Runtime` releases the closure sets' groups left (feature
+/// `alloc`; `sets` works above the runtime), then ends the C runtime.
+impl Drop for Runtime<'_> {
+    fn drop(&mut self) {
+        #[cfg(feature = "alloc")]
+        sets::release_all();
+        self.end();
+    }
 }
 
 /// The byte offset of a field in a `#[repr(C)]` struct, as the compiler

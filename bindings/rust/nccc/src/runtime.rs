@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind};
 use crate::slot::Value;
 use crate::slot::{slot_bytes, Ptr};
 use crate::text::{c_bytes, push_str, with_c_str, String};
-use crate::{nccc_init, nccc_root, RawFn};
+use crate::ffi::{nccc_init, nccc_root, RawFn};
 
 /// Set while a `Runtime` exists: the C runtime is one per process.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
@@ -365,10 +365,11 @@ impl<'p> Runtime<'p> {
     }
 }
 
-impl Drop for Runtime<'_> {
-    fn drop(&mut self) {
-        #[cfg(feature = "alloc")]
-        crate::sets::release_all();
+impl Runtime<'_> {
+    /// Ends the C runtime (what dropping the `Runtime` does last, lib.rs):
+    /// re-initialised onto its static block, it holds nothing of the
+    /// caller's pool, and a new `Runtime` may start.
+    pub(crate) fn end(&mut self) {
         // SAFETY: re-initialising onto the static block drops every
         // reference the C runtime held into the caller's pool.
         unsafe { nccc_init(core::ptr::null_mut(), 0) };

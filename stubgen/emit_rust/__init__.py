@@ -19,9 +19,10 @@ result side) gets a method over raw slots instead.
 
 from stubgen.ctype import STRING_CODE
 from stubgen.host import HostModule
-from stubgen.rust_callbacks import closure_params, set_closure_params
-from stubgen.rust_types import (code_rust, ident, pointee_rust, record_name, rust_str, sigs,
-                                slot_at, value_rust)
+from stubgen.emit_rust.callbacks import closure_params, set_closure_params
+from stubgen.emit_rust.types import (code_rust, ident, pointee_rust,
+                                     record_name, rust_str, sigs, slot_at,
+                                     value_rust)
 from stubgen.source import Source
 
 

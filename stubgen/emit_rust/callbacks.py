@@ -5,8 +5,8 @@ and the claim of them for the call (docs/RUST.md, "Callbacks"); the
 slots of closure sets, kept by the crate's nccc::sets."""
 
 from stubgen.ctype import ERRNO_CODE, STRING_CODE
-from stubgen.rust_types import (ident, pointee_rust, record_name, rust_str, sigs, slot_at,
-                                value_rust)
+from stubgen.emit_rust.types import (ident, pointee_rust, record_name,
+                                     rust_str, sigs, slot_at, value_rust)
 
 
 def closure_params(call, closure):
