@@ -16,9 +16,23 @@ import { methods as owned } from "./owned.mjs";
 import { methods as packed, PackedFloat } from "./packed.mjs";
 import { methods as binder } from "./binder.mjs";
 
+// Adds each part's methods (an object of functions) to the Runtime's
+// prototype, once, so that a call finds them as the Runtime's own; a part
+// may not redefine a method the Runtime or another part has.
+function compose(...parts) {
+  for (const methods of parts) {
+    for (const [name, f] of Object.entries(methods)) {
+      if (Object.prototype.hasOwnProperty.call(Runtime.prototype, name)) {
+        throw new Error(`nccc: two parts define the Runtime method '${name}'`);
+      }
+      Runtime.prototype[name] = f;
+    }
+  }
+}
+
 // The Runtime's methods: its own (runtime.mjs: loading, the primitive,
 // the slot stack, built-ins), then each part's.
-Runtime.compose(
+compose(
   registry,  // modules, functions, types, layouts, constants, lookup
   calls,     // fast, call, callVar, callAddress
   callbacks, // the dispatcher, callback, callbackGroup, closureStats

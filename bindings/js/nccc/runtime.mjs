@@ -124,20 +124,6 @@ class Memory {
 }
 
 export class Runtime {
-  // Adds each part's methods (an object of functions) to the prototype,
-  // once, so that a call finds them as the Runtime's own; a part may not
-  // redefine a method the Runtime or another part has (index.mjs).
-  static compose(...parts) {
-    for (const methods of parts) {
-      for (const [name, f] of Object.entries(methods)) {
-        if (Object.prototype.hasOwnProperty.call(Runtime.prototype, name)) {
-          throw new Error(`nccc: two parts define the Runtime method '${name}'`);
-        }
-        Runtime.prototype[name] = f;
-      }
-    }
-  }
-
   constructor() {
     this.mem = new Memory();
     // the errors callbacks raised, each kept for the call whose frame ends
