@@ -9,6 +9,7 @@
 // calls, callbacks, owned, owners, packed, binder (what generated modules
 // call), errors, abi.
 import { Runtime } from "./runtime.mjs";
+import { compose } from "./parts.mjs";
 import { methods as registry } from "./registry.mjs";
 import { methods as calls } from "./calls.mjs";
 import { methods as callbacks } from "./callbacks.mjs";
@@ -16,23 +17,9 @@ import { methods as owned } from "./owned.mjs";
 import { methods as packed, PackedFloat } from "./packed.mjs";
 import { methods as binder } from "./binder.mjs";
 
-// Adds each part's methods (an object of functions) to the Runtime's
-// prototype, once, so that a call finds them as the Runtime's own; a part
-// may not redefine a method the Runtime or another part has.
-function compose(...parts) {
-  for (const methods of parts) {
-    for (const [name, f] of Object.entries(methods)) {
-      if (Object.prototype.hasOwnProperty.call(Runtime.prototype, name)) {
-        throw new Error(`nccc: two parts define the Runtime method '${name}'`);
-      }
-      Runtime.prototype[name] = f;
-    }
-  }
-}
-
 // The Runtime's methods: its own (runtime.mjs: loading, the primitive,
 // the slot stack, built-ins), then each part's.
-compose(
+compose(Runtime,
   registry,  // modules, functions, types, layouts, constants, lookup
   calls,     // fast, call, callVar, callAddress
   callbacks, // the dispatcher, callback, callbackGroup, closureStats

@@ -10,21 +10,24 @@ import { methods as registry } from "../registry.mjs";
 import { checkingClosures, signatureOf, findEntry, TARGETS, WASM32 } from "../binder.mjs";
 import { closureSets } from "../owners.mjs";
 import { GET, valueList } from "../values.mjs";
-import { Device, failure } from "./device.mjs";
+import { failure } from "./device.mjs";
 import { RemoteClosure } from "./callbacks.mjs";
 import { slotsOf, valueOf } from "./slots.mjs";
+
+// The methods this part gives the Device (composed in remote/index.mjs).
+export const methods = {};
 
 const G = abi.grammar, RECORD = G.record_open, ST = abi.status;
 const encoder = new TextEncoder();
 
 // ---- what generated modules call ----
 
-Device.prototype.parse = function (sig, label) {
+methods.parse = function (sig, label) {
   return registry.parseSignature.call(this, sig, this.boundIndex, label);
 };
 
 // The layout of a record type, in the module being bound or any bound before.
-Device.prototype.findType = function (mi, name) {
+methods.findType = function (mi, name) {
   if (!this.types) return undefined;
   if (this.types.has(mi) && this.types.get(mi).has(name)) return this.types.get(mi).get(name);
   for (const types of this.types.values()) if (types.has(name)) return types.get(name);
@@ -74,7 +77,7 @@ async function readConstants(dev, mi, nconst) {
 // dev.bindModule(M) (M.bind(dev)): a Promise of the bound module, an
 // object with an async function per IDL function, the constants, and
 // the helpers callback, signature, layout and runtime (the device).
-Device.prototype.bindModule = async function (M) {
+methods.bindModule = async function (M) {
   this.types = this.types || new Map();
   this.described = this.described || new Map();
   let mi;
@@ -137,13 +140,13 @@ Device.prototype.bindModule = async function (M) {
 
 // A specialised caller writes wasm memory: on a device every function
 // takes the generic caller, with the same options.
-Device.prototype.special = function (h, sig, make, opts) {
+methods.special = function (h, sig, make, opts) {
   return this.fast(h, opts);
 };
 
 // dev.fast(handle[, opts]): the async caller of a function the bound
 // module described (opts as rt.fast takes them: nonnull, outs).
-Device.prototype.fast = function (h, opts = {}) {
+methods.fast = function (h, opts = {}) {
   const f = this.described.get(h);
   if (f.varIn || f.varOut) {
     return async () => {
@@ -167,7 +170,7 @@ async function argumentSlots(dev, item, v) {
   return [await dev.claim(v)];
 }
 
-Device.prototype.invoke = async function (f, args, opts) {
+methods.invoke = async function (f, args, opts) {
   if (args.length !== f.ins.length) throw countError(f.name, f.ins.length, args.length, false);
   const nonnull = opts.nonnull || {}, outsAs = opts.outs || {};
   const slots = [], stringsIn = [];
@@ -218,7 +221,7 @@ function asCallError(name, e) {
   return err;
 }
 
-Device.prototype.results = async function (f, r, outsAs) {
+methods.results = async function (f, r, outsAs) {
   const list = valueList();
   let at = 0;
   for (let k = 0; k < f.outs.length; k++) {

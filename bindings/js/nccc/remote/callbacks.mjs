@@ -6,8 +6,11 @@
 // are those this file hands out.
 import abi from "../abi.mjs";
 import { NcccError, refusal } from "../errors.mjs";
-import { Device, failure } from "./device.mjs";
+import { failure } from "./device.mjs";
 import { slotsOf, valueOf } from "./slots.mjs";
+
+// The methods this part gives the Device (composed in remote/index.mjs).
+export const methods = {};
 
 const ST = abi.status, H = abi.handle;
 // A member's signature goes to rpc.claim NUL-padded in this many slots.
@@ -54,7 +57,7 @@ function hosted(dev) {
 
 // dev.callback(signature, fn[, scope]): a closure for a device
 // function's callback parameter (scope "call" by default).
-Device.prototype.callback = function (signature, fn, scope = "call") {
+methods.callback = function (signature, fn, scope = "call") {
   if (typeof fn !== "function") throw new NcccError(`function expected, got ${typeof fn}`, { kind: "type" });
   if (!abi.scopes[scope]) throw new NcccError(`unknown scope '${scope}'`, { kind: "scope" });
   hosted(this);
@@ -64,7 +67,7 @@ Device.prototype.callback = function (signature, fn, scope = "call") {
 // dev.hostFunction(signature, fn): the handle under which the device's
 // nested calls reach fn (its slots converted by signature), for a device
 // function that calls the host by handle.
-Device.prototype.hostFunction = function (signature, fn) {
+methods.hostFunction = function (signature, fn) {
   if (typeof fn !== "function") throw new NcccError(`function expected, got ${typeof fn}`, { kind: "type" });
   hosted(this);
   const parsed = this.parse(signature, `host function ${signature}`);
@@ -74,7 +77,7 @@ Device.prototype.hostFunction = function (signature, fn) {
 };
 
 // Passes closure c on to the device (rpc.claim): the device's context.
-Device.prototype.claim = async function (c) {
+methods.claim = async function (c) {
   if (c.ctx === undefined) c.ctx = ++this.nextClosure;
   this.closures.set(c.ctx, c);
   const sig = new Uint8Array(SLOT * SIGNATURE_SLOTS);
@@ -87,7 +90,7 @@ Device.prototype.claim = async function (c) {
 };
 
 // The device's nested call of host handle h: a Promise of its out slots.
-Device.prototype.serveNested = function (h, slots, nOut, tag) {
+methods.serveNested = function (h, slots, nOut, tag) {
   const serve = this.host && this.host.get(h);
   if (!serve) return Promise.reject(failure(ST.ERR_BAD_HANDLE, `the host has no function of handle ${h}`));
   return serve(slots, nOut, tag);

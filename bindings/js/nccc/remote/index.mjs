@@ -4,9 +4,17 @@
 // functions asynchronously. The links of node are in "nccc/remote/node";
 // a browser page reaches a device through a WebSocket (webSocketLink),
 // served by the bridge (bridge.mjs).
+import { compose } from "../parts.mjs";
 import { Device } from "./device.mjs";
-import "./bind.mjs";
-import "./callbacks.mjs";
+import { methods as binding } from "./bind.mjs";
+import { methods as callbacks } from "./callbacks.mjs";
+
+// The Device's methods: its own (device.mjs: the session, requests,
+// remote memory, built-ins), then each part's.
+compose(Device,
+  binding,   // what generated modules call: bindModule, special, fast, invoke, results
+  callbacks, // callback, hostFunction, claim, serveNested
+);
 
 export { Device, address, outcomeUnknown } from "./device.mjs";
 export { RemoteClosure } from "./callbacks.mjs";
