@@ -111,7 +111,12 @@ methods.bindModule = async function (M) {
     const f = { name, handle: found.handle, signature: found.signature, ...this.parse(found.signature, name) };
     this.described.set(found.handle, f);
     const binder = M.binders[e[0]];
-    t[e[0]] = binder ? binder(this, found.handle, S) : this.fast(found.handle);
+    try {
+      t[e[0]] = binder ? binder(this, found.handle, S) : this.fast(found.handle);
+    } catch (err) {
+      if (err instanceof NcccError) err.message = `'${name}': ${err.message}`;
+      throw err;
+    }
   }
   const first = targets.includes(WASM32) ? WASM32 : targets[0];
   helpers.signature = (name) => signatureOf(findEntry(M, M.callbacks, name, "callback type"), first);
@@ -137,6 +142,20 @@ methods.bindModule = async function (M) {
   t.runtime = this;
   return t;
 };
+
+// What a module bound to a device does not have yet: owned results and
+// closure sets (their objects live in wasm memory). Binding a module
+// that needs them is refused, naming the function.
+function notOnDevice(what) {
+  return function () {
+    throw new NcccError(`${what} are not served by a module bound to a device (docs/JS.md, "Remote devices")`,
+      { kind: "type" });
+  };
+}
+Device.prototype.owner = notOnDevice("owned results");
+Device.prototype.ownedString = notOnDevice("owned string results");
+Device.prototype.owning = notOnDevice("owned results");
+Device.prototype.callbackGroup = notOnDevice("closure sets");
 
 // A specialised caller writes wasm memory: on a device every function
 // takes the generic caller, with the same options.
