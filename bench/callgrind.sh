@@ -1,8 +1,26 @@
-# callgrind.sh — sourced by the benchmark scripts (run_calls.sh,
+# callgrind.sh — sourced by the benchmark scripts (run_calls.sh, run_lookup.sh,
 # rust/run.sh): per_call VARIANT runs "$prog VARIANT N" under callgrind
 # for N = N1 and N2 and prints (Ir(N2) - Ir(N1)) / (N2 - N1), the cost of
 # one iteration with start-up, set-up and exit cancelled out. The caller
-# sets prog, N1, N2 and tmp (a directory it removes).
+# sets prog, N1, N2 and tmp (a directory it removes), or calls
+# callgrind_start, which checks the program and valgrind and makes tmp.
+
+# callgrind_start SCRIPT TARGET BUILD: exits 2 (saying why) unless $prog,
+# the target TARGET of the build BUILD, is built and valgrind installed;
+# then makes $tmp, removed on exit.
+callgrind_start() {
+  if [ ! -x "$prog" ]; then
+    echo "$1: $prog not found; build it first:" >&2
+    echo "  cmake --build $3 --target $2" >&2
+    exit 2
+  fi
+  command -v valgrind >/dev/null 2>&1 || {
+    echo "$1: valgrind not found (apt-get install valgrind)" >&2
+    exit 2
+  }
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT INT TERM
+}
 
 # Total instructions of one run ("Collected" in callgrind's summary).
 count() {

@@ -18,20 +18,8 @@ prog=$build/bench/nccc_bench_calls
 N1=${NCCC_BENCH_N1:-10000}
 N2=${NCCC_BENCH_N2:-110000}
 
-if [ ! -x "$prog" ]; then
-  echo "run_calls.sh: $prog not found; build it first:" >&2
-  echo "  cmake -S $here/.. -B $build && cmake --build $build --target nccc_bench_calls" >&2
-  exit 2
-fi
-command -v valgrind >/dev/null 2>&1 || {
-  echo "run_calls.sh: valgrind not found (apt-get install valgrind)" >&2
-  exit 2
-}
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
 . "$here/callgrind.sh"
+callgrind_start run_calls.sh nccc_bench_calls "$build"
 
 echo "instructions per call (callgrind; iterations $N1 and $N2; loop included)"
 echo "$(uname -m), $(cc --version 2>/dev/null | head -n 1), $(valgrind --version)"

@@ -51,8 +51,10 @@ nccc_status nccc_lookup(const char *name, nccc_handle *out) {
   if (!nccci_G.initialized) {
     return nccc_fail(NCCC_ERR_NOT_INITIALIZED, "lookup", name);
   }
-  dot = strchr(name, '.');
-  if (dot != NULL) {
+  /* the module's name is short: a loop here is cheaper than strchr */
+  for (dot = name; *dot != '.' && *dot != '\0'; dot++) {
+  }
+  if (*dot == '.') {
     int m = nccci_module_index(name, (size_t)(dot - name));
     if (m >= 0) {
       if (nccc_registry_lookup(nccci_G.modules[m]->registry, dot + 1, &index) !=

@@ -186,6 +186,7 @@ static nccc_status claim(unsigned n, const nccc_fn *targets, const uint64_t *env
   if (SCOPE_OF(flags) == NCCC_SCOPE_ASYNC) {
     P.r[head].final = (uint8_t)final_member;
     P.r[head].fast = (uint8_t)final_member;
+    if (final_member == 0) P.r[head].check |= SPENDS;
   } else {
     P.r[head].final = (uint8_t)NO_FINAL;
     P.r[head].fast = (uint8_t)n;
@@ -482,9 +483,10 @@ static APART void call_bound(uint64_t *in, uint64_t *out, void *ctx,
 void nccc_closure_call(uint64_t *in, uint64_t *out, void *ctx, unsigned member,
                        const nccc_callback_type *type) {
   uintptr_t t = (uintptr_t)ctx;
-  const rec *h = fast_head(t, member);
-  if (LIKELY(h != NULL && member == 0)) {
-    nccc_fn target = h->target; /* read_target and verdict, shorter */
+  const rec *h = member == 0 ? callable_head(t) : NULL;
+  if (LIKELY(h != NULL)) {
+    /* read_target and verdict, shorter; fast_head's test is SPENDS */
+    nccc_fn target = h->target;
     uint64_t env = h->env, check = h->check;
     FENCE_ACQ();
     if (LIKELY(LOAD_RLX(&h->key) == t && check == type->hash)) {

@@ -42,6 +42,11 @@ enum { REC_FREE = 0, REC_HEAD, REC_MEMBER, REC_SPENT };
 
 /* Set in check for NCCC_CLOSURE_THREAD claims: above every type. */
 #define BOUND ((uint64_t)1 << 32)
+/* Set in the head's check when its call spends the group (an ASYNC
+** group whose final member is member 0): the one comparison of
+** nccc_closure_call's fast path then fails, and the locked path decides
+** (verdict ignores it). */
+#define SPENDS ((uint64_t)1 << 33)
 #define SCOPE_OF(flags) ((flags) & ~(NCCC_CLOSURE_NOTIFY | NCCC_CLOSURE_THREAD))
 
 /* What a call reads first. Aligned to NCCC_CLOSURE_RECORD_ALIGN: 64 on
@@ -94,6 +99,7 @@ enum { ADMIT = 0, REFUSE_STALE, REFUSE_TYPE, REFUSE_THREAD };
 /* The verdict on a live record whose check word is check for a wrapper
 ** of type want; thread: the record's claiming thread. */
 static inline int verdict(uint64_t check, uintptr_t thread, uint32_t want) {
+  check &= ~SPENDS;
   if (check == want) return ADMIT;
   if ((uint32_t)check != want) return REFUSE_TYPE;
   return thread == nccci_thread_id() ? ADMIT : REFUSE_THREAD;
@@ -110,21 +116,26 @@ static inline int verdict(uint64_t check, uintptr_t thread, uint32_t want) {
 ** generations wrap (closure.h).
 */
 
-/* The head t names if it is callable and member may be called without
-** the lock; else NULL. */
-static inline const rec *fast_head(uintptr_t t, unsigned member) {
+/* The head t names if it is callable; else NULL. Whether member 0 may
+** be called without the lock is then in its check word (SPENDS). */
+static inline const rec *callable_head(uintptr_t t) {
 #if LOCK_FREE_CALLS
   uint32_t index = (uint32_t)(t >> 1) & IDX_MASK;
   const rec *h;
   if ((t & 1u) == 0 || index >= NCCC_MAX_CLOSURES) return NULL;
   h = &P.r[index];
-  if (LOAD_ACQ(&h->key) != t || member >= h->fast) return NULL;
-  return h;
+  return LOAD_ACQ(&h->key) == t ? h : NULL;
 #else
   (void)t;
-  (void)member;
   return NULL;
 #endif
+}
+
+/* The head t names if it is callable and member may be called without
+** the lock; else NULL. */
+static inline const rec *fast_head(uintptr_t t, unsigned member) {
+  const rec *h = callable_head(t);
+  return h != NULL && member < h->fast ? h : NULL;
 }
 
 /* The target of r, a member of the group at h, and its env word in *env,

@@ -97,6 +97,43 @@ START_TEST(test_async_spent_after_one_call) {
 }
 END_TEST
 
+/* A target counting its calls in the word its env points to. */
+static void count_calls(const uint64_t *in, uint64_t *out) {
+  (*(int *)(uintptr_t)in[0])++;
+  out[0] = in[1] + 1;
+}
+
+START_TEST(test_async_spent_through_the_call_path) {
+  /* nccc_closure_call, as a backward wrapper makes it, on an async
+  ** closure whose final member is its only one: the first call runs and
+  ** ends the claim, the second is refused as stale and runs nothing */
+  nccc_callback_type type = {0, "inc_fn", "l:l"};
+  uint64_t in[2], out[1];
+  int calls = 0;
+  void *ctx;
+  const char *sig = "l:l";
+  nccc_fn target = count_calls;
+  uint64_t env = (uint64_t)(uintptr_t)&calls;
+  uint64_t stale = stale_calls();
+  type.hash = nccc_closure_type("l:l");
+  ck_assert_int_eq(nccc_closure_claim_group_typed(1, &target, &env, &sig,
+                                                  NCCC_SCOPE_ASYNC, 0, &ctx),
+                   NCCC_OK);
+  in[1] = 41;
+  out[0] = 0;
+  nccc_closure_call(in, out, ctx, 0, &type);
+  ck_assert_int_eq(calls, 1);
+  ck_assert_uint_eq(out[0], 42);
+  ck_assert_uint_eq(nccc_check_closures_in_use(), 0);
+  out[0] = 0;
+  nccc_closure_call(in, out, ctx, 0, &type);
+  ck_assert_int_eq(calls, 1);
+  ck_assert_uint_eq(out[0], 0);
+  ck_assert_uint_eq(stale_calls(), stale + 1);
+  ck_assert_int_eq(nccc_last_status(), NCCC_ERR_STALE_CLOSURE);
+}
+END_TEST
+
 /* The type of cbt's comparators: nccc_closure_type("pp:i"). */
 static const nccc_callback_type cmp_type = {0xc421ea74u, "cmp_r_fn", "pp:i"};
 
@@ -348,7 +385,8 @@ Suite *nccc_check_suite(void) {
   TCase *tc = nccc_check_tcase(s, "closure_lifecycle", closure_setup,
       closure_teardown,
       NCCC_CHECK_TESTS(test_stale_call_reported_not_run_even_after_reuse,
-                       test_async_spent_after_one_call, test_garbage_contexts,
+                       test_async_spent_after_one_call,
+                       test_async_spent_through_the_call_path, test_garbage_contexts,
                        test_init_makes_contexts_stale, test_pool_exhaustion,
                        test_claim_errors, test_info_and_notices_on_release,
                        test_signature_of_each_member, test_builtins));

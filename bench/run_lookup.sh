@@ -1,0 +1,34 @@
+#!/bin/sh
+# run_lookup.sh — instructions per lookup by name, counted by callgrind:
+# nccc_lookup("m.NAME") in a module of N functions against a plain scan
+# and a hash table of the same names (bench/bench_lookup.c says how each
+# way works).
+#
+#   bench/run_lookup.sh [BUILD_DIR]      (default: build/bench)
+#
+# Each way runs for N1 and N2 lookups (bench/callgrind.sh); the figure is
+# the difference per lookup, set-up cancelled out. Deterministic.
+set -eu
+
+here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
+build=${1:-$here/../build/bench}
+prog=$build/bench/nccc_bench_lookup
+N1=${NCCC_BENCH_N1:-200}
+N2=${NCCC_BENCH_N2:-2200}
+
+. "$here/callgrind.sh"
+callgrind_start run_lookup.sh nccc_bench_lookup "$build"
+
+echo "instructions per lookup (callgrind; lookups $N1 and $N2)"
+echo
+printf '%6s %9s %9s %9s   %10s %10s\n' names nccc scan hash nccc/scan nccc/hash
+for n in 10 100 1000 10000; do
+  a=$(per_call "nccc.$n")
+  s=$(per_call "scan.$n")
+  h=$(per_call "hash.$n")
+  awk -v n="$n" -v a="$a" -v s="$s" -v h="$h" 'BEGIN {
+    printf "%6d %9.2f %9.2f %9.2f   %10.2f %10.2f\n", n, a, s, h, a / s, a / h
+  }'
+done
+echo
+echo "targets: nccc/scan <= 1.0 at 10 names, nccc/hash <= 1.2 at every size"
