@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How long nccc-stubgen takes on a 2,000-function IDL (target: under 2 s).
+"""How long nccc-stubgen takes on a 2,000-function IDL (target: under 1 s).
 
     bench/run_gen.py [--functions N] [--runs R] [--keep DIR]
 
@@ -8,13 +8,18 @@ signatures: every scalar type, pointers and strings, structs and unions by
 value, [out]/[inout] parameters, [errno], [length], [size], [nullable],
 [owned], [rename], function pointers and variadic instantiations. Then it
 runs bin/nccc-stubgen with every language the generator lists in its
---help, R times (default 3), and prints each wall-clock time and the best.
+--help, R times (default 3), and prints each run's processor time (user
+and system, of the generator's process) and wall-clock time, the best of
+each, and the load average: on a machine busy with other work the wall
+clock measures the other work too, so the target is judged on the
+processor time.
 Exit status 0 even when the target is missed: this is a benchmark (the
 test suite only checks that such an IDL generates, test_scale.py).
 """
 
 import argparse
 import os
+import resource
 import random
 import re
 import subprocess
@@ -24,7 +29,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STUBGEN = os.path.join(HERE, "..", "bin", "nccc-stubgen")
-TARGET_SECONDS = 2.0
+TARGET_SECONDS = 1.0
 
 SCALARS = [
     "char", "signed char", "unsigned char", "short", "unsigned short", "int",
@@ -141,23 +146,30 @@ def main():
         idl = os.path.join(work, "big.idl")
         with open(idl, "w") as f:
             f.write(make_idl(args.functions))
-        times = []
+        times, cpu = [], []
         for _ in range(args.runs):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.monotonic()
             p = subprocess.run([STUBGEN, "--lang", ",".join(langs), "-o", work, idl],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                universal_newlines=True)
             times.append(time.monotonic() - start)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.append(after.ru_utime - before.ru_utime +
+                       after.ru_stime - before.ru_stime)
             if p.returncode != 0:
                 sys.exit("run_gen.py: nccc-stubgen failed:\n" + p.stdout)
         with open(os.path.join(work, "big_nccc.c")) as f:
             wrappers = len(re.findall(r"^void nccc_big_\w+\(const uint64_t \*in", f.read(), re.M))
     print("nccc-stubgen --lang %s on %d functions (%d wrappers written)"
           % (",".join(langs), args.functions, wrappers))
-    print("runs: %s s" % ", ".join("%.3f" % t for t in times))
-    best = min(times)
-    print("best: %.3f s (target < %.1f s: %s)"
-          % (best, TARGET_SECONDS, "met" if best < TARGET_SECONDS else "MISSED"))
+    print("processor time: %s s" % ", ".join("%.3f" % t for t in cpu))
+    print("wall clock:     %s s (load average %.1f)"
+          % (", ".join("%.3f" % t for t in times), os.getloadavg()[0]))
+    best = min(cpu)
+    print("best: %.3f s of processor time, %.3f s wall (target < %.1f s: %s)"
+          % (best, min(times), TARGET_SECONDS,
+             "met" if best < TARGET_SECONDS else "missed"))
     return 0
 
 

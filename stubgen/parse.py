@@ -7,6 +7,7 @@ failure against the example bad inputs in SYNTAX_ERRORS (Lark's
 match_examples), or else one that names the expected tokens.
 """
 
+import hashlib
 import os
 
 from lark import Lark, Token, Transformer
@@ -39,8 +40,27 @@ def lark_parser():
             raise RuntimeError("cannot read the IDL grammar %s: %s"
                                % (path, e.strerror)) from None
         _parser = Lark(text, parser="lalr", lexer="basic",
-                       maybe_placeholders=False, transformer=_ToSyntax())
+                       maybe_placeholders=False, transformer=_ToSyntax(),
+                       cache=_cache_file(text))
     return _parser
+
+
+def _cache_file(grammar):
+    """Where Lark keeps the parse tables it built from grammar, so that a
+    run loads them (6 ms) instead of building them (60 ms): a file per
+    grammar in the user's cache directory, or False (no cache) when that
+    cannot be made. Lark checks the file's own digest of the grammar, its
+    options and versions, and rebuilds (and rewrites) the tables when the
+    file is missing, stale or unreadable; it never reports that."""
+    base = os.environ.get("XDG_CACHE_HOME") or \
+        os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "nccc")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return False
+    digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:16]
+    return os.path.join(folder, "idl-grammar-%s.lark-cache" % digest)
 
 
 # ---- syntax errors ---------------------------------------------------------

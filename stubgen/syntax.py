@@ -15,17 +15,17 @@ class Node:
 
 
 def _node(name, fields):
-    """A Node subclass with the given fields (and pos)."""
+    """A Node subclass with the given fields (and pos). Its __init__ is
+    written out field by field: a parse makes one node per few tokens,
+    and a loop of setattr calls was a tenth of the parse."""
     fields = tuple(fields.split())
-
-    def __init__(self, pos, *args):
-        self.pos = pos
-        if len(args) != len(fields):
-            raise TypeError("%s takes %d fields" % (name, len(fields)))
-        for f, v in zip(fields, args):
-            setattr(self, f, v)
-
-    return type(name, (Node,), {"__slots__": fields, "__init__": __init__})
+    source = "def __init__(self, pos%s):\n    self.pos = pos\n%s" % (
+        "".join(", " + f for f in fields),
+        "".join("    self.%s = %s\n" % (f, f) for f in fields))
+    namespace = {}
+    exec(source, namespace)
+    return type(name, (Node,), {"__slots__": fields,
+                                "__init__": namespace["__init__"]})
 
 
 # ---- file level ---------------------------------------------------------

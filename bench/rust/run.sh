@@ -19,6 +19,11 @@
 # nccc_static="bench", -Clinker-plugin-lto), when the clang, llvm-ar and
 # ld.lld of rustc's LLVM N are installed; and the same without nccc's std
 # feature (a panic in a callback aborts: no check after each call).
+#
+# cargo and rustc are the build's (cmake/NcccRust.cmake: Debian's when
+# installed, whose LLVM is the one Debian's clang-N matches); CARGO and
+# RUSTC choose others. When the LTO builds cannot be made, the output says
+# so and why, on standard output with the figures.
 set -eu
 
 here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
@@ -36,9 +41,9 @@ command -v valgrind >/dev/null 2>&1 || {
   echo "run.sh: valgrind not found (apt-get install valgrind)" >&2
   exit 2
 }
-cargo=${CARGO:-cargo}
-rustc=${RUSTC:-rustc}
 . "$build/bench/rust/env.sh"
+cargo=${CARGO:-${NCCC_BENCH_CARGO:-cargo}}
+rustc=${RUSTC:-${NCCC_BENCH_RUSTC:-rustc}}
 out=$(CDPATH= cd -- "$build/bench/rust" && pwd)
 
 # build TARGET_DIR [cargo options]: the program, with RUSTFLAGS as set
@@ -56,7 +61,11 @@ build target
 progs=$out/target/release/bench
 
 llvm=$("$rustc" -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
-if command -v "clang-$llvm" "llvm-ar-$llvm" "ld.lld-$llvm" >/dev/null 2>&1; then
+lto_skipped=
+for tool in "clang-$llvm" "llvm-ar-$llvm" "ld.lld-$llvm"; do
+  command -v "$tool" >/dev/null 2>&1 || lto_skipped="$lto_skipped $tool"
+done
+if [ -z "$lto_skipped" ]; then
   mkdir -p "$out/lto"
   # shellcheck disable=SC2086 # NCCC_BENCH_INCLUDES is a list of -I options
   "clang-$llvm" -flto=thin -O2 -fPIC -std=c11 -I"$NCCC_BENCH_GENERATED" \
@@ -70,7 +79,8 @@ if command -v "clang-$llvm" "llvm-ar-$llvm" "ld.lld-$llvm" >/dev/null 2>&1; then
   unset RUSTFLAGS
   progs="$progs $out/target-lto/release/bench $out/target-lto-nostd/release/bench"
 else
-  echo "run.sh: no clang-$llvm, llvm-ar-$llvm or ld.lld-$llvm (rustc's LLVM): the LTO builds are left out" >&2
+  lto_skipped="LTO builds skipped: $rustc uses LLVM $llvm, and$lto_skipped not installed (apt-get install clang-$llvm lld-$llvm llvm-$llvm, or RUSTC and CARGO of a toolchain whose LLVM has them)"
+  echo "run.sh: $lto_skipped" >&2
 fi
 
 tmp=$(mktemp -d)
@@ -96,6 +106,7 @@ for prog in $progs; do
       'BEGIN { printf "%-6s %8s %10s %10s %12.2f\n", f, l, d, g, (g - base) / (d - base) }'
   done
 done
+if [ -n "$lto_skipped" ]; then echo; echo "$lto_skipped"; fi
 echo
 echo "fold: per callback (one forward call runs N callbacks); the ratio of"
 echo "add and mix6 is over the loop's own instructions taken out of both."
