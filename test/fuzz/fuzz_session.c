@@ -13,8 +13,10 @@
 ** session of the remote written into its header when its flag byte
 ** (byte 1) has bit 0 set, and the id of the client's newest request when
 ** it has bit 1 set (so that results and copies reach the client's
-** rules); a nested call's handle becomes h.add or h.again, as its low
-** bit says, unless bit 2 of the flag byte keeps it. The first byte is
+** rules); a nested call becomes a well-formed call of h.add or h.again
+** (as its handle's low bit says: its in-slot count that of the slots it
+** carries, one out slot), unless bit 2 of the flag byte keeps it as it
+** is. The first byte is
 ** the low byte of the handle the client calls. The client waits with
 ** retries 0 and reads nothing once the script is spent: its wait ends
 ** at once.
@@ -56,8 +58,13 @@ static void next_message(void) {
   input_at += n;
   if (n >= 8 && (payload[1] & 1)) nccc_rpc_put16(payload + 2, session);
   if (n >= 8 && (payload[1] & 2)) nccc_rpc_put32(payload + 4, newest_id);
-  if (n >= 12 && payload[0] == NCCC_RPC_CALL && !(payload[1] & 4)) {
+  if (n >= 16 && payload[0] == NCCC_RPC_CALL && !(payload[1] & 4)) {
+    /* a well-formed call of h.add or h.again: as many in slots as it
+    ** carries (whatever their count), one out slot */
     nccc_rpc_put32(payload + 8, handles[payload[8] & 1]);
+    nccc_rpc_put16(payload + 12, (uint16_t)((n - 16) / 8));
+    nccc_rpc_put16(payload + 14, 1);
+    n = 16 + (n - 16) / 8 * 8;
   }
   nccc_rpc_frame_send(payload, (uint32_t)n, to_script, NULL);
 }
