@@ -13,7 +13,7 @@ quiet() { "$@" >"$log" 2>&1 || { cat "$log"; exit 1; }; }
 quiet "$cmake" -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$cc" \
   -DNCCC_BUILD_EXAMPLES=OFF -DNCCC_BUILD_CROSS=OFF -DNCCC_BUILD_WASM=OFF \
   -DNCCC_BUILD_BROWSER=OFF -DNCCC_BUILD_DEVICE=OFF -DNCCC_BUILD_RUST=OFF \
-  -DNCCC_BUILD_FUZZ=OFF
+  -DNCCC_BUILD_FUZZ=OFF -DNCCC_BUILD_PACKAGES=OFF
 # the tests' names are their programs' target names
 mapfile -t tests < <(cd "$build" && "$ctest" -N -R '^core_' | sed -n 's/^ *Test *#[0-9]*: //p')
 if [ "${#tests[@]}" -eq 0 ]; then
