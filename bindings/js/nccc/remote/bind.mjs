@@ -152,10 +152,10 @@ function notOnDevice(what) {
       { kind: "type" });
   };
 }
-Device.prototype.owner = notOnDevice("owned results");
-Device.prototype.ownedString = notOnDevice("owned string results");
-Device.prototype.owning = notOnDevice("owned results");
-Device.prototype.callbackGroup = notOnDevice("closure sets");
+methods.owner = notOnDevice("owned results");
+methods.ownedString = notOnDevice("owned string results");
+methods.owning = notOnDevice("owned results");
+methods.callbackGroup = notOnDevice("closure sets");
 
 // A specialised caller writes wasm memory: on a device every function
 // takes the generic caller, with the same options.
