@@ -13,8 +13,10 @@ const R = abi.rpc, MSG = R.messages, ST = abi.status, FLAG = R.result_flags;
 const L = R.layouts, A = R.answers;
 const SECTION = R.sections.call, [STRING_IN, FETCH] = R.entries.call, [STRING_OUT] = R.answer_entries.call;
 const ERROR_BLOCK = Object.fromEntries(Object.entries(L.result).map(([k, v]) => [k, v - R.header_bytes]));
-// Slots, and the device addresses of results, are 8 bytes on the wire.
+// Slots, and the device addresses of results, are 8 bytes on the wire,
+// little-endian: a host of that order reads them as they are.
 const SLOT = 8;
+const LITTLE_ENDIAN_HOST = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 // A string entry's bytes are followed by a 0 byte.
 const NUL = 1;
 // The most bytes a read's answer and a write request carry.
@@ -126,9 +128,16 @@ export class Device {
     const bad = () => failure(ST.ERR_RPC_PROTOCOL, "malformed result");
     const f = A.call, E = ERROR_BLOCK, S = STRING_OUT;
     if (p.length < f.end + SLOT * nOut || dv.getUint16(f.n_out, true) !== nOut) throw bad();
-    const out = new BigUint64Array(nOut);
-    let at = f.end;
-    for (let i = 0; i < nOut; i++, at += SLOT) out[i] = dv.getBigUint64(at, true);
+    let at = f.end, out;
+    if (LITTLE_ENDIAN_HOST) {
+      // the slots' bytes copied as they are: a BigInt is made only for a
+      // slot that is read
+      out = new BigUint64Array(p.slice(at, at + SLOT * nOut).buffer);
+      at += SLOT * nOut;
+    } else {
+      out = new BigUint64Array(nOut);
+      for (let i = 0; i < nOut; i++, at += SLOT) out[i] = dv.getBigUint64(at, true);
+    }
     const flags = p[f.flags], result = { out, strings: new Map(), requestBase: null };
     if (flags & FLAG.request_base) {
       if (p.length < at + SLOT) throw bad();

@@ -22,24 +22,21 @@ export function crc16(crc, bytes, from = 0, to = bytes.length) {
 }
 
 // The frame of a payload, escaped: start, length, payload, CRC (a data
-// byte equal to the escape goes as escape, data_ff). One allocation: the
-// length and CRC bytes are read as the frame is written.
+// byte equal to the escape goes as escape, data_ff). One allocation;
+// runs of the payload without an escape byte are copied whole.
 export function encodeFrame(payload) {
   const n = payload.length;
-  const byteOf = (v, k) => Math.floor(v / 2 ** (8 * k)) & 0xff;
-  let crc = R.crc.init, escapes = 0;
-  for (let k = 0; k < R.length_bytes; k++) {
-    const b = byteOf(n, k);
-    crc = ((crc << 8) & 0xffff) ^ TABLE[(crc >> 8) ^ b];
-    if (b === ESC) escapes++;
-  }
-  for (let i = 0; i < n; i++) {
-    const b = payload[i];
-    crc = ((crc << 8) & 0xffff) ^ TABLE[(crc >> 8) ^ b];
-    if (b === ESC) escapes++;
-  }
-  for (let k = 0; k < R.crc_bytes; k++) if (byteOf(crc, k) === ESC) escapes++;
-  const out = new Uint8Array(2 + R.length_bytes + n + R.crc_bytes + escapes);
+  const head = [], tail = [];
+  for (let k = 0; k < R.length_bytes; k++) head.push(Math.floor(n / 2 ** (8 * k)) & 0xff);
+  let crc = R.crc.init;
+  for (const b of head) crc = ((crc << 8) & 0xffff) ^ TABLE[(crc >> 8) ^ b];
+  crc = crc16(crc, payload);
+  for (let k = 0; k < R.crc_bytes; k++) tail.push((crc >> (8 * k)) & 0xff);
+  let escapes = 0;
+  for (const b of head) if (b === ESC) escapes++;
+  for (const b of tail) if (b === ESC) escapes++;
+  for (let i = payload.indexOf(ESC); i >= 0; i = payload.indexOf(ESC, i + 1)) escapes++;
+  const out = new Uint8Array(2 + head.length + n + tail.length + escapes);
   out[0] = ESC;
   out[1] = START;
   let at = 2;
@@ -47,9 +44,16 @@ export function encodeFrame(payload) {
     out[at++] = b;
     if (b === ESC) out[at++] = DATA_FF;
   };
-  for (let k = 0; k < R.length_bytes; k++) put(byteOf(n, k));
-  for (let i = 0; i < n; i++) put(payload[i]);
-  for (let k = 0; k < R.crc_bytes; k++) put(byteOf(crc, k));
+  head.forEach(put);
+  for (let i = 0; i < n;) {
+    const esc = payload.indexOf(ESC, i), end = esc < 0 ? n : esc;
+    out.set(payload.subarray(i, end), at);
+    at += end - i;
+    if (esc < 0) break;
+    put(ESC);
+    i = esc + 1;
+  }
+  tail.forEach(put);
   return out;
 }
 

@@ -52,7 +52,8 @@ export function slotsOf(dev, item, v) {
 // strings (Map of slot -> bytes from the answer) has it.
 export async function valueOf(dev, item, slots, at, code = item.code, strings = undefined) {
   if (code === RECORD) {
-    const bytes = new Uint8Array(BigUint64Array.from(slots.slice(at, at + item.slots)).buffer);
+    const part = slots.slice(at, at + item.slots);
+    const bytes = new Uint8Array((part instanceof BigUint64Array ? part : BigUint64Array.from(part)).buffer);
     return unpackRecord(item.layout, bytes.subarray(0, item.layout.size));
   }
   if (code === "s") return dev.stringResult({ out: slots, strings: strings || new Map() }, at);
