@@ -100,7 +100,7 @@ def _read(code, j, nin):
 
 
 def emit_special(src, lf, sig, quote):
-    """B[name] for a specialisable function: rt.special(h, sig, make,
+    """S[name] for a specialisable function: rt.special(h, sig, make,
     opts), make(f, fn, m, slow) the caller over the runtime's memory
     object m (its views, the slot stack's top, end and running frame, the
     count of pending callback errors: bindings/js/nccc/runtime.mjs,
@@ -119,7 +119,7 @@ def emit_special(src, lf, sig, quote):
     opts = ", {nonnull: {%s}}" % ", ".join(
         "%d: true" % k for k in nonnull) if nonnull else ""
     src.line("// %s: %s, specialised" % (lf.name, sig))
-    with src.block("B[%s] = (rt, h) => rt.special(h, %s, (f, fn, m, slow) => "
+    with src.block("S[%s] = (rt, h) => rt.special(h, %s, (f, fn, m, slow) => "
                    "function %s(%s) {" % (quote(lf.name), quote(sig),
                                           lf.name, ", ".join(args)),
                    "}%s);" % opts):

@@ -1,9 +1,11 @@
-// nccc/binder.mjs — what generated JavaScript modules call (docs/JS.md,
-// "Generated modules"): bind(rt) of a module hands its tables to
-// rt.bindModule, which looks each function up, checks its signature,
-// and makes its caller: the module's specialised one, its binder's, or
-// rt.fast. Also what specialised callers use (rt.special, rt.put),
-// owned results, and closure sets (owners.mjs).
+// nccc/binder.mjs — the interpreter of binding records in JavaScript
+// (docs/JS.md, "Generated modules"; the records: docs/BINDING.md):
+// bind(rt) of a module hands its records to rt.bindModule, which looks
+// each function up, checks its signature, and makes its caller from its
+// record (functionCall: the module's specialised caller, or rt.fast
+// with the record's options, closure sets and owned results). Also what
+// specialised callers use (rt.special, rt.put), owned results, and
+// closure sets (owners.mjs).
 import abi from "./abi.mjs";
 import { NcccError, asArgumentError, badArgument } from "./errors.mjs";
 import { releaseRefused } from "./calls.mjs";
@@ -20,12 +22,96 @@ export const methods = {};
 export const TARGETS = abi.targets.length;
 export const WASM32 = abi.targets.findIndex((t) => t.data_model === "ILP32" && t.char_signed);
 
-export const signatureOf = (e, k) => (Array.isArray(e[1]) ? e[1][k] : e[1]);
+// The signature of record e (a function's or a callback type's) on target k.
+export const signatureOf = (e, k) => (e.signatures.length > 1 ? e.signatures[k] : e.signatures[0]);
 
 export function findEntry(M, list, name, what) {
-  const e = list.find((x) => x[0] === name);
-  if (!e) throw new NcccError(`unknown ${what} '${M.name}.${name}'`, { kind: "unknown" });
+  const e = list.find((x) => x.name === name);
+  if (!e) throw new NcccError(`unknown ${what} '${M.module}.${name}'`, { kind: "unknown" });
   return e;
+}
+
+// The options of rt.fast a function record asks for (undefined for
+// none): nonnull {k: true}, outs {k: "p"} for owned strings (read as
+// pointers, then converted), thunks.
+function fastOptions(e) {
+  const opts = {};
+  let any = false;
+  if (e.nonnull) {
+    opts.nonnull = Object.fromEntries(e.nonnull.map((k) => [k, true]));
+    any = true;
+  }
+  const strings = (e.owned && e.owned.kind === "string" ? [e.owned.result] : [])
+    .concat((e.owned_strings || []).map((o) => o.result));
+  if (strings.length) {
+    opts.outs = Object.fromEntries(strings.map((k) => [k, "p"]));
+    any = true;
+  }
+  if (e.thunks) opts.thunks = any = true;
+  return any ? opts : undefined;
+}
+
+// call wrapped in the closure sets of record e (S.closures per set it
+// has slots of: {name, set, owner, members: {position: member}, context}),
+// then S.release of the sets whose owner it frees.
+function withSets(e, S, call) {
+  const specs = new Map();
+  for (const c of e.closures || []) {
+    if (!c.set) continue;
+    if (!specs.has(c.set.name)) {
+      specs.set(c.set.name, { name: e.error_name, set: c.set.name, owner: c.set.owner, members: {} });
+    }
+    const spec = specs.get(c.set.name);
+    if (c.set.member !== undefined) spec.members[c.arg] = c.set.member;
+    else spec.context = c.arg;
+  }
+  for (const spec of specs.values()) call = S.closures(call, e.in_count, spec);
+  return e.frees ? S.release(call, e.frees) : call;
+}
+
+// call with the owned results of record e converted: an owned object
+// (rt.owner; freed through S.freeing when that also releases closure
+// groups) or an owned string (read, then freed).
+function owning(rt, M, e, S, call) {
+  const convs = {};
+  let n = 0;
+  const own = e.owned;
+  if (own) {
+    const free = own.frees ? S.freeing(own.free) : `${M.module}.${own.free}`;
+    convs[own.result] = own.kind === "string" ? rt.ownedString(free) : rt.owner(free, own.type);
+    n++;
+  }
+  for (const o of e.owned_strings || []) {
+    convs[o.result] = rt.ownedString(`${M.module}.${o.free}`);
+    n++;
+  }
+  if (n === 1 && convs[1]) {
+    // the common case, one owned return value: no walk over convs per call
+    const own = convs[1];
+    return (...args) => {
+      const r = call(...args);
+      if (!Array.isArray(r)) return own(r);
+      r[0] = own(r[0]);
+      return r;
+    };
+  }
+  return n ? rt.owning(call, convs) : call;
+}
+
+// The caller of function record e bound to handle h on rt (a runtime,
+// or a device: remote/bind.mjs).
+export function functionCall(rt, M, e, h, S) {
+  const special = M.special[e.name];
+  if (special) return special(rt, h);
+  const opts = fastOptions(e);
+  return owning(rt, M, e, S, withSets(e, S, opts ? rt.fast(h, opts) : rt.fast(h)));
+}
+
+// {position: callback type names} of the closure arguments record e's
+// caller passes (slots of closure sets are the owner's), or undefined.
+export function closureParams(e) {
+  const free = (e.closures || []).filter((c) => !c.set);
+  return free.length ? Object.fromEntries(free.map((c) => [c.arg, c.callbacks])) : undefined;
 }
 
 // call, refusing a closure argument made for callback signatures other
@@ -53,13 +139,13 @@ export function checkingClosures(name, call, want, types) {
 // nccc_<module>_open (":i"): bind calls it when present, so that the
 // lookups find the module.
 function openModule(rt, M) {
-  const open = rt.exports[`nccc_${M.name}_open`];
+  const open = rt.exports[`nccc_${M.module}_open`];
   if (typeof open !== "function") return;
   // Called as the export it is: no slot of the function table to look up.
   const fr = rt.frame(0, 1);
-  rt.run(open, fr, `nccc_${M.name}_open`);
+  rt.run(open, fr, `nccc_${M.module}_open`);
   const st = rt.mem.i32[fr.outp >> 2];
-  if (st !== 0) throw new NcccError(`nccc: nccc_${M.name}_open failed (status 0x${st.toString(16)})`, { kind: "status", status: st });
+  if (st !== 0) throw new NcccError(`nccc: nccc_${M.module}_open failed (status 0x${st.toString(16)})`, { kind: "status", status: st });
 }
 
 // rt.bindModule(M): an object with a function per IDL function, the
@@ -72,33 +158,34 @@ methods.bindModule = function (M) {
   const helpers = {};
   const S = closureSets(M, this, t, helpers);
   for (const e of M.functions) {
-    const name = `${M.name}.${e[0]}`;
+    const name = e.error_name;
     const h = this.lookup(name);
     const sig = this.signature(h);
     const keep = targets.filter((k) => signatureOf(e, k) === sig);
     if (keep.length === 0) {
-      throw new NcccError(`nccc: ${name} has signature '${sig}' in the library, not the one ${M.name}.mjs was generated with`, { kind: "type" });
+      throw new NcccError(`nccc: ${name} has signature '${sig}' in the library, not the one ${M.module}.mjs was generated with`, { kind: "type" });
     }
     targets = keep;
-    const binder = M.binders[e[0]];
-    t[e[0]] = binder ? binder(this, h, S) : this.fast(h);
+    t[e.name] = functionCall(this, M, e, h, S);
   }
   const first = targets.includes(WASM32) ? WASM32 : targets[0];
   helpers.signature = (name) => signatureOf(findEntry(M, M.callbacks, name, "callback type"), first);
   helpers.values = (name, fn) => {
-    const v = findEntry(M, M.callbacks, name, "callback type")[2];
+    const v = findEntry(M, M.callbacks, name, "callback type").values;
     return converting(this, v && (v.length > 1 ? v[first] : v[0]), fn);
   };
   helpers.callback = (name, fn, scope) => this.callback(helpers.signature(name), helpers.values(name, fn), scope);
-  helpers.layout = (name) => this.layout(`${M.name}.${name}`);
-  for (const [fname, params] of Object.entries(M.closure_params)) {
+  helpers.layout = (name) => this.layout(`${M.module}.${name}`);
+  for (const e of M.functions) {
+    const params = closureParams(e);
+    if (!params) continue;
     const want = {};
     for (const [k, types] of Object.entries(params)) want[k] = types.map(helpers.signature);
-    t[fname] = checkingClosures(`${M.name}.${fname}`, t[fname], want, params);
+    t[e.name] = checkingClosures(e.error_name, t[e.name], want, params);
   }
-  const values = this.constants(M.name);
+  const values = this.constants(M.module);
   for (const c of M.constants) {
-    if (values[c] === undefined) throw new NcccError(`nccc: the runtime has no constant '${M.name}.${c}'`, { kind: "unknown" });
+    if (values[c] === undefined) throw new NcccError(`nccc: the runtime has no constant '${M.module}.${c}'`, { kind: "unknown" });
     t[c] = values[c];
   }
   Object.assign(t, helpers);

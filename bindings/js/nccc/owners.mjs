@@ -43,7 +43,7 @@ export function converting(rt, specs, fn) {
 // when an owned object is closed).
 export function closureSets(M, rt, t, helpers) {
   const sets = new Map();
-  for (const e of M.closure_sets) sets.set(e[0], { members: e.slice(1), groups: new Map() });
+  for (const e of M.closure_sets) sets.set(e.name, { members: e.members, groups: new Map() });
 
   // The key of an owner: its address.
   const key = (owner, k, name) => {
@@ -68,13 +68,13 @@ export function closureSets(M, rt, t, helpers) {
     let g = set.groups.get(id);
     if (g && g.closure.live) return [g, false];
     g = { procs: [] };
-    const members = set.members.map(([member, type], m) => {
+    const members = set.members.map((member, m) => {
       const fn = (...args) => {
         const proc = g.procs[m];
-        if (!proc) throw new NcccError(`closures ${setName}: no function for ${member}`, { kind: "callback" });
+        if (!proc) throw new NcccError(`closures ${setName}: no function for ${member.name}`, { kind: "callback" });
         return proc(...args);
       };
-      return [helpers.signature(type), helpers.values(type, fn)];
+      return [helpers.signature(member.callback), helpers.values(member.callback, fn)];
     });
     g.closure = rt.callbackGroup("forever", 0, ...members);
     set.groups.set(id, g);

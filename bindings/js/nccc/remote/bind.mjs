@@ -7,7 +7,7 @@
 import abi from "../abi.mjs";
 import { NcccError, badArgument, countError } from "../errors.mjs";
 import { methods as registry } from "../registry.mjs";
-import { checkingClosures, signatureOf, findEntry, TARGETS, WASM32 } from "../binder.mjs";
+import { checkingClosures, closureParams, functionCall, signatureOf, findEntry, TARGETS, WASM32 } from "../binder.mjs";
 import { closureSets } from "../owners.mjs";
 import { GET, valueList } from "../values.mjs";
 import { failure } from "./device.mjs";
@@ -82,10 +82,10 @@ methods.bindModule = async function (M) {
   this.described = this.described || new Map();
   let mi;
   try {
-    [, mi] = await this.builtin("module_find", [M.name]);
+    [, mi] = await this.builtin("module_find", [M.module]);
   } catch (e) {
     if (e.kind === "remote") throw e;
-    throw new NcccError(`the device has no module '${M.name}'`, { kind: "unknown", status: e.status });
+    throw new NcccError(`the device has no module '${M.module}'`, { kind: "unknown", status: e.status });
   }
   mi = Number(mi);
   const [, mname, , ntypes, nconst] = await this.builtin("module_info", [mi]);
@@ -95,7 +95,7 @@ methods.bindModule = async function (M) {
   const S = closureSets(M, this, t, helpers);
   let targets = [...Array(TARGETS).keys()];
   for (const e of M.functions) {
-    const name = `${M.name}.${e[0]}`;
+    const name = e.error_name;
     let found;
     try {
       found = await this.lookup(name);
@@ -105,14 +105,13 @@ methods.bindModule = async function (M) {
     }
     const keep = targets.filter((k) => signatureOf(e, k) === found.signature);
     if (keep.length === 0) {
-      throw new NcccError(`nccc: ${name} has signature '${found.signature}' on the device, not the one ${M.name}.mjs was generated with`, { kind: "type" });
+      throw new NcccError(`nccc: ${name} has signature '${found.signature}' on the device, not the one ${M.module}.mjs was generated with`, { kind: "type" });
     }
     targets = keep;
     const f = { name, handle: found.handle, signature: found.signature, ...this.parse(found.signature, name) };
     this.described.set(found.handle, f);
-    const binder = M.binders[e[0]];
     try {
-      t[e[0]] = binder ? binder(this, found.handle, S) : this.fast(found.handle);
+      t[e.name] = functionCall(this, M, e, found.handle, S);
     } catch (err) {
       if (err instanceof NcccError) err.message = `'${name}': ${err.message}`;
       throw err;
@@ -123,19 +122,21 @@ methods.bindModule = async function (M) {
   helpers.callback = (name, fn, scope) => this.callback(helpers.signature(name), fn, scope);
   helpers.layout = (name) => {
     const l = this.types.get(mi).get(name);
-    if (!l) throw new NcccError(`unknown type '${M.name}.${name}'`, { kind: "unknown" });
+    if (!l) throw new NcccError(`unknown type '${M.module}.${name}'`, { kind: "unknown" });
     return l;
   };
-  for (const [fname, params] of Object.entries(M.closure_params)) {
+  for (const e of M.functions) {
+    const params = closureParams(e);
+    if (!params) continue;
     const want = {};
     for (const [k, types] of Object.entries(params)) want[k] = types.map(helpers.signature);
     // refused as a rejection, as every failure of a device's function is
-    const checked = checkingClosures(`${M.name}.${fname}`, t[fname], want, params);
-    t[fname] = async (...args) => checked(...args);
+    const checked = checkingClosures(e.error_name, t[e.name], want, params);
+    t[e.name] = async (...args) => checked(...args);
   }
   const values = await readConstants(this, mi, Number(nconst));
   for (const c of M.constants) {
-    if (values[c] === undefined) throw new NcccError(`nccc: the device has no constant '${M.name}.${c}'`, { kind: "unknown" });
+    if (values[c] === undefined) throw new NcccError(`nccc: the device has no constant '${M.module}.${c}'`, { kind: "unknown" });
     t[c] = values[c];
   }
   Object.assign(t, helpers);
