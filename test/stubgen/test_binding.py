@@ -3,7 +3,6 @@ shipped IDL's records validate against idl/binding.schema.json, `--lang
 records` writes them, and each fact of a record is the lowering's."""
 
 import json
-import re
 import subprocess
 
 import jsonschema
@@ -160,18 +159,3 @@ def test_lang_records_writes_the_json(tmp_path):
     assert generate((EXAMPLES / "tour.idl").read_text(), "tour.idl",
                     ["records"]) == {"tour.records.json": text}
 
-
-# The count marks of the old value-spec text ("k,A,CODE,STRIDE,@j"): a
-# host that still parses it compares a field with "@" (Scheme: #\@).
-SPEC_PARSING = re.compile(r"""["']@["']|#\\@""")
-HOST_SOURCES = [p for ext in ("lua", "py", "mjs", "sls", "scm", "rkt", "rs")
-                for p in (ROOT / "bindings").rglob("*." + ext)]
-
-
-def test_no_host_parses_value_spec_text():
-    assert len(HOST_SOURCES) > 40
-    found = ["%s:%d" % (p.relative_to(ROOT), k)
-             for p in HOST_SOURCES
-             for k, line in enumerate(p.read_text().splitlines(), 1)
-             if SPEC_PARSING.search(line)]
-    assert not found, "value-spec text parsed at " + ", ".join(found)
