@@ -343,7 +343,7 @@ class Module:
                 name = rec["name"]
                 sigs = {k: [b.signature(t) for t in types]
                         for k, types in want.items()}
-                setattr(b, name, _checking_closures(self.name + "." + name,
+                setattr(b, name, _checking_closures(rec["error_name"],
                                                     getattr(b, name),
                                                     sigs, want))
         for c in self.constants:
