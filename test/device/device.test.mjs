@@ -6,11 +6,13 @@
 // an error raised inside one, nesting past the device's limit, an abort
 // and a reset noticed; and the device's nested calls and the answers to
 // them lost or corrupted on the way (test/rpc/mangler.mjs), each
-// callback still run once.
+// callback still run once; and the smallest image, which serves no
+// nesting, no remote memory and no callbacks module.
 //
 //   node --test device.test.mjs      with the environment
 //     NCCC_DEVICE_RUN     device/run_qemu.sh
 //     NCCC_DEVICE_IMAGE   the full image (firmware.elf)
+//     NCCC_DEVICE_SMALLEST the smallest image (every feature switch at 0)
 //     NCCC_JS_MODULES     the folder of the generated m.mjs, dev.mjs, callbacks.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -160,4 +162,18 @@ test("a callback's call or its answer lost or corrupted: each callback run once"
   assert.ok(dev.stats.resent >= 4);
   assert.equal(dev.closures.size, 0);
   assert.equal(await cb.fold(3, cb.callback("step_fn", (acc, i) => acc + i)), 3);
+});
+
+test("the smallest image: calls, and what it does not serve", async (t) => {
+  const dev = await connect(execLink(["bash", run, "--link", env("NCCC_DEVICE_SMALLEST")]));
+  t.after(() => dev.close());
+  assert.equal(dev.info.maxDepth, 0);
+  const mm = await m.bind(dev), d = await devModule.bind(dev);
+  assert.equal(await mm.sqrt(2), Math.sqrt(2));
+  assert.deepEqual(await d.midpoint({ x: 1, y: -2 }, { x: 4, y: 8 }), { x: 2.5, y: 3 });
+  // built without remote memory: the requests are refused, nothing ran
+  await assert.rejects(dev.read(0, 4), (e) => e.kind === "status" && e.status === abi.status.ERR_NOT_IMPLEMENTED);
+  await assert.rejects(callbacks.bind(dev), (e) => e instanceof NcccError && e.kind === "unknown" &&
+    e.message === "the device has no module 'callbacks'");
+  assert.equal(await mm.fabs(-0.5), 0.5);
 });
