@@ -3,7 +3,6 @@
 // out, remote memory, the built-ins) on top of the session. Every method
 // that talks to the device returns a Promise.
 import abi from "../abi.mjs";
-import { NcccError } from "../errors.mjs";
 import { Session, failure, message, outcomeUnknown } from "./session.mjs";
 
 const R = abi.rpc, MSG = R.messages, ST = abi.status, FLAG = R.result_flags;
