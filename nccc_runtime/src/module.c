@@ -25,15 +25,19 @@ const nccc_module *nccc_module_at(uint16_t index) {
   return index < NCCC_MAX_MODULES ? nccci_G.modules[index] : NULL;
 }
 
+/* 1 when name's first len bytes are the whole of module_name. Module
+** names are short: a loop here is cheaper than a call of strncmp. */
+static int module_named(const char *module_name, const char *name, size_t len) {
+  size_t k = 0;
+  while (k < len && module_name[k] == name[k]) k++;
+  return k == len && module_name[len] == '\0';
+}
+
 int nccci_module_index(const char *name, size_t len) {
   int i;
   for (i = 0; i < NCCC_MAX_MODULES; i++) {
     const nccc_module *m = nccci_G.modules[i];
-    /* the first byte before a call: most modules differ there */
-    if (m != NULL && m->name[0] == name[0] && strncmp(m->name, name, len) == 0 &&
-        m->name[len] == '\0') {
-      return i;
-    }
+    if (m != NULL && module_named(m->name, name, len)) return i;
   }
   return -1;
 }
