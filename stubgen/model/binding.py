@@ -58,6 +58,8 @@ def function_record(module_name, lf):
         "owned": _owned(lf.owned_return) if lf.owned_return else None,
         "owned_strings": [{"result": o.index + 1, "free": o.destructor}
                           for o in lf.owned_out_strings],
+        "owned_pointers": [_owned(o) for o in lf.owned
+                           if o.index > 0 and not o.string],
         "closures": [_closure(lf, c) for c in lf.closures],
         "thunks": [cb.name for cb in lf.thunks],
         "frees": [cs.name for cs in lf.frees],

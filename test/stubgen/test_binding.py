@@ -25,6 +25,7 @@ typedef int sum_fn([length=n] const int *xs, int n,
                    [zero_terminated] const char **names, [context] void *ctx);
 int fx_sum(sum_fn *fn, [context=fn] void *ctx) [rename=sum];
 int fx_crc([length=n] const uint8_t *buf, int n) [rename=crc];
+int fx_open_obj([out, owned(obj_free)] struct fx_obj **o) [rename=open_obj];
 """
 
 
@@ -76,8 +77,11 @@ def test_owned_results():
     assert _function(rec, "dup")["owned"] == {
         "result": 1, "free": "str_free", "kind": "string"}
     f = _function(rec, "dup_into")
-    assert "owned" not in f
+    assert "owned" not in f and "owned_pointers" not in f
     assert f["owned_strings"] == [{"result": 2, "free": "str_free"}]
+    assert _function(rec, "open_obj")["owned_pointers"] == [
+        {"result": 2, "free": "obj_free", "kind": "object",
+         "type": "struct fx_obj"}]
 
 
 def test_closures_scope_pool_and_thunks():
