@@ -247,11 +247,30 @@ class Array(Type):
     def _kind(self):
         return "array"
 
+    def qualified(self, quals):
+        """C qualifies the elements of an array, never the array: a
+        `const T` of `typedef unsigned char T[16]` is an array of const
+        unsigned char."""
+        quals = frozenset(quals)
+        if not quals:
+            return self
+        t = self._copy()
+        t.elem = self.elem.qualified(quals)
+        return t
+
     def innermost(self):
         t = self.elem.resolved()
         while isinstance(t, Array):
             t = t.elem.resolved()
         return t
+
+
+def array_depth(t):
+    """How many array dimensions t has (0 when it is none)."""
+    depth, r = 0, t.resolved()
+    while isinstance(r, Array):
+        depth, r = depth + 1, r.elem.resolved()
+    return depth
 
 
 class FuncType(Type):
@@ -278,7 +297,15 @@ class Record(Type):
         return self.decl.kind
 
     def base_name(self):
+        if self.decl.c_name is None:
+            # defined in place inside another record: only that record's
+            # body spells it (stubgen/emit_c/decls.py), at this mark
+            return INLINE_RECORD
         return self.decl.c_name
+
+
+# Where the spelling of a record defined inside another has its body.
+INLINE_RECORD = "\x00"
 
 
 class Enum(Type):

@@ -23,9 +23,20 @@ def lua_string(text):
     return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
 
 
+# Lua's reserved words: a table key that is one (a C field named "in" or
+# "end") is written ["in"] = ...
+LUA_KEYWORDS = frozenset("""and break do else elseif end false for function
+goto if in local nil not or repeat return then true until while""".split())
+
+
+def lua_key(name):
+    if name in LUA_KEYWORDS:
+        return "[%s] = " % lua_string(name)
+    return "%s = " % name
+
+
 LUA = LiteralSyntax(string=lua_string, true="true", false="false",
-                    list=("{", "}"), dict=("{", "}"),
-                    key=lambda k: "%s = " % k)
+                    list=("{", "}"), dict=("{", "}"), key=lua_key)
 
 
 def emit(module, idl_name):

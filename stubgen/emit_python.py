@@ -66,9 +66,11 @@ def _class_name(name):
 
 
 def _record_classes(module):
-    """[(layout name, kind, field names)] of the structs and unions."""
+    """[(layout name, kind, field names)] of the structs and unions with
+    a C name (one defined inside another is a plain Record)."""
     return [(entry.name, entry.kind, [f.name for f in entry.fields])
-            for entry in module.layouts if entry.kind in ("struct", "union")]
+            for entry in module.layouts if entry.kind in ("struct", "union")
+            and entry.decl.c_name is not None]
 
 
 def _emit_module(host, module):

@@ -6,7 +6,7 @@ packages=(
   build-essential cmake pkg-config check libffi-dev help2man
   python3 python3-lark python3-pytest python3-clang-14 libclang-14-dev
   python3-dev python3-setuptools python3-pip python3-wheel python3-cffi python3-jsonschema
-  zlib1g-dev libsqlite3-dev libexpat1-dev valgrind
+  zlib1g-dev libsqlite3-dev libexpat1-dev uuid-dev valgrind
   gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
   lua5.4 liblua5.4-dev luajit libluajit-5.1-dev luarocks
   guile-3.0 guile-3.0-dev chezscheme racket

@@ -1,7 +1,7 @@
 """The C emitter's declarations: from the IDL when it has no #include, else
 the IDL checked against the headers; the compile-time checks."""
 
-from stubgen.ctype import ASSUMED_SIZES, Pointer
+from stubgen.ctype import ASSUMED_SIZES, INLINE_RECORD, Array, Pointer
 from stubgen.emit_c.convert import section
 from stubgen.model import (ConstantDecl, EnumDecl, Function, OpaqueDecl,
                            Prototype, RecordDecl, TypedefDecl)
@@ -58,7 +58,17 @@ class DeclarationsPart:
     def record_body(self, src, head, tail, decl):
         with src.block(head, tail):
             for fld in decl.fields:
-                src.line("%s;" % fld.type.spell(fld.name))
+                text = fld.type.spell(fld.name or "")
+                if INLINE_RECORD not in text:
+                    src.line("%s;" % text)
+                    continue
+                # a struct or union defined in place: its body here
+                before, after = text.split(INLINE_RECORD)
+                inner = fld.type.resolved()
+                while isinstance(inner, Array):
+                    inner = inner.elem.resolved()
+                self.record_body(src, "%s%s {" % (before, inner.decl.kind),
+                                 "}%s;" % after.rstrip(), inner.decl)
 
     def enum_body(self, src, head, tail, decl):
         with src.block(head, tail):
@@ -111,12 +121,7 @@ class DeclarationsPart:
         if m.has_includes:
             for it in m.items:
                 if isinstance(it, RecordDecl) and it.fields is not None:
-                    for fld in it.fields:
-                        conds.append((
-                            "sizeof(((%s *)0)->%s) == sizeof(%s)"
-                            % (it.c_name, fld.name,
-                               fld.type.unqualified().spell()),
-                            "%s.%s" % (it.name, fld.name)))
+                    conds.extend(_field_sizes(it, it.c_name, ""))
                 elif isinstance(it, EnumDecl):
                     for e in it.enumerators:
                         if e.value is not None:
@@ -144,3 +149,25 @@ class DeclarationsPart:
         with src.block("struct %schecks {" % self.p, "};"):
             for i, (cond, why) in enumerate(conds):
                 src.line("char c%d[(%s) ? 1 : -1]; /* %s */" % (i, cond, why))
+
+
+def _field_sizes(decl, c_name, path):
+    """The checks of a record's field types against the header's: each
+    field's size, through records defined in place to their fields (a
+    path such as data.scalar.value; an array's element [0])."""
+    conds = []
+    for fld in decl.members:
+        member = path + fld.name
+        t = fld.type.resolved()
+        index = ""
+        while isinstance(t, Array):
+            t, index = t.elem.resolved(), index + "[0]"
+        if getattr(t, "decl", None) is not None and \
+                getattr(t.decl, "parent", None) is not None:
+            conds.extend(_field_sizes(t.decl, c_name,
+                                      member + index + "."))
+            continue
+        conds.append(("sizeof(((%s *)0)->%s) == sizeof(%s)"
+                      % (c_name, member, fld.type.unqualified().spell()),
+                      "%s.%s" % (decl.outermost[0].name, member)))
+    return conds

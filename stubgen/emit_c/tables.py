@@ -1,6 +1,7 @@
 """The C emitter's tables: the const registry, the layout and constants
 tables, and the module."""
 
+from stubgen.ctype import Array, Record, array_depth
 from stubgen.emit_c.convert import (c_string, section, signature_literal,
                                     slot_index)
 
@@ -61,41 +62,62 @@ class TablesPart:
         if not m.layouts:
             return
         section(src, "the layout table: numbers from sizeof and offsetof")
+        aligns = {}
         for i, e in enumerate(m.layouts):
             if not e.fields:
                 continue
-            c = e.decl.c_name
+            top, path = e.decl.outermost
+            c = top.c_name
             src.blank()
-            src.line("struct %salign%d { char c; %s; }; /* alignment probe */"
-                     % (p, i, e.type.spell("v")))
+            aligns[i] = self.align_probes(src, e, i)
+            base = "offsetof(%s, %s)" % (c, path) if path else None
             with src.block("static const nccc_field %sfields%d[] = {"
                            % (p, i), "};"):
                 for fld in e.fields:
-                    member = "((%s *)0)->%s" % (c, fld.name)
-                    if fld.count_type is not None:
-                        count = "sizeof(%s) / sizeof(%s)" % (
-                            member, fld.count_type.unqualified().spell())
-                    else:
-                        count = "1"
+                    name = (path + "." if path else "") + fld.name
+                    member = "((%s *)0)->%s" % (c, name)
+                    depth = array_depth(fld.type)
+                    count = "sizeof(%s) / sizeof(%s%s)" % (
+                        member, member, "[0]" * depth) if depth else "1"
                     code = fld.code
                     code = code if code.startswith("NCCC_SIG_") \
                         else c_string(code)
-                    src.line("{%s, %s, offsetof(%s, %s), sizeof(%s), %s},"
-                             % (c_string(fld.name), code, c, fld.name, member,
+                    offset = "offsetof(%s, %s)" % (c, name)
+                    if base is not None:
+                        offset += " - " + base
+                    src.line("{%s, %s, %s, sizeof(%s), %s},"
+                             % (c_string(fld.name), code, offset, member,
                                 count))
         src.blank()
         with src.block("static const nccc_type_layout %stypes[] = {" % p,
                        "};"):
             for i, e in enumerate(m.layouts):
                 if e.fields:
-                    src.line("{%s, sizeof(%s), offsetof(struct %salign%d, v), "
-                             "%s, %d, %sfields%d}," % (
-                                 c_string(e.name), e.decl.c_name, p, i,
-                                 "NCCC_TYPE_" + e.kind.upper(),
-                                 len(e.fields), p, i))
+                    top, path = e.decl.outermost
+                    size = "sizeof(((%s *)0)->%s)" % (top.c_name, path) \
+                        if path else "sizeof(%s)" % e.decl.c_name
+                    src.line("{%s, %s, %s, %s, %d, %sfields%d}," % (
+                        c_string(e.name), size, aligns[i],
+                        "NCCC_TYPE_" + e.kind.upper(), len(e.fields), p, i))
                 else:
                     src.line("{%s, 0, 0, NCCC_TYPE_OPAQUE, 0, NULL},"
                              % c_string(e.name))
+
+    def align_probes(self, src, e, i):
+        """Alignment probes of layout entry i; returns its alignment as a
+        C expression. A record defined in place inside another has no
+        type name to probe with: it aligns as the most aligned of its
+        members' types, which a union of them does too."""
+        p = self.p
+        if e.decl.c_name is not None:
+            src.line("struct %salign%d { char c; %s; }; /* alignment probe "
+                     "*/" % (p, i, e.type.spell("v")))
+            return "offsetof(struct %salign%d, v)" % (p, i)
+        members = " ".join(t.unqualified().spell("m%d" % j) + ";"
+                           for j, t in enumerate(_leaf_types(e.decl)))
+        src.line("struct %salign%d { char c; union { %s } v; }; /* alignment "
+                 "probe: its most aligned member type */" % (p, i, members))
+        return "offsetof(struct %salign%d, v)" % (p, i)
 
     def constants(self, src):
         m, p = self.m, self.p
@@ -152,3 +174,23 @@ def _const_value(c):
     if k == "uint":
         return "(uint64_t)(%s)(%s)" % (t, c.name)
     return "(uint64_t)(int64_t)(%s)(%s)" % (t, c.name)
+
+
+def _leaf_types(decl):
+    """The types of a record's members with a C name (the elements of
+    arrays; a record defined in place looked into), each spelling once."""
+    out, seen = [], set()
+    for fld in decl.members:
+        t = fld.type
+        while isinstance(t.resolved(), Array):
+            t = t.resolved().elem
+        r = t.resolved()
+        if isinstance(r, Record) and r.decl.c_name is None:
+            leaves = _leaf_types(r.decl)
+        else:
+            leaves = [t]
+        for leaf in leaves:
+            if leaf.unqualified().spell() not in seen:
+                seen.add(leaf.unqualified().spell())
+                out.append(leaf)
+    return out

@@ -18,11 +18,12 @@ result side) gets a method over raw slots instead.
 """
 
 from stubgen.ctype import STRING_CODE
+from stubgen.errors import IdlError
 from stubgen.host import HostModule
 from stubgen.emit_rust.callbacks import closure_params, set_closure_params
-from stubgen.emit_rust.types import (code_rust, ident, pointee_rust,
-                                     record_name, rust_str, sigs, slot_at,
-                                     value_rust)
+from stubgen.emit_rust.types import (code_rust, ident, layout_ident,
+                                     pointee_rust, record_name, rust_str,
+                                     sigs, slot_at, value_rust)
 from stubgen.source import Source
 
 
@@ -290,11 +291,15 @@ def _raw_method(src, host, lf):
 
 
 def _record(src, host, layout):
-    name = ident(layout.name)
+    name = layout_ident(layout.name)
     if layout.kind == "opaque":
         src.line("/// `%s`: opaque (only pointers cross)." % layout.name)
         src.line("pub enum %s {}" % name)
         return
+    if any(fld.anonymous for fld in layout.decl.fields):
+        raise IdlError(layout.decl.pos, "the Rust module cannot hold %s %s: "
+                       "it has an anonymous member, which a Rust record has "
+                       "no place for" % (layout.kind, layout.name))
     fields = [(ident(fld.name), value_rust(fld.type), fld.name) for fld in layout.fields]
     union = layout.kind == "union"
     src.line("/// `%s %s` (layout checked when the module binds)." % (layout.kind, layout.name))

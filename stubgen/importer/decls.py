@@ -123,6 +123,10 @@ class Record(Decl):
         self.union = union
         self.typedef = typedef    # the typedef naming an anonymous record
         self.fields = None        # [Param] when defined, None when opaque
+        # defined in place inside another record (no tag, no typedef): it
+        # is written where its member is; a Param of it named None is an
+        # anonymous member
+        self.inline = False
 
 
 class Enum(Decl):

@@ -236,12 +236,43 @@ class Reader:
         h.records[name] = rec
         if defn is None or not self.own(defn):
             return rec
+        fields = self.fields(defn, rec)
+        if fields is not None:
+            rec.fields = fields
+        return rec
+
+    def inline_record(self, decl):
+        """A struct or union defined without a tag inside another."""
+        rec = Record(None, self.order(decl), self.where(decl),
+                     decl.kind == CK.UNION_DECL)
+        rec.inline = True
+        rec.fields = self.fields(decl, rec)
+        if rec.fields is None:
+            raise Unsupported("a struct or union in it %s"
+                              % "; ".join(rec.reviews))
+        return rec
+
+    def fields(self, defn, rec):
+        """The fields of a record definition, a record defined in place
+        written in place, an anonymous member as a field named None; None
+        (and a REVIEW on rec) when one of them cannot be written."""
         fields = []
+        members = {_record_of(c.type) for c in defn.get_children()
+                   if c.kind == CK.FIELD_DECL}
         for c in defn.get_children():
             why = None
             if c.kind in (CK.STRUCT_DECL, CK.UNION_DECL) and \
-                    c.is_anonymous():
-                why = "an anonymous member"
+                    not c.spelling:
+                if c.hash in members:
+                    continue          # written with its member
+                try:
+                    inner = self.inline_record(c)
+                    t = CType("record", None)
+                    t.record = inner
+                    fields.append(Param(None, t))
+                    continue
+                except Unsupported as e:
+                    why = "an anonymous member (%s)" % e
             elif c.kind != CK.FIELD_DECL:
                 continue
             elif c.is_bitfield():
@@ -250,7 +281,7 @@ class Reader:
                 why = "the flexible array member '%s'" % c.spelling
             else:
                 try:
-                    t = self.ctype(c.type, c)
+                    t = self.field_type(c.type, c)
                     if not _by_value_known(t):
                         raise Unsupported("a type known here only by name")
                     fields.append(Param(c.spelling, t))
@@ -259,9 +290,23 @@ class Reader:
                     why = "the field '%s' (%s)" % (c.spelling, e)
             rec.review("written as opaque: it has %s, which the IDL cannot "
                        "express" % why)
-            return rec
-        rec.fields = fields
-        return rec
+            return None
+        return fields
+
+    def field_type(self, t, cursor):
+        """A field's type: a struct or union defined in place (also as an
+        array's elements) is written there."""
+        if t.kind == TK.CONSTANTARRAY:
+            a = CType("array", target=self.field_type(t.element_type, None),
+                      const=t.is_const_qualified())
+            a.size = t.element_count
+            return a
+        decl = _record_decl(t)
+        if decl is not None and not decl.spelling:
+            c = CType("record", None, const=t.is_const_qualified())
+            c.record = self.inline_record(decl)
+            return c
+        return self.ctype(t, cursor)
 
     def enum(self, decl):
         h = self.header
@@ -274,6 +319,25 @@ class Reader:
                  values, self.enum_typedefs.get(decl.hash))
         h.enums.append(e)
         return e
+
+
+def _record_decl(t):
+    """The declaration of a struct or union type (through elaborated
+    spellings), or None."""
+    while t.kind == TK.ELABORATED:
+        t = t.get_named_type()
+    if t.kind == TK.RECORD:
+        return t.get_declaration()
+    return None
+
+
+def _record_of(t):
+    """The hash of the record a field's type holds (arrays looked
+    through), or None."""
+    while t.kind == TK.CONSTANTARRAY:
+        t = t.element_type
+    decl = _record_decl(t)
+    return decl.hash if decl is not None else None
 
 
 def _by_value_known(t):

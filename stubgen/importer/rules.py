@@ -9,7 +9,7 @@ callback rules (context, destroy, scope, closures) are in callbacks.py.
 import re
 
 from stubgen.importer import callbacks
-from stubgen.importer.spell import canon
+from stubgen.importer.spell import canon, spell
 
 # A parameter that counts the elements of the pointer before it: a
 # generic name, or a name that starts like the pointer's and ends like a
@@ -39,6 +39,11 @@ MAKER = re.compile(r"^(?P<stem>.*?)(?P<sep>_?)"
 FREE_VERBS = ("free", "destroy", "close", "delete", "release")
 
 CHAR_KINDS = ("char", "signed char", "unsigned char")
+# What a [bytes] buffer holds (plain char is text: a string with a count).
+BYTE_KINDS = ("signed char", "unsigned char", "int8_t", "uint8_t")
+# A function that hands the library an input it reads in later calls:
+# one of its words.
+KEEPER_WORDS = frozenset(("set", "input", "source", "attach", "feed"))
 # What a counted pointer points to: elements of a buffer or an array.
 BUFFER_KINDS = ("scalar", "enum", "void", "pointer")
 
@@ -56,11 +61,14 @@ def apply(header):
     for f in live:
         string_arrays(f, f.params)
         strings(f)
+        kept_inputs(f)
     for td in header.typedefs.values():
         if td.callback:
             fn = td.type.func()
             lengths(td, fn.params, False)
             string_arrays(td, fn.params)
+            filled_buffers(td, fn.params)
+    library_allocated(header, live)
 
 
 def _free(p):
@@ -81,6 +89,9 @@ def lengths(decl, params, forward):
             decl.rule("string-with-count", "%s, its count %s"
                       % (p.name, q.name))
         elif q.type.is_integer():
+            if _is_bytes(p.type):
+                p.anns.append("bytes")
+                decl.rule("bytes", p.name)
             p.anns.append("length=%s" % q.name)
             decl.rule("length", "%s counted by %s" % (p.name, q.name))
         elif q.type.pointee() is not None and \
@@ -91,6 +102,90 @@ def lengths(decl, params, forward):
             q.anns.append("inout")
             decl.rule("length-inout", "%s counted by *%s, in and out"
                       % (p.name, q.name))
+
+
+def _is_bytes(t):
+    target = t.pointee()
+    return target is not None and target.kind == "scalar" and \
+        target.name in BYTE_KINDS
+
+
+def filled_buffers(td, params):
+    """A counted buffer a callback type gets that is not const: C may
+    hand it for the callback to fill (REVIEW: [out, length=N])."""
+    for p in params:
+        counted = [a for a in p.anns if a.startswith("length=")]
+        if counted and not p.type.pointee().const and "out" not in p.anns:
+            td.review("%s: if the callback fills this buffer, write [out, "
+                      "%s] (a host then hands it a writable view)"
+                      % (p.name, ", ".join(p.anns)))
+
+
+def kept_inputs(f):
+    """A function named like one that hands the library an input (set,
+    input, source, attach, feed) with an object first: does the library
+    keep its const pointer inputs after the call? (REVIEW: [kept])"""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", f.name).lower()
+    if not KEEPER_WORDS & set(words.split("_")) or not f.params:
+        return
+    owner = f.params[0]
+    target = owner.type.pointee()
+    if target is None or target.const or target.kind not in (
+            "record", "opaque"):
+        return
+    for p in f.params[1:]:
+        pt = p.type.pointee()
+        if pt is not None and pt.const and pt.kind == "scalar" and \
+                "kept=%s" % owner.name not in p.anns:
+            f.review("%s: does the library keep this pointer after the call "
+                     "returns? then add [kept=%s]: a host keeps the value "
+                     "alive as long as %s" % (p.name, owner.name,
+                                               owner.name))
+
+
+def library_allocated(header, live):
+    """A record the header defines that the program meets only through
+    pointers that functions return: the library allocates it, so the
+    draft keeps it opaque (rule library-allocated)."""
+    held = set()
+    for rec in header.records.values():
+        for fld in rec.fields or ():
+            held |= _records_in(fld.type)
+    for f in live:
+        for t in [f.ret] + [p.type for p in f.params]:
+            held |= _records_in(t)
+    for rec in header.records.values():
+        if rec.fields is None or rec.name in held:
+            continue
+        makers = [f.name for f in live if _points_to(f.ret, rec)]
+        if makers:
+            rec.fields = None
+            shown = header.typedefs.get(rec.typedef) or rec
+            shown.rule("library-allocated", "%s returns a pointer to it, "
+                       "and nothing holds one by value: opaque"
+                       % ", ".join(makers))
+
+
+def _records_in(t):
+    """The names of the records t holds by value (itself, or the
+    elements of arrays; records defined in place looked into)."""
+    r = t.resolved()
+    while r.kind == "array":
+        r = r.target.resolved()
+    if r.kind != "record" or r.record is None:
+        return set()
+    if r.record.inline:
+        out = set()
+        for fld in r.record.fields:
+            out |= _records_in(fld.type)
+        return out
+    return {r.name}
+
+
+def _points_to(t, rec):
+    target = t.pointee() if t is not None else None
+    return target is not None and target.kind == "record" and \
+        target.record is rec
 
 
 def out_names(f):
@@ -185,12 +280,16 @@ def string_arrays(decl, params):
 def strings(f):
     """`const char *` is a string (the IDL's default: a comment only); a
     `char *` may be a buffer or a string: REVIEW, also for what an [out]
-    `char **` gives back."""
+    `char **` gives back, and for a `const unsigned char *` (text or
+    bytes?)."""
     said = []
     for p in [None] + f.params:
         t = f.ret if p is None else p.type
         name = "the result" if p is None else p.name
         pt = t.pointee()
+        if p is not None and not p.anns and _is_bytes(t) and pt.const:
+            f.review("%s is a %s: text ([string]) or bytes ([bytes, "
+                     "length=N])?" % (name, spell(p.type)))
         if pt is None or not pt.is_char() or (p is not None and p.anns):
             continue
         if pt.const:

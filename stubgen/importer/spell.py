@@ -6,6 +6,8 @@ def base_name(t):
     """The type specifier of a non-derived type."""
     if t.kind == "record":
         rec = t.record
+        if rec is not None and rec.inline:
+            return ("union " if rec.union else "struct ") + record_body(rec)
         if rec is not None and rec.typedef:
             return rec.typedef
         return ("union " if rec is not None and rec.union else "struct ") \
@@ -37,6 +39,16 @@ def spell(t, decl=""):
         return spell(t.ret, "%s(%s)" % (decl, params_text(t.params)))
     text = ("const " if t.const else "") + base_name(t)
     return text + (" " + decl if decl else "")
+
+
+def record_body(rec):
+    """The braces and fields of a record, one field a line, indented (a
+    record defined in place in a field indented once more)."""
+    lines = []
+    for f in rec.fields:
+        text = param_text(f) + ";"
+        lines += ["  " + line for line in text.split("\n")]
+    return "{\n%s\n}" % "\n".join(lines)
 
 
 def param_text(p):

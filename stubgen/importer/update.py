@@ -2,7 +2,9 @@
 
 A declaration the header still has, with the same C text (parameter
 names, annotations and comments aside), is kept as the previous IDL
-has it: the user's annotations, names and comments stay. One whose C
+has it: the user's annotations, names and comments stay; so is a record
+that names some of the header's fields, each as the header declares it
+(a partial record). One whose C
 text changed is the new draft's, with the previous annotations carried
 over by parameter (field) name and a `// REVIEW:` comment. Declarations
 the header no longer has are dropped and reported, except what the user
@@ -52,7 +54,8 @@ def merge(old_text, new_text):
             if u.body and u.key not in old_by_key:
                 result.added.append(_name(u.key))
             out.append(u.text)
-        elif u.key[0] == "module" or U.plain(o.body) == U.plain(u.body):
+        elif u.key[0] == "module" or U.plain(o.body) == U.plain(u.body) \
+                or _partial(o, u):
             out.append(o.text)
         else:
             result.changed.append(_name(u.key))
@@ -64,6 +67,20 @@ def merge(old_text, new_text):
                 result.removed.append(_name(k.key))
     result.text = join_units([t.strip("\n") for t in out if t.strip()])
     return result
+
+
+def _partial(o, u):
+    """Whether the previous unit is a record that names some of the
+    header's fields, each as the header declares it (a partial record,
+    IDL.md): the user's choice, kept as written."""
+    if "{" not in o.body or "{" not in u.body or \
+            u.key[0] not in ("record", "typedef"):
+        return False
+    def fields(body):
+        return [U.normal(U.strip_annotations(part))
+                for _, _, part in U.members(body)]
+    old, new = fields(o.body), set(fields(u.body))
+    return bool(old) and all(f in new for f in old)
 
 
 def _name(key):

@@ -7,7 +7,7 @@ them one by one."""
 import os
 
 from stubgen.docs import doc
-from stubgen.importer.spell import param_text, params_text, spell
+from stubgen.importer.spell import params_text, record_body, spell
 from stubgen.importer.units import split_top
 
 WIDTH = 79
@@ -79,6 +79,9 @@ def _needed(header):
         if t.kind == "typedef" and t.name not in seen["typedef"]:
             seen["typedef"].add(t.name)
             todo.append(header.typedefs[t.name].type)
+        elif t.kind == "record" and t.record is not None and \
+                t.record.inline:
+            todo += [p.type for p in t.record.fields]
         elif t.kind == "record" and t.name not in seen["record"]:
             seen["record"].add(t.name)
             rec = header.records[t.name]
@@ -119,11 +122,9 @@ def _record(r):
     head = "%s %s" % ("union" if r.union else "struct", r.name)
     if r.fields is None:
         return head + ";"
-    return head + " " + _fields(r) + ";"
+    return head + " " + record_body(r) + ";"
 
 
-def _fields(r):
-    return "{\n%s\n}" % "\n".join("  %s;" % param_text(f) for f in r.fields)
 
 
 def _typedef(td):
@@ -133,7 +134,7 @@ def _typedef(td):
     if t.kind == "record" and t.record is not None and \
             t.record.typedef == td.name:
         rec = t.record
-        body = _fields(rec) if rec.fields is not None else None
+        body = record_body(rec) if rec.fields is not None else None
         if body is None:
             return "typedef ... %s;" % td.name
         return "typedef %s %s %s;" % ("union" if rec.union else "struct",

@@ -11,7 +11,8 @@ from stubgen.model.callbacks import MAX_THUNKS
 # typedef, =NAME or (NAME, ...) on a function's parameter)
 ANN_FORMS = {
     "in": "dir", "out": "dir", "inout": "dir",
-    "string": "bool", "zero_terminated": "bool", "nullable": "bool",
+    "string": "bool", "bytes": "bool", "kept": "name",
+    "zero_terminated": "bool", "nullable": "bool",
     "nonnull": "bool", "length": "name", "size": "size", "owned": "name",
     "errno": "bool", "function_pointer": "bool", "macro": "bool",
     "rename": "name", "variadic": "name",
@@ -20,18 +21,19 @@ ANN_FORMS = {
     "context": "context", "scope": "name", "destroy": "name",
     "thunks": "count", "closures": "name",
 }
-VALUE_ANNS = ("string", "zero_terminated", "nullable", "nonnull", "length",
-               "size", "owned")
+VALUE_ANNS = ("string", "bytes", "zero_terminated", "nullable", "nonnull",
+              "length", "size", "owned")
 FUNCTION_ANNS = ("errno", "function_pointer", "macro", "rename",
                   "variadic", "trace", "fault")
 DEFAULTABLE = ("errno", "function_pointer", "trace", "fault")
 PACKED_ANNS = ("module", "system_lib")
-FIELD_ANNS = ("string", "zero_terminated", "nullable", "nonnull",
-               "length", "size")
+FIELD_ANNS = ("string", "bytes", "zero_terminated", "nullable", "nonnull",
+              "length", "size")
 PARAM_ANNS = ("in", "out", "inout") + VALUE_ANNS + ("context", "scope",
-                                                     "destroy", "closures")
-CB_PARAM_ANNS = ("in", "out", "inout", "context", "string",
-                  "zero_terminated", "nullable", "nonnull", "length", "size")
+                                                     "destroy", "closures",
+                                                     "kept")
+CB_PARAM_ANNS = ("in", "out", "inout", "context", "string", "bytes",
+                 "zero_terminated", "nullable", "nonnull", "length", "size")
 CB_TYPEDEF_ANNS = ("thunks", "errno", "string", "zero_terminated",
                     "nullable", "nonnull", "size")
 

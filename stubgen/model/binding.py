@@ -7,7 +7,8 @@ records(module) returns the module's record:
 
   {"module": name, "functions": [function record, ...],
    "callbacks": [callback record, ...], "closure_sets": [...],
-   "constants": [name, ...], "layouts": [{"name", "kind", "field_names"}]}
+   "constants": [name, ...],
+   "layouts": [{"name", "kind", "field_names", "records", "arrays"}]}
 
 Positions are 1-based: an argument position counts the function's in
 slots (a [function_pointer] target is 1), a result position its out
@@ -16,6 +17,7 @@ or absent is left out, so a plain function's record is its names,
 signatures and argument count.
 """
 
+from stubgen.ctype import Array, Record, array_depth
 from stubgen.model.lower import lower
 
 
@@ -64,6 +66,8 @@ def function_record(module_name, lf):
         "thunks": [cb.name for cb in lf.thunks],
         "frees": [cs.name for cs in lf.frees],
         "values": lf.values,
+        "kept": [{"arg": lf.position(s), "owner": lf.position(o)}
+                 for s, o in lf.kept],
     }
     rec.update((k, v) for k, v in optional.items() if v)
     return rec
@@ -82,8 +86,21 @@ def callback_record(lc):
 
 def _layout(entry):
     rec = {"name": entry.name, "kind": entry.kind}
-    if entry.fields:
-        rec["field_names"] = [f.name for f in entry.fields]
+    if not entry.fields:
+        return rec
+    rec["field_names"] = [f.name for f in entry.fields]
+    held = {}
+    for f in entry.fields:
+        r = f.type.resolved()
+        if isinstance(r, Array):
+            r = r.innermost()
+        if isinstance(r, Record) and not r.decl.opaque:
+            held[f.name] = r.decl.name
+    arrays = [f.name for f in entry.fields if array_depth(f.type)]
+    if held:
+        rec["records"] = held
+    if arrays:
+        rec["arrays"] = arrays
     return rec
 
 

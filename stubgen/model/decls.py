@@ -38,17 +38,51 @@ class RecordDecl:
         self.fields = None
         self.defined_pos = None
         self.defined_in_typedef = False
+        # an anonymous record defined inside another: the record holding
+        # it, and the member of that type (None for an anonymous member)
+        self.parent = None
+        self.member = None
+        self.member_index = ""      # "[0]" per array dimension of it
 
     @property
     def c_name(self):
+        """Its C type name; None for an anonymous record defined inside
+        another, which C reaches only through its member."""
         if self.tag is not None:
             return "%s %s" % (self.kind, self.tag)
         return self.typedef_name
 
     @property
     def name(self):
-        """The name in the layout table and in {name} codes."""
-        return self.tag if self.tag is not None else self.typedef_name
+        """The name in the layout table and in {name} codes: an anonymous
+        record of a member is named by the member's path ("ev.data")."""
+        if self.tag is not None or self.parent is None:
+            return self.tag if self.tag is not None else self.typedef_name
+        return "%s.%s" % (self.parent.name, self.member)
+
+    @property
+    def outermost(self):
+        """The record with a C name that holds this one (itself when it
+        has one), and the member path from it ("data.scalar")."""
+        if self.parent is None or self.c_name is not None:
+            return self, ""
+        top, path = self.parent.outermost
+        if self.member is None:     # an anonymous member: no name of its own
+            return top, path
+        return top, ((path + "." if path else "") + self.member
+                     + self.member_index)
+
+    @property
+    def members(self):
+        """The fields by which C names its members: an anonymous member's
+        fields in its place, at any depth."""
+        out = []
+        for f in self.fields or ():
+            if f.anonymous:
+                out.extend(f.type.resolved().decl.members)
+            else:
+                out.append(f)
+        return out
 
     @property
     def opaque(self):
@@ -64,6 +98,12 @@ class Field:
         self.code = None            # slot code of the value or element
         self.count_type = None      # element type for arrays, else None
         self.anns = {}              # annotation name -> (value, pos)
+
+    @property
+    def anonymous(self):
+        """An anonymous member (a struct or union without a member name,
+        C11): its fields are members of the record that holds it."""
+        return self.name is None
 
 
 class EnumDecl:
@@ -134,15 +174,24 @@ class Layout:
     """An entry of the layout table: a record or an opaque type."""
 
     def __init__(self, name, kind, type_, decl):
-        self.name = name
+        self._name = name           # None: the record's own (a nested one)
         self.kind = kind            # "struct", "union" or "opaque"
         self.type = type_
         self.decl = decl            # RecordDecl or OpaqueDecl
 
     @property
+    def name(self):
+        """An anonymous record defined inside another is named by its
+        member's path ("ev.data"), known once the outermost record has
+        its name."""
+        return self._name if self._name is not None else self.decl.name
+
+    @property
     def fields(self):
+        """The members by name (an anonymous member's fields in its
+        place)."""
         if isinstance(self.decl, RecordDecl) and self.decl.fields:
-            return self.decl.fields
+            return self.decl.members
         return []
 
 

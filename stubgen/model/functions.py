@@ -29,9 +29,11 @@ class Function(Slotted):
 
     @property
     def c_type(self):
-        """The C function type the wrapper calls."""
-        return FuncType(self.ret, [(p.name, p.type) for p in self.params],
-                        False)
+        """The C function type the wrapper calls, array parameters spelled
+        as declared."""
+        return FuncType(self.ret, [(p.name, getattr(p.type, "declared",
+                                                    p.type))
+                                   for p in self.params], False)
 
     @property
     def shims(self):

@@ -154,6 +154,9 @@ class LoweredFunction:
     set_closures  the closures of closure sets, in order
     values        what its pointer arguments with a [length], [size] or
                   [zero_terminated] hold (per_target_values)
+    kept          (slot, owner slot) per [kept=OWNER] argument: the
+                  library keeps it after the call, for as long as the
+                  owner lives
     """
 
     def __init__(self, f):
@@ -179,6 +182,10 @@ class LoweredFunction:
         self.set_closures = [c for c in self.closures
                              if c.closures is not None]
         self.values = per_target_values(f)
+        by_name = {s.param.name: s for s in f.in_slots
+                   if s.param is not None}
+        self.kept = [(s, by_name[s.info.kept]) for s in f.in_slots
+                     if s.info is not None and s.info.kept is not None]
         self.thunks = []
         for c in self.closures:
             if c.pool is not None and c.pool not in self.thunks:
@@ -246,11 +253,13 @@ def value_descriptions(slotted, target):
     type) with a [length], a numeric [size] or [zero_terminated] hold on
     target (docs/BINDING.md, "Value descriptions"): per such argument
     (position k from 1, in slots; a callback's after in[0]) a dict
-    {"arg": k, "kind": "string", "count": COUNT} for a char string or
-    {"arg": k, "kind": "array", "code": CODE, "stride": BYTES,
-    "count": COUNT} for elements of slot code CODE, BYTES apart. COUNT
-    is {"arg": j} (the value of argument j), {"fixed": n} or
-    {"zero_terminated": true}."""
+    {"arg": k, "kind": "string", "count": COUNT} for a char string (or a
+    [string] of signed or unsigned char), {"arg": k, "kind": "bytes",
+    "count": COUNT} for a [bytes] buffer, or {"arg": k, "kind": "array",
+    "code": CODE, "stride": BYTES, "count": COUNT} for elements of slot
+    code CODE, BYTES apart; with "fill": true when a callback fills it
+    ([out, length=N]). COUNT is {"arg": j} (the value of argument j),
+    {"fixed": n} or {"zero_terminated": true}."""
     out = []
     args = {s.param: k for k, s in enumerate(slotted.in_slots, 1)
             if s.param is not None}
@@ -269,14 +278,21 @@ def value_descriptions(slotted, target):
         else:
             continue
         elem = s.type.resolved().target.resolved()
-        if isinstance(elem, Scalar) and elem.name == "char" and \
+        fill = {"fill": True} if info.fills else {}
+        if info.bytes:
+            out.append(dict({"arg": k, "kind": "bytes", "count": count},
+                            **fill))
+            continue
+        if isinstance(elem, Scalar) and (elem.name == "char" or
+                                         info.string) and \
                 "zero_terminated" not in count:
-            out.append({"arg": k, "kind": "string", "count": count})
+            out.append(dict({"arg": k, "kind": "string", "count": count},
+                            **fill))
             continue
         e = _element(elem, target)
         if e is not None:
-            out.append({"arg": k, "kind": "array", "code": e[0],
-                        "stride": e[1], "count": count})
+            out.append(dict({"arg": k, "kind": "array", "code": e[0],
+                             "stride": e[1], "count": count}, **fill))
     return out
 
 
@@ -327,9 +343,10 @@ def held_record(fld):
     r = fld.type.resolved()
     if isinstance(r, Array):
         r = r.innermost()
-    if isinstance(r, Record) and r.decl.fields is not None:
+    if isinstance(r, Record) and r.decl.fields is not None and \
+            r.decl.c_name is not None:
         return r.decl
-    return None
+    return None   # a record defined in place is copied with its member
 
 
 def _record_order(module):

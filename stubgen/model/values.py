@@ -11,6 +11,9 @@ class ValueInfo:
 
     def __init__(self):
         self.string = False         # NUL-terminated char string
+        self.bytes = False          # a byte buffer ([bytes])
+        self.fills = False          # a buffer a callback fills ([out])
+        self.kept = None            # [kept=OWNER]: the owner's name
         self.zero_terminated = False
         self.length = None          # name of the parameter/field
         self.size = None            # int, or the C text of a constant

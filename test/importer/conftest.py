@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 HEADERS = HERE / "headers"
@@ -26,6 +28,14 @@ from stubgen.model import build  # noqa: E402
 
 def draft(header, *cflags, prefix="", module=None, library=None):
     return import_header(str(header), list(cflags), prefix, module, library)
+
+
+def unit(text, needle):
+    """The declaration of a draft holding needle, with its comments."""
+    for u in text.split("\n\n"):
+        if needle in u:
+            return u
+    pytest.fail("no %r in the draft" % needle)
 
 
 def stubgen(*args, cwd=None):

@@ -5,7 +5,7 @@ against the header."""
 
 import pytest
 
-from conftest import HEADERS, base, build, draft, signatures
+from conftest import HEADERS, base, build, draft, signatures, unit
 
 
 @pytest.fixture(scope="module")
@@ -16,14 +16,6 @@ def widget():
 @pytest.fixture(scope="module")
 def parser():
     return draft(HEADERS / "parser.h")
-
-
-def _unit(text, needle):
-    """The declaration holding needle, with its comments."""
-    for unit in text.split("\n\n"):
-        if needle in unit:
-            return unit
-    pytest.fail("no %r in the draft" % needle)
 
 
 def test_module_and_include(widget):
@@ -80,7 +72,7 @@ def test_module_and_include(widget):
      "char *widget_describe(const widget *w);"),
 ])
 def test_rule(widget, needle, expected):
-    assert _unit(widget, needle) == expected
+    assert unit(widget, needle) == expected
 
 
 def test_constants_and_enums(widget):
@@ -119,14 +111,14 @@ def test_left_out_with_the_reason(widget, line):
 
 
 def test_closure_set_for_user_data_set_apart(parser):
-    assert _unit(parser, "closures handlers") == (
+    assert unit(parser, "closures handlers") == (
         "closures handlers(parser) {\n  start_handler start;\n"
         "  end_handler end;\n  text_handler text;\n};")
-    assert _unit(parser, "parser_set_user_data(") == (
+    assert unit(parser, "parser_set_user_data(") == (
         "// rule closures: user_data carries the user data of handlers\n"
         "void parser_set_user_data(parser p, [context=handlers] "
         "void *user_data);")
-    assert _unit(parser, "parser_set_text_handler(") == (
+    assert unit(parser, "parser_set_text_handler(") == (
         "// rule closures: text (member of handlers, NULL unsets it)\n"
         "void parser_set_text_handler(parser p,\n"
         "    [closures=handlers, nullable] text_handler text);")
@@ -134,7 +126,7 @@ def test_closure_set_for_user_data_set_apart(parser):
         "    [length=len] const char *s, int len);" in parser
 
 
-@pytest.mark.parametrize("name", ["widget", "parser"])
+@pytest.mark.parametrize("name", ["widget", "parser", "events"])
 def test_draft_checks_and_compiles_against_its_header(name, tmp_path):
     text = draft(HEADERS / (name + ".h"))
     assert signatures(text)                  # the checker takes it

@@ -17,7 +17,8 @@ from test_emit_lua_fast import IDL as LUA_FX
 SCHEMA = json.loads((ROOT / "idl" / "binding.schema.json").read_text())
 SHIPPED = sorted((ROOT / "idl").glob("*.idl")) + \
     sorted(EXAMPLES.glob("*.idl")) + sorted(IDL_DIR.glob("*.idl")) + \
-    [ROOT / "test" / "hosts" / "fixture" / "hcb.idl"]
+    [ROOT / "test" / "hosts" / "fixture" / "hcb.idl",
+     ROOT / "test" / "cdata" / "cdata.idl"]
 
 # test_emit_lua_fast's module, with value descriptions
 FX = LUA_FX + """
@@ -150,6 +151,71 @@ def test_layouts_and_constants():
     assert rec["constants"] == ["LIMIT"]
     assert rec["layouts"] == [{"name": "pt", "kind": "struct",
                                "field_names": ["x", "y"]}]
+
+
+def test_layouts_of_records_defined_in_place():
+    """A record defined inside another is a layout named by its member's
+    path; an anonymous member's fields are its record's; a field holding
+    a record names its layout, array fields are listed."""
+    rec = records(build("""module m;
+        typedef struct {
+            int type;
+            union {
+                struct { const char *text; int n; } scalar;
+                struct { int tag; union { int i; float f; }; } shape;
+            } data;
+            struct { short lo; } ranges[2];
+            double stamps[3];
+        } ev;
+        int next(ev *e);"""))
+    assert rec["layouts"] == [
+        {"name": "ev.data.scalar", "kind": "struct",
+         "field_names": ["text", "n"]},
+        {"name": "ev.data.shape", "kind": "struct",
+         "field_names": ["tag", "i", "f"]},
+        {"name": "ev.data", "kind": "union", "field_names": ["scalar", "shape"],
+         "records": {"scalar": "ev.data.scalar", "shape": "ev.data.shape"}},
+        {"name": "ev.ranges", "kind": "struct", "field_names": ["lo"]},
+        {"name": "ev", "kind": "struct",
+         "field_names": ["type", "data", "ranges", "stamps"],
+         "records": {"data": "ev.data", "ranges": "ev.ranges"},
+         "arrays": ["ranges", "stamps"]}]
+    jsonschema.validate(rec, SCHEMA)
+
+
+BYTES = """module b;
+typedef int read_fn([context] void *ctx,
+                    [out, bytes, length=size] unsigned char *buffer,
+                    size_t size);
+struct parser;
+void set_input(struct parser *p,
+               [bytes, length=n, kept=p] const unsigned char *s, size_t n);
+void set_name(struct parser *p, [string, kept=p] const unsigned char *name);
+void set_reader(struct parser *p, read_fn *fn, [context=fn] void *ctx);
+size_t sum([length=n] const uint8_t *xs, size_t n);
+int scan([string, length=n] const signed char *text, int n);
+"""
+
+
+def test_bytes_kept_inputs_and_buffers_a_callback_fills():
+    rec = records(build(BYTES))
+    fns = {f["name"]: f for f in rec["functions"]}
+    assert fns["set_input"]["values"] == [[
+        {"arg": 2, "kind": "bytes", "count": {"arg": 3}}]]
+    assert fns["set_input"]["kept"] == [{"arg": 2, "owner": 1}]
+    assert fns["set_name"]["signatures"] == ["ps:"]
+    assert fns["set_name"]["kept"] == [{"arg": 2, "owner": 1}]
+    # without [bytes], bytes are an array of integers, as before
+    assert fns["sum"]["values"][0] == [
+        {"arg": 1, "kind": "array", "code": "B", "stride": 1,
+         "count": {"arg": 2}}]
+    assert fns["scan"]["signatures"] == ["si:i"]
+    assert fns["set_reader"]["closures"][0]["scope"] == "call"
+    assert rec["callbacks"][0]["values"][0] == [
+        {"arg": 1, "kind": "bytes", "count": {"arg": 2}, "fill": True}]
+    # the buffer is an in slot (a pointer), not a value the callback returns
+    assert rec["callbacks"][0]["signatures"][0] == "pL:i"
+    jsonschema.validate(rec, SCHEMA)
 
 
 def test_lang_records_writes_the_json(tmp_path):

@@ -182,6 +182,75 @@ def test_record_helpers_compile_warning_free(tmp_path, std):
     assert r.returncode == 0, r.stderr
 
 
+NESTED = M + """
+struct pt { int x; int y; };
+typedef struct {
+    int type;
+    union {
+        struct { const unsigned char *value; size_t length; } scalar;
+        struct { struct pt corners[2]; union { int tag; float w; }; } shape;
+    } data;
+    struct { short lo; short hi; } ranges[2];
+} ev;
+int next(ev *e);
+"""
+
+
+def test_records_defined_in_place_are_declared_in_place():
+    src = c_of(NESTED)
+    assert """typedef struct {
+  int type;
+  union {
+    struct {
+      const unsigned char *value;
+      size_t length;
+    } scalar;
+    struct {
+      struct pt corners[2];
+      union {
+        int tag;
+        float w;
+      };
+    } shape;
+  } data;
+  struct {
+    short lo;
+    short hi;
+  } ranges[2];
+} ev;""" in src
+    assert ('{"ev.data.shape", sizeof(((ev *)0)->data.shape), '
+            'offsetof(struct nccc_m_align2, v), NCCC_TYPE_STRUCT, 3, '
+            'nccc_m_fields2},') in src
+    assert ('{"tag", "i", offsetof(ev, data.shape.tag) - offsetof(ev, '
+            'data.shape), sizeof(((ev *)0)->data.shape.tag), 1},') in src
+    assert ('{"ranges", "{ev.ranges}", offsetof(ev, ranges), sizeof(((ev *)0)'
+            '->ranges), sizeof(((ev *)0)->ranges) / sizeof(((ev *)0)->'
+            'ranges[0])},') in src
+
+
+def test_records_defined_in_place_compile_warning_free(tmp_path):
+    """Anonymous members are C11's."""
+    write_outputs(NESTED, tmp_path)
+    r = compile_c([tmp_path / "m_nccc.c"], tmp_path / "m.o", "-pedantic",
+                  std="c11")
+    assert r.returncode == 0, r.stderr
+
+
+def test_const_array_typedef_parameters_as_declared(tmp_path):
+    text = M + """typedef unsigned char id[16];
+int cmp(const id a, const id b);
+void set(id out);
+"""
+    src = c_of(text)
+    assert "extern int cmp(const id a, const id b);" in src
+    assert "cmp((const unsigned char *)nccc_slot_to_ptr(in[0]), " \
+        "(const unsigned char *)nccc_slot_to_ptr(in[1]))" in src
+    write_outputs(text, tmp_path)
+    r = compile_c([tmp_path / "m_nccc.c"], tmp_path / "m.o", "-pedantic",
+                  "-Warray-parameter", std="c99")
+    assert r.returncode == 0, r.stderr
+
+
 def test_function_pointer_wrapper_calls_through_in0():
     src = c_of(M + "int f(int x) [function_pointer];")
     assert "typedef int (*nccc_m_f_fn)(int x);" in src
@@ -274,7 +343,8 @@ def test_layout_and_constant_tables_use_the_compiler():
                "enum { K = 3 };\nconst unsigned short U = 7;")
     assert "struct nccc_m_align0 { char c; struct s v; };" in src
     assert ('{"d", "d", offsetof(struct s, d), sizeof(((struct s *)0)->d), '
-            "sizeof(((struct s *)0)->d) / sizeof(double)},") in src
+            "sizeof(((struct s *)0)->d) / sizeof(((struct s *)0)->d[0])},") \
+        in src
     assert ('{"s", sizeof(struct s), offsetof(struct nccc_m_align0, v), '
             "NCCC_TYPE_STRUCT, 2, nccc_m_fields0},") in src
     assert '{"H", 0, 0, NCCC_TYPE_OPAQUE, 0, NULL},' in src

@@ -106,7 +106,8 @@ CASES = [
     (M + "void f([size=-2] int *p);", 2, 14,
      "'size' must be a positive integer or a constant name, not -2"),
     (M + "void f([string] int *p);", 2, 9,
-     "[string] needs a char pointer, but parameter 'p' is 'int *'"),
+     "[string] needs a pointer to char, signed char or unsigned char, but "
+     "parameter 'p' is 'int *'"),
     (M + "void f([nullable] int p);", 2, 9,
      "[nullable] needs a pointer, but parameter 'p' is 'int'"),
     (M + "void f([nullable, nonnull] int *p);", 2, 19,
@@ -161,6 +162,35 @@ CASES = [
     (M + "struct s { int x; };\nstruct s { int y; };", 3, 8,
      "struct 's' is already defined (at 2:8)"),
     (M + "struct s {};", 2, 8, "struct 's' has no fields"),
+    (M + "struct s { int x; struct t; };", 2, 26, "a field needs a name "
+     "(only a struct or union defined in place may be an anonymous member)"),
+    (M + "struct s { int x; union { int x; float f; }; };", 2, 31,
+     "duplicate field 'x' (first at 2:16)"),
+    (M + "struct s { int a; union { int i; float f; }; };\n"
+     "void f(struct s v);", 3, 17, "struct s has an anonymous member: pass "
+     "it by pointer, not by value"),
+    (M + "struct s { [nonnull] union { int i; float f; }; };", 2, 13,
+     "an anonymous member takes no annotations"),
+    # ---- bytes, kept inputs, filled buffers
+    (M + "void f([string] const int *p);", 2, 9, "[string] needs a pointer "
+     "to char, signed char or unsigned char, but parameter 'p' is "
+     "'const int *'"),
+    (M + "void f([bytes] const unsigned char *p);", 2, 9, "[bytes] needs a "
+     "count: [length=NAME] or [size=N]"),
+    (M + "void f([bytes, size=4] const short *p);", 2, 9, "[bytes] needs a "
+     "pointer to char, signed char or unsigned char, but parameter 'p' is "
+     "'const short *'"),
+    (M + "void f([bytes, string, size=4] const char *p);", 2, 16,
+     "conflicting annotations 'bytes' and 'string'"),
+    (M + "void f(void *o, [kept=q] const char *s);", 2, 18, "[kept] names "
+     "'q', which is not another parameter of 'f'"),
+    (M + "void f(int o, [kept=o] const char *s);", 2, 16, "[kept] owner 'o' "
+     "is not a pointer"),
+    (M + "void f(void *o, [kept=o] int n);", 2, 18, "[kept] needs a data "
+     "pointer or string parameter, but 'n' is 'int'"),
+    (M + "typedef int cb_fn([out, length=n] const char *b, int n);", 2, 20,
+     "[out] buffer 'b' points to const data, which the callback cannot "
+     "fill"),
     (M + "struct { int x; };", 2, 1,
      "an anonymous struct declares nothing; give it a tag or a typedef name"),
     (M + "typedef struct { int x; } *PT;", 2, 9, "an anonymous struct needs a "

@@ -67,6 +67,7 @@ class _Checker(TypeRules, DeclarationRules, FunctionRules,
             if isinstance(item, S.Directive):
                 continue
             getattr(self, "_item_" + type(item).__name__)(item)
+        self._nested_codes()
         self._resolve_owned()
         self._resolve_closure_destructors()
         self._resolve_context_accessors()

@@ -32,7 +32,12 @@ class CallbackRules:
             panns = annotation_values(p.annotations, CB_PARAM_ANNS,
                                        "a callback parameter")
             label = "'%s'" % pname if pname else "parameter %d" % (i + 1)
-            direction, value_t = self._direction(panns, pt, label, ppos)
+            # [out] with a count: a buffer the callback fills, passed in
+            fills = "out" in panns and ("length" in panns or
+                                        "size" in panns)
+            direction, value_t = self._direction(
+                {k: v for k, v in panns.items() if k != "out" or not fills},
+                pt, label, ppos)
             if value_t.kind in ("struct", "union"):
                 raise IdlError(ppos, "parameter %s of callback type '%s' is "
                                "a %s by value, which callbacks do not take"
@@ -41,6 +46,9 @@ class CallbackRules:
             param.anns = panns
             param.info = self._value_info(panns, value_t, "parameter %s"
                                           % label)
+            if fills:
+                self._check_filled(panns, pt, label)
+                param.info.fills = True
             if "context" in panns:
                 cval, cpos = panns["context"]
                 if cb.context is not None:
@@ -68,6 +76,9 @@ class CallbackRules:
                            "value, which callbacks do not do"
                            % (name, cb.ret.kind))
         cb.ret_info = self._value_info(tanns, cb.ret, "the return value")
+        if cb.ret_info.bytes:
+            raise IdlError(tanns["bytes"][1], "[bytes] applies to "
+                           "parameters and fields")
         for prm in params:
             self._check_lengths(cb, prm.anns, prm.info, prm)
         if "thunks" in tanns:
@@ -225,6 +236,17 @@ class CallbackRules:
                                "must take one pointer and return a data "
                                "pointer" % cb.context_from)
 
+    def _check_filled(self, anns, t, label):
+        """[out, length=N] on a callback's pointer: C hands the callback
+        a buffer to write, of N elements (not a value to return)."""
+        r = t.resolved()
+        if not isinstance(r, Pointer) or r.kind != "pointer":
+            raise IdlError(anns["out"][1], "[out] parameter %s is not a "
+                           "pointer" % label)
+        if r.target.is_const:
+            raise IdlError(anns["out"][1], "[out] buffer %s points to "
+                           "const data, which the callback cannot fill"
+                           % label)
 
 def callback_of(t):
     """The CallbackType a parameter of type t takes — t names a callback

@@ -7,8 +7,16 @@ def type_label(t):
     """A type as messages quote it."""
     r = t.resolved()
     if isinstance(r, Record):
-        return "'%s'" % r.decl.c_name
+        return "'%s'" % (r.decl.c_name or r.decl.name)
     return "'%s'" % t.spell()
+
+
+def is_byte(t):
+    """char, signed char, unsigned char or an 8-bit integer typedef: what
+    [string] and [bytes] may point to."""
+    r = t.resolved()
+    return isinstance(r, Scalar) and r.is_integer and r.kind != "bool" \
+        and r.width == 8
 
 
 def is_integer(t):

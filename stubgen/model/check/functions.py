@@ -6,7 +6,7 @@ from stubgen.ctype import (POINTER_CODE, Array, FuncType, Pointer, Scalar,
 from stubgen.errors import IdlError
 from stubgen.model.annotations import (FUNCTION_ANNS, PARAM_ANNS, VALUE_ANNS,
                                        annotation_values)
-from stubgen.model.check.common import is_integer, type_label
+from stubgen.model.check.common import is_byte, is_integer, type_label
 from stubgen.model.decls import Prototype
 from stubgen.model.functions import Function
 from stubgen.model.values import Param, ValueInfo
@@ -114,6 +114,26 @@ class FunctionRules:
         self._check_lengths(f, anns, f.ret_info, None)
         for p in f.params:
             self._check_lengths(f, p.anns, p.info, p)
+            self._check_kept(f, p)
+
+    def _check_kept(self, f, param):
+        """[kept=OWNER]: the library keeps the pointer after the call, for
+        as long as the pointer parameter OWNER lives."""
+        if "kept" not in param.anns:
+            return
+        owner, pos = param.anns["kept"]
+        if param.direction != "in" or param.type.kind != "pointer":
+            raise IdlError(pos, "[kept] needs a data pointer or string "
+                           "parameter, but '%s' is %s"
+                           % (param.name, type_label(param.type)))
+        target = [p for p in f.params if p.name == owner]
+        if not target or target[0] is param:
+            raise IdlError(pos, "[kept] names '%s', which is not another "
+                           "parameter of '%s'" % (owner, f.name))
+        if target[0].direction != "in" or target[0].type.kind != "pointer":
+            raise IdlError(pos, "[kept] owner '%s' is not a pointer"
+                           % owner)
+        param.info.kept = owner
 
     def _check_return(self, ret, pos):
         r = ret.resolved()
@@ -286,17 +306,39 @@ class FunctionRules:
             info.owned_pos = anns["owned"][1]
         is_char_ptr = is_ptr and isinstance(r.target.resolved(), Scalar) \
             and r.target.resolved().name == "char"
+        is_byte_ptr = is_ptr and is_byte(r.target)
+        if anns.get("bytes", (False,))[0]:
+            self._check_bytes(anns, info, is_byte_ptr, what, t)
         if "string" in anns:
             if anns["string"][0]:
-                if not is_char_ptr:
-                    raise IdlError(anns["string"][1], "[string] needs a char "
-                                   "pointer, but %s is %s"
+                if not is_byte_ptr:
+                    raise IdlError(anns["string"][1], "[string] needs a "
+                                   "pointer to char, signed char or "
+                                   "unsigned char, but %s is %s"
                                    % (what, type_label(t)))
                 info.string = True
         elif is_char_ptr and r.target.is_const and info.length is None \
-                and info.size is None and not info.zero_terminated:
+                and info.size is None and not info.zero_terminated \
+                and not info.bytes:
             info.string = True   # const char * is a string by default
         return info
+
+    def _check_bytes(self, anns, info, is_byte_ptr, what, t):
+        """[bytes]: a buffer of bytes, as many as a [length] or a numeric
+        [size] says; a host hands it as its byte type."""
+        pos = anns["bytes"][1]
+        if not is_byte_ptr:
+            raise IdlError(pos, "[bytes] needs a pointer to char, signed "
+                           "char or unsigned char, but %s is %s"
+                           % (what, type_label(t)))
+        for other in ("string", "zero_terminated"):
+            if anns.get(other, (False,))[0]:
+                raise IdlError(anns[other][1], "conflicting annotations "
+                               "'bytes' and '%s'" % other)
+        if info.length is None and not isinstance(info.size, int):
+            raise IdlError(pos, "[bytes] needs a count: [length=NAME] or "
+                           "[size=N]")
+        info.bytes = True
 
     def _check_lengths(self, f, anns, info, param):
         if info.length is None:

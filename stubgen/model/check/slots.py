@@ -4,7 +4,8 @@ functions and callback types."""
 from stubgen.abi import load as load_abi
 from stubgen.ctype import (ASSUMED_SIZES, CLOSURE_CODE, ERRNO_CODE,
                            FUNCTION_CODE, INT_CODE, POINTER_CODE, SCALARS,
-                           STRING_CODE, Enum, Pointer, Record, Scalar, Void)
+                           STRING_CODE, Array, Enum, Pointer, Record,
+                           Scalar, Void)
 from stubgen.errors import IdlError
 from stubgen.model.values import Slot, SlotIndex
 
@@ -61,6 +62,9 @@ class SlotRules:
             idx = idx.plus(s.record)
         f.in_slots, f.n_in = ins, idx
         self._out_slots(f)
+        for s in ins + f.out_slots:
+            if s.record is not None:
+                _by_value(s.record.resolved().decl, s.param or f)
         if len(ins) > MAX_SLOTS or len(f.out_slots) > MAX_SLOTS:
             raise IdlError(f.pos, "too many slots")
 
@@ -113,3 +117,19 @@ class SlotRules:
             idx = idx.plus(None)
         cb.in_slots, cb.n_in = ins, SlotIndex(idx.fixed - 1)
         self._out_slots(cb)
+
+
+def _by_value(decl, at):
+    """A record that crosses in slots by value may hold no anonymous
+    member, at any depth: the wrapper copies it field by field, and an
+    anonymous member has no name to copy it by."""
+    for fld in decl.fields:
+        if fld.anonymous:
+            raise IdlError(at.pos, "%s %s has an anonymous member: pass it "
+                           "by pointer, not by value" % (decl.kind,
+                                                         decl.name))
+        r = fld.type.resolved()
+        if isinstance(r, Array):
+            r = r.innermost()
+        if isinstance(r, Record) and r.decl.fields is not None:
+            _by_value(r.decl, at)

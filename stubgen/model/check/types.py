@@ -2,7 +2,7 @@
 
 from stubgen import syntax as S
 from stubgen.ctype import (INT_CODE, PREDEFINED, SCALARS, Array, Enum,
-                           FuncType, Pointer, Record, Void)
+                           FuncType, Pointer, Record, Void, array_depth)
 from stubgen.errors import IdlError
 from stubgen.model.annotations import FIELD_ANNS, annotation_values
 from stubgen.model.check.common import is_integer, type_label
@@ -25,9 +25,10 @@ class TypeRules:
         elif isinstance(b, S.RecordRef):
             t = Record(self._record_ref(b))
         elif isinstance(b, S.RecordDef):
-            if ctx not in ("file", "typedef"):
+            if ctx not in ("file", "typedef", "field"):
                 raise IdlError(b.pos, "a %s can only be defined at file "
-                               "scope or in a typedef" % b.kind)
+                               "scope, in a typedef or in a record"
+                               % b.kind)
             t = Record(self._record_def(b, ctx))
         elif isinstance(b, S.EnumRef):
             decl = self.tags.get(b.name)
@@ -129,22 +130,27 @@ class TypeRules:
             self.m.items.remove(decl)
         else:
             decl = RecordDecl(b.pos, b.kind, None)
+        nested = ctx == "field" and b.name is None
         decl.defined_pos = b.pos
         decl.defined_in_typedef = ctx == "typedef"
-        fields, names = [], {}
+        fields = []
         decl.fields = None   # a record may not contain itself by value
         for f in b.fields:
-            for fld in self._fields(f, decl):
-                if fld.name in names:
-                    raise IdlError(fld.pos, "duplicate field '%s' (first at "
-                                   "%s)" % (fld.name, names[fld.name]))
-                names[fld.name] = fld.pos
-                fields.append(fld)
+            fields.extend(self._fields(f, decl))
         if not fields:
             raise IdlError(b.pos, "%s %shas no fields" % (
                 b.kind, "'%s' " % b.name if b.name else ""))
-        self._check_field_annotations(fields)
         decl.fields = fields
+        names = {}
+        for fld in decl.members:
+            if fld.name in names:
+                raise IdlError(fld.pos, "duplicate field '%s' (first at "
+                               "%s)" % (fld.name, names[fld.name]))
+            names[fld.name] = fld.pos
+        self._check_field_annotations(decl.members)
+        if nested:
+            # C reaches it only through its member: no item of its own
+            return decl
         self.m.items.append(decl)
         if b.name is not None:
             self.m.layouts = [e for e in self.m.layouts if e.decl is not decl]
@@ -153,14 +159,31 @@ class TypeRules:
 
     def _fields(self, f, record):
         base = self._base(f.specifiers, "field")
+        b = f.specifiers.base
+        inline = base.decl if isinstance(b, S.RecordDef) and \
+            b.name is None else None
+        if inline is not None:
+            inline.parent = record
         if not f.declarators:
-            raise IdlError(f.pos, "a field needs a name (anonymous members "
-                           "are not supported)")
+            if inline is None:
+                raise IdlError(f.pos, "a field needs a name (only a struct "
+                               "or union defined in place may be an "
+                               "anonymous member)")
+            if f.annotations:
+                raise IdlError(f.annotations[0].pos, "an anonymous member "
+                               "takes no annotations")
+            return [Field(f.pos, None, base, ValueInfo())]
         out = []
         for d, bits in f.declarators:
             t, name, pos = self._declarator(base, d, "field")
             if name is None:
                 raise IdlError(f.pos, "a field needs a name")
+            if inline is not None and inline.member is None:
+                # the record is named by its (first) member's path
+                inline.member = name
+                inline.member_index = "[0]" * array_depth(t)
+                self.m.layouts.append(Layout(None, inline.kind,
+                                             Record(inline), inline))
             self._check_name(name, pos)
             if bits is not None:
                 raise IdlError(bits.pos, "bit-field '%s' is not supported "
@@ -182,6 +205,20 @@ class TypeRules:
                 fld.code = self._code(t, info)
             out.append(fld)
         return out
+
+    def _nested_codes(self):
+        """The slot codes of fields holding a record defined in another:
+        its name ("ev.data") is known once the outermost record's
+        typedef has named it, after the whole file."""
+        for e in self.m.layouts:
+            if e.kind == "opaque":
+                continue
+            for fld in e.fields:
+                r = fld.type.resolved()
+                if isinstance(r, Array):
+                    r = r.innermost()
+                if isinstance(r, Record) and r.decl.parent is not None:
+                    fld.code = "{%s}" % r.decl.name
 
     def _check_field_type(self, t, name, pos):
         r = t.resolved()
@@ -332,8 +369,12 @@ class TypeRules:
                     raise IdlError(pos, "parameter '%s' has type void" % name)
                 raise IdlError(pos, "'void' must be the only parameter")
             if isinstance(r, Array):
+                declared = t
                 t = Pointer(r.elem).qualified(set())
                 t.array_size = r.size
+                # the header's spelling, so that a redeclaration matches
+                # it (-Warray-parameter)
+                t.declared = declared
             elif isinstance(r, FuncType):
                 t = Pointer(t)
             out.append((p, t, name, pos))
