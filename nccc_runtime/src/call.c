@@ -44,7 +44,7 @@ nccc_status nccc_handle_decode(nccc_handle handle, uint16_t *out_module,
 
 nccc_status nccc_lookup(const char *name, nccc_handle *out) {
   const char *dot;
-  uint16_t index;
+  int index;
   if (name == NULL || out == NULL) {
     return nccc_fail(NCCC_ERR_NULL_POINTER, "lookup", NULL);
   }
@@ -57,22 +57,20 @@ nccc_status nccc_lookup(const char *name, nccc_handle *out) {
   if (*dot == '.') {
     int m = nccci_module_index(name, (size_t)(dot - name));
     if (m >= 0) {
-      if (nccc_registry_lookup(nccci_G.modules[m]->registry, dot + 1, &index) !=
-          NCCC_OK) {
-        return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
-      }
-      *out = nccc_handle_encode((uint16_t)m, index);
+      index = nccci_registry_find(nccci_G.modules[m]->registry, dot + 1);
+      if (index < 0) return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
+      *out = nccc_handle_encode((uint16_t)m, (uint16_t)index);
       return NCCC_OK;
     }
   }
 #if NCCC_WITH_GLOBAL_REGISTRY
   nccc_platform_lock();
-  if (nccc_registry_lookup(&nccci_G.global.view, name, &index) == NCCC_OK) {
-    nccc_platform_unlock();
-    *out = nccc_handle_encode(NCCC_GLOBAL_MODULE, index);
+  index = nccci_registry_find(&nccci_G.global.view, name);
+  nccc_platform_unlock();
+  if (index >= 0) {
+    *out = nccc_handle_encode(NCCC_GLOBAL_MODULE, (uint16_t)index);
     return NCCC_OK;
   }
-  nccc_platform_unlock();
 #endif
   return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
 }

@@ -34,6 +34,10 @@ typedef struct nccci_state {
 
 NCCC_INTERNAL extern nccci_state nccci_G;
 
+/* The index of name in reg (neither NULL), or -1: nccc_registry_lookup
+** without its argument checks and error, for nccc_lookup. */
+NCCC_INTERNAL int nccci_registry_find(const nccc_registry *reg, const char *name);
+
 /* The registry behind a module index (the global one included), or NULL. */
 NCCC_INTERNAL const nccc_registry *nccci_state_registry(uint16_t module_index);
 

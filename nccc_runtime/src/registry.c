@@ -62,24 +62,22 @@ static int scan_blob(const nccc_registry *reg, uint16_t count,
   return -1;
 }
 
+int nccci_registry_find(const nccc_registry *reg, const char *name) {
+  uint16_t count;
+  if (reg->names == NULL) return -1;
+  memcpy(&count, reg->names, sizeof count); /* nccc_names_count, inline */
+  if (reg->sorted == NULL) return scan_blob(reg, count, name);
+  if (count <= SCAN_MAX) return scan_first_bytes(reg, count, name);
+  return search_sorted(reg, count, name);
+}
+
 nccc_status nccc_registry_lookup(const nccc_registry *reg, const char *name,
                                  uint16_t *out_index) {
-  uint16_t count;
   int found;
   if (reg == NULL || name == NULL || out_index == NULL) {
     return nccc_fail(NCCC_ERR_NULL_POINTER, "registry lookup", NULL);
   }
-  if (reg->names == NULL) {
-    return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
-  }
-  memcpy(&count, reg->names, sizeof count); /* nccc_names_count, inline */
-  if (reg->sorted == NULL) {
-    found = scan_blob(reg, count, name);
-  } else if (count <= SCAN_MAX) {
-    found = scan_first_bytes(reg, count, name);
-  } else {
-    found = search_sorted(reg, count, name);
-  }
+  found = nccci_registry_find(reg, name);
   if (found < 0) return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
   *out_index = (uint16_t)found;
   return NCCC_OK;
