@@ -8,7 +8,8 @@ records(module) returns the module's record:
   {"module": name, "functions": [function record, ...],
    "callbacks": [callback record, ...], "closure_sets": [...],
    "constants": [name, ...],
-   "layouts": [{"name", "kind", "field_names", "records", "arrays"}]}
+   "layouts": [{"name", "kind", "field_names", "records", "arrays",
+                "texts"}]}
 
 Positions are 1-based: an argument position counts the function's in
 slots (a [function_pointer] target is 1), a result position its out
@@ -97,11 +98,36 @@ def _layout(entry):
         if isinstance(r, Record) and not r.decl.opaque:
             held[f.name] = r.decl.name
     arrays = [f.name for f in entry.fields if array_depth(f.type)]
+    texts = [t for t in map(_field_text, entry.fields) if t is not None]
     if held:
         rec["records"] = held
     if arrays:
         rec["arrays"] = arrays
+    if texts:
+        rec["texts"] = texts
     return rec
+
+
+def _field_text(f):
+    """What a pointer field marked [bytes], or a char pointer field with
+    a count, holds: {"field", "kind": "bytes" or "string", "count"}."""
+    info = f.info
+    if f.type.kind != "pointer":
+        return None
+    if info.length is not None:
+        count = {"field": info.length}
+    elif isinstance(info.size, int):
+        count = {"fixed": info.size}
+    else:
+        return None
+    target = f.type.resolved().target.resolved()
+    if info.bytes:
+        kind = "bytes"
+    elif info.string or getattr(target, "name", None) == "char":
+        kind = "string"
+    else:
+        return None
+    return {"field": f.name, "kind": kind, "count": count}
 
 
 def records(module):

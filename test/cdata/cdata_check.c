@@ -91,7 +91,7 @@ START_TEST(test_records_defined_in_place_are_named_by_their_path) {
   expect(data, "shape", "{cd_event.data.shape}", 0, sizeof e.data.shape, 1);
   ck_assert_uint_eq(scalar->size, sizeof e.data.scalar);
   ck_assert_uint_eq(scalar->align, _Alignof(size_t));
-  expect(scalar, "value", "p", 0, sizeof(void *), 1);
+  expect(scalar, "value", "s", 0, sizeof(void *), 1);
   expect(scalar, "length", NCCC_SIG_SIZE,
          offsetof(cd_event, data.scalar.length) - offsetof(cd_event, data),
          sizeof(size_t), 1);

@@ -197,6 +197,24 @@ int scan([string, length=n] const signed char *text, int n);
 """
 
 
+def test_texts_of_fields_with_a_count():
+    rec = records(build("""module m;
+        struct ev {
+            [string, length=n] const unsigned char *value;
+            size_t n;
+            [bytes, size=4] unsigned char *tag;
+            [length=n] const char *name;
+            [length=n] const int *xs;
+            const char *plain;
+        };
+        int f(struct ev *e);"""))
+    assert rec["layouts"][0]["texts"] == [
+        {"field": "value", "kind": "string", "count": {"field": "n"}},
+        {"field": "tag", "kind": "bytes", "count": {"fixed": 4}},
+        {"field": "name", "kind": "string", "count": {"field": "n"}}]
+    jsonschema.validate(rec, SCHEMA)
+
+
 def test_bytes_kept_inputs_and_buffers_a_callback_fills():
     rec = records(build(BYTES))
     fns = {f["name"]: f for f in rec["functions"]}
