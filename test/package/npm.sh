@@ -9,7 +9,8 @@
 #  2. npm_app/ copied to a temporary project; `npm install --offline` of
 #     the tarball's path there.
 #  3. tsc (Debian's node-typescript) type-checks npm_app/types.mts against
-#     the installed package (module and resolution nodenext, strict), with
+#     the installed package ("nccc", "nccc/remote", "nccc/remote/node" and
+#     "nccc/remote/bridge", each by its declarations) (module and resolution nodenext, strict), with
 #     --skipLibCheck: Debian's TypeScript 4.8 does not know the
 #     declarations' [Symbol.dispose] (TypeScript 5.2 does).
 #  4. node check.mjs in the project: nccc from its node_modules at
@@ -30,7 +31,8 @@ tgz=$tmp/dist/nccc-$version.tgz
 [ -f "$tgz" ] || fail "no nccc-$version.tgz in: $(ls "$tmp/dist")"
 listing=$(tar -tzf "$tgz")
 for f in package/package.json package/nccc/index.mjs package/nccc/index.d.ts \
-         package/wasm/nccc_js.c; do
+         package/nccc/remote/index.d.ts package/nccc/remote/node.d.ts \
+         package/nccc/remote/bridge.d.ts package/wasm/nccc_js.c; do
   grep -qx "$f" <<<"$listing" || fail "the tarball lacks $f"
 done
 echo "npm tarball: $(basename "$tgz")"
