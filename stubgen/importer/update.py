@@ -4,7 +4,7 @@ A declaration the header still has, with the same C text (parameter
 names, annotations and comments aside), is kept as the previous IDL
 has it: the user's annotations, names and comments stay; so is a record
 that names some of the header's fields, each as the header declares it
-(a partial record). One whose C
+(a partial record), or fields of a record the draft writes opaque. One whose C
 text changed is the new draft's, with the previous annotations carried
 over by parameter (field) name and a `// REVIEW:` comment. Declarations
 the header no longer has are dropped and reported, except what the user
@@ -72,10 +72,14 @@ def merge(old_text, new_text):
 def _partial(o, u):
     """Whether the previous unit is a record that names some of the
     header's fields, each as the header declares it (a partial record,
-    IDL.md): the user's choice, kept as written."""
-    if "{" not in o.body or "{" not in u.body or \
-            u.key[0] not in ("record", "typedef"):
+    IDL.md), or names fields of a record the draft can only write opaque
+    (`struct s;`, `typedef ... T;`; the compiler checks them): the
+    user's choice, kept as written."""
+    if "{" not in o.body or u.key[0] not in ("record", "typedef"):
         return False
+    if "{" not in u.body:
+        return bool(re.match(r"\s*(struct|union)\s+\w+\s*;|\s*typedef\s*"
+                             r"\.\.\.", u.body))
     def fields(body):
         return [U.normal(U.strip_annotations(part))
                 for _, _, part in U.members(body)]

@@ -120,3 +120,18 @@ struct ev_parser {
     assert r.returncode == 0
     assert r.stderr == "nccc-stubgen: changed record ev_parser\n"
     assert "  long at;\n};" in (tmp_path / "e3.idl").read_text()
+
+
+def test_update_keeps_fields_of_a_record_the_draft_writes_opaque(tmp_path):
+    header = tmp_path / "bits.h"
+    header.write_text("struct flags { int on : 1; int count; };\n"
+                      "int flags_count(struct flags *f);\n")
+    idl = tmp_path / "bits.idl"
+    assert stubgen("--import", header, "-o", idl).returncode == 0
+    text = idl.read_text()
+    assert "struct flags;" in text
+    edited = text.replace("struct flags;", "struct flags {\n  int count;\n};")
+    idl.write_text(edited)
+    r = stubgen("--import", "--update", idl, "-o", tmp_path / "b2.idl")
+    assert r.returncode == 0 and r.stderr == ""
+    assert (tmp_path / "b2.idl").read_text() == edited
