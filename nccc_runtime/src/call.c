@@ -43,25 +43,20 @@ nccc_status nccc_handle_decode(nccc_handle handle, uint16_t *out_module,
 }
 
 nccc_status nccc_lookup(const char *name, nccc_handle *out) {
-  const char *dot;
-  int index;
+  size_t len;
+  int m, index;
   if (name == NULL || out == NULL) {
     return nccc_fail(NCCC_ERR_NULL_POINTER, "lookup", NULL);
   }
   if (!nccci_G.initialized) {
     return nccc_fail(NCCC_ERR_NOT_INITIALIZED, "lookup", name);
   }
-  /* the module's name is short: a loop here is cheaper than strchr */
-  for (dot = name; *dot != '.' && *dot != '\0'; dot++) {
-  }
-  if (*dot == '.') {
-    int m = nccci_module_index(name, (size_t)(dot - name));
-    if (m >= 0) {
-      index = nccci_registry_find(nccci_G.modules[m]->registry, dot + 1);
-      if (index < 0) return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
-      *out = nccc_handle_encode((uint16_t)m, (uint16_t)index);
-      return NCCC_OK;
-    }
+  m = nccci_module_index(name, '.', &len);
+  if (m >= 0) {
+    index = nccci_registry_find(nccci_G.modules[m]->registry, name + len + 1);
+    if (index < 0) return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no function named", name);
+    *out = nccc_handle_encode((uint16_t)m, (uint16_t)index);
+    return NCCC_OK;
   }
 #if NCCC_WITH_GLOBAL_REGISTRY
   nccc_platform_lock();

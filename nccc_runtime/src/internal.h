@@ -44,8 +44,10 @@ NCCC_INTERNAL const nccc_registry *nccci_state_registry(uint16_t module_index);
 /* Points dispatch[index] at reg (NULL: empties it). */
 NCCC_INTERNAL void nccci_dispatch_set(uint16_t index, const nccc_registry *reg);
 
-/* Index of the module called name (its first len bytes), or -1. */
-NCCC_INTERNAL int nccci_module_index(const char *name, size_t len);
+/* Index of the module whose name starts name and is followed there by
+** end ('.' for a qualified function name, '\0' for a module name), its
+** length in *out_len (may be NULL); or -1. */
+NCCC_INTERNAL int nccci_module_index(const char *name, char end, size_t *out_len);
 
 /* The built-in module "nccc" (builtins.c). */
 NCCC_INTERNAL extern const nccc_module nccci_builtin_module;

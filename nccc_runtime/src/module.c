@@ -25,19 +25,18 @@ const nccc_module *nccc_module_at(uint16_t index) {
   return index < NCCC_MAX_MODULES ? nccci_G.modules[index] : NULL;
 }
 
-/* 1 when name's first len bytes are the whole of module_name. Module
-** names are short: a loop here is cheaper than a call of strncmp. */
-static int module_named(const char *module_name, const char *name, size_t len) {
-  size_t k = 0;
-  while (k < len && module_name[k] == name[k]) k++;
-  return k == len && module_name[len] == '\0';
-}
-
-int nccci_module_index(const char *name, size_t len) {
+int nccci_module_index(const char *name, char end, size_t *out_len) {
   int i;
   for (i = 0; i < NCCC_MAX_MODULES; i++) {
     const nccc_module *m = nccci_G.modules[i];
-    if (m != NULL && module_named(m->name, name, len)) return i;
+    size_t k = 0;
+    if (m == NULL) continue;
+    /* module names are short: a loop here is cheaper than strncmp */
+    while (m->name[k] != '\0' && m->name[k] == name[k]) k++;
+    if (m->name[k] == '\0' && name[k] == end) {
+      if (out_len != NULL) *out_len = k;
+      return i;
+    }
   }
   return -1;
 }
@@ -56,7 +55,7 @@ nccc_status nccc_module_add(const nccc_module *module, uint16_t *out_index) {
     return nccc_fail(NCCC_ERR_BAD_NAME, "bad module name", module->name);
   }
   nccc_platform_lock();
-  if (nccci_module_index(module->name, len) >= 0) {
+  if (nccci_module_index(module->name, '\0', NULL) >= 0) {
     nccc_platform_unlock();
     return nccc_fail(NCCC_ERR_ALREADY_DEFINED, "module already present",
                      module->name);
@@ -92,7 +91,7 @@ nccc_status nccc_module_find(const char *name, uint16_t *out_index) {
   if (name == NULL || out_index == NULL) {
     return nccc_fail(NCCC_ERR_NULL_POINTER, "module find", NULL);
   }
-  i = nccci_module_index(name, strlen(name));
+  i = nccci_module_index(name, '\0', NULL);
   if (i < 0) return nccc_fail(NCCC_ERR_NAME_NOT_FOUND, "no module named", name);
   *out_index = (uint16_t)i;
   return NCCC_OK;
