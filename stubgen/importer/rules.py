@@ -144,9 +144,12 @@ def kept_inputs(f):
 
 
 def library_allocated(header, live):
-    """A record the header defines that the program meets only through
-    pointers that functions return: the library allocates it, so the
-    draft keeps it opaque (rule library-allocated)."""
+    """A record the header defines that a function makes as an owned
+    object (the rule owned: a *_new and its *_free) and that nothing
+    holds by value: the library allocates it and the program meets it
+    only through its pointers, so the draft keeps it opaque (rule
+    library-allocated). A record the library hands out without an owner
+    (a table of features, a registry's entry) keeps its fields."""
     held = set()
     for rec in header.records.values():
         for fld in rec.fields or ():
@@ -157,12 +160,13 @@ def library_allocated(header, live):
     for rec in header.records.values():
         if rec.fields is None or rec.name in held:
             continue
-        makers = [f.name for f in live if _points_to(f.ret, rec)]
+        makers = [f.name for f in live if _points_to(f.ret, rec) and
+                  any(a.startswith("owned(") for a in f.anns)]
         if makers:
             rec.fields = None
             shown = header.typedefs.get(rec.typedef) or rec
-            shown.rule("library-allocated", "%s returns a pointer to it, "
-                       "and nothing holds one by value: opaque"
+            shown.rule("library-allocated", "%s makes it, owned, and "
+                       "nothing holds one by value: opaque"
                        % ", ".join(makers))
 
 

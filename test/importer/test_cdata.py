@@ -48,8 +48,8 @@ def test_a_record_the_caller_allocates_has_its_fields(events):
 
 def test_a_record_only_the_library_allocates_stays_opaque(events):
     assert unit(events, "struct ev_cursor;") == (
-        "// rule library-allocated: ev_cursor_new returns a pointer to it, "
-        "and nothing holds one by value: opaque\nstruct ev_cursor;")
+        "// rule library-allocated: ev_cursor_new makes it, owned, and "
+        "nothing holds one by value: opaque\nstruct ev_cursor;")
 
 
 def test_bytes_and_an_input_the_library_may_keep(events):
