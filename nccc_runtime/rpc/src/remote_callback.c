@@ -100,7 +100,10 @@ nccc_status nccci_remote_closure_out(nccc_remote *r, uint64_t *slot) {
     st = nccc_closure_signature(ctx, n, sig, sizeof sig);
     if (st != NCCC_OK) return st;
     m[0] = *slot;
-    nccc_slots_from_bytes(m + 1, sig, sizeof sig - 1);
+    /* the bytes in order on the wire: little-endian slot values */
+    for (unsigned j = 0; j < NCCC_CLOSURE_SIGNATURE_KEPT / 8u; j++) {
+      m[1 + j] = nccc_rpc_get64((const uint8_t *)sig + 8u * j);
+    }
   }
   nccc_clear_error();
   in[0] = run;

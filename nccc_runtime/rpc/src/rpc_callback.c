@@ -72,7 +72,11 @@ static nccc_status members(const uint64_t *in, unsigned n, int *taken,
     if (next == NCCC_MAX_CLOSURES) {
       return nccc_fail(NCCC_ERR_POOL_EXHAUSTED, NCCC_RPC_CLAIM_NAME, "every closure is in use");
     }
-    nccc_slots_to_bytes(sigs[k], m + 1, NCCC_CLOSURE_SIGNATURE_KEPT - 1);
+    /* the bytes in the wire's order of the slots' values (the host laid
+    ** them out in its memory, little-endian), whatever the device's */
+    for (unsigned j = 0; j < NCCC_CLOSURE_SIGNATURE_KEPT / 8u; j++) {
+      nccc_rpc_put64((uint8_t *)sigs[k] + 8u * j, m[1 + j]);
+    }
     sigs[k][NCCC_CLOSURE_SIGNATURE_KEPT - 1] = '\0';
     st = nccc_signature_counts(sigs[k], &n_in, &n_out);
     if (st != NCCC_OK) return st;

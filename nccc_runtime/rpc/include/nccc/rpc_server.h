@@ -73,6 +73,9 @@ typedef struct nccc_rpc_nested {
 typedef struct nccc_rpc_server {
   nccc_rpc_filter filter;  /* NULL: every request is served; first, as */
   void *filter_ctx;        /* nccc_rpc_server_init keeps what precedes io */
+  void (*session_ended)(void); /* after a hello ended a session: the
+                           ** callbacks' release (set by
+                           ** nccc_rpc_server_serve_callbacks), or NULL */
   nccc_rpc_transport io;
   nccc_rpc_decoder decoder;
   uint16_t session;        /* 0: none yet */
@@ -94,9 +97,6 @@ typedef struct nccc_rpc_server {
   const uint8_t *pending;  /* bytes read but not yet decoded */
   size_t pending_n;
   int feeding;             /* nccc_rpc_server_feed: no reads */
-  void (*session_ended)(void); /* after a hello ended a session: the
-                           ** callbacks' release (set by
-                           ** nccc_rpc_server_serve_callbacks), or NULL */
   nccc_rpc_server_stats stats;
 #if NCCC_WITH_REMOTE_MEMORY
   nccc_rpc_block blocks[NCCC_RPC_MAX_ALLOCS];
@@ -107,8 +107,8 @@ typedef struct nccc_rpc_server {
 } nccc_rpc_server;
 
 /*
-** Resets s (all but its filter, so the object must start zeroed, as a
-** static one does) to serve io and announces the device with a start message of
+** Resets s (all but its filter and what nccc_rpc_server_serve_callbacks
+** set, so the object must start zeroed, as a static one does) to serve io and announces the device with a start message of
 ** session 0 (so a host waiting on the link learns that the device
 ** restarted). The runtime must be initialised and the modules to serve
 ** added. NCCC_OK, NCCC_ERR_NULL_POINTER, NCCC_ERR_RPC_TRANSPORT.
@@ -169,7 +169,8 @@ NCCC_API nccc_status nccc_rpc_server_log(nccc_rpc_server *s, uint8_t level,
 ** "Callbacks across the wire"): registers the global function rpc.claim
 ** (NCCC_RPC_CLAIM_NAME), through which a host's client makes device
 ** closures whose calls and release notices go back to the host over s.
-** Call it after nccc_rpc_server_init, once the runtime is initialised.
+** Call it once the runtime is initialised, before or after
+** nccc_rpc_server_init (which keeps it, as the filter).
 ** NCCC_OK, NCCC_ERR_NULL_POINTER, or nccc_register's errors. Not defined
 ** in a build with NCCC_WITH_CLOSURES 0 (nccc/config.h).
 */

@@ -1,7 +1,9 @@
 /*
-** test_device_faults.c — the faults inside nested calls (docs/RPC.md,
-** "Faults") on the Cortex-M3 image (the full configuration), through the
-** fault tests' mangling link (test/rpc/rpc_mangler.c) on its UART: the
+** test_rpc_faults_callbacks.c — the faults inside nested calls
+** (docs/RPC.md, "Faults") on a device serving the Cortex-M3 image's
+** module "callbacks" with host procedures as its callbacks (the image in
+** its full configuration on its UART, the test server on x86-64, ARM and
+** MIPS), through the fault tests' mangling link (rpc_mangler.c): the
 ** device's callback to a host procedure and the host's answer, lost or
 ** corrupted; the release notice lost; the host giving up while the device
 ** waits. Each test checks fold's result, that the host procedure ran once
@@ -9,9 +11,10 @@
 ** closure_stats built-in), that a callback nested one level deeper still
 ** works (no level left taken) and the next call.
 **
-** NCCC_FAULTS_DEVICE is the command that boots the image with its UART on
-** stdin and stdout (device/run_qemu.sh --link). The device is booted once
-** for the whole program.
+** NCCC_FAULTS_DEVICE is the command that starts the device with its link
+** on stdin and stdout (device/run_qemu.sh --link for the image; the test
+** server by default). The device is started once for the tests but the
+** last two, which start it again.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -197,11 +200,12 @@ START_TEST(test_second_level_callback_lost) {
 }
 END_TEST
 
-/* The session's messages on a second boot of the image: a hello the link
-** doubles opens one session, a start lost is made up by a new hello. */
+/* The session's messages on a fresh start of the device: a hello the
+** link doubles opens one session, a start lost is made up by a new
+** hello. */
 static void boot_with(mangle to_device, mangle from_device, int sessions) {
   int32_t value = 0;
-  nccc_remote_close(r); /* the tests after boot the image again */
+  nccc_remote_close(r); /* the tests after start the device again */
   r = mangler_open(0, PATIENT_MS, to_device, from_device);
   ck_assert_int_eq(nccc_remote_bind(r, "callbacks", NULL, NULL), NCCC_OK);
   ck_assert_uint_eq(nccc_remote_stats_get(r)->sessions, 1);
@@ -229,7 +233,7 @@ START_TEST(test_start_lost) {
 END_TEST
 
 Suite *nccc_check_suite(void) {
-  Suite *s = suite_create("device_faults");
+  Suite *s = suite_create("rpc_faults_callbacks");
   TCase *tc = nccc_check_tcase(
       s, "nested", setup, NULL,
       NCCC_CHECK_TESTS(test_callback_corrupted, test_callback_lost, test_answer_corrupted,
