@@ -149,7 +149,7 @@ methods.bindModule = async function (M) {
 // that needs them is refused, naming the function.
 function notOnDevice(what) {
   return function () {
-    throw new NcccError(`${what} are not served by a module bound to a device (docs/JS.md, "Remote devices")`,
+    throw new NcccError(`${what} are not served by a module bound to a device (JS.md, "Remote devices", in share/doc/nccc under nccc's install prefix)`,
       { kind: "type" });
   };
 }
