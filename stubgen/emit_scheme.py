@@ -8,11 +8,13 @@ M.scm for Guile's (use-modules (nccc M)) and M.rkt for Racket's
     (tour:tour-bind! (nccc-load path))
     (tour:add 40 2)   ; => 42
 
-The library is data and one maker per function: the tables of
-stubgen/host.py, each function's owned results, and (%makeK f d ...),
-which makes function K's procedure from the bound nccc function f (and
-the destructors of its owned results), specialised from its slots.
-make-module keeps them; M-bind! (module-bind!) looks every function up
+The library is data and one maker per function: the module's binding
+records (stubgen/model/binding.py, docs/BINDING.md) as one quoted
+literal (objects as alists, arrays as lists) written by the shared
+literal writer (stubgen/literal.py), and (%makeK f d ...), which makes
+function K's procedure from the bound nccc function f (and the
+destructors of its owned results), specialised from its slots.
+make-module reads its tables off the records; M-bind! (module-bind!) looks every function up
 once, checks its signature and calls the makers. The library exports a
 procedure per function (its registry name), each constant as an
 identifier whose value comes from the bound library, and M-bind!,
@@ -25,7 +27,8 @@ identifiers cannot (% or -).
 from stubgen.abi import load as load_abi
 from stubgen.ctype import VARIADIC, code_kind
 from stubgen.host import HostModule
-from stubgen.literal import LiteralSyntax, literal
+from stubgen.literal import LiteralSyntax, literal_lines
+from stubgen.model.binding import records
 from stubgen.model.lower import signatures
 from stubgen.source import Source
 
@@ -51,25 +54,6 @@ SCHEME = LiteralSyntax(string=scheme_string, true="#t", false="#f",
                        comma="", separator=" ", last_comma=False)
 
 
-def _quoted(src, name, items):
-    """(r:define name (r:quote #(item ...))), one item a line."""
-    if not items:
-        src.line("(r:define %s (r:quote #()))" % name)
-        return
-    src.line("(r:define %s" % name)
-    src.indent()
-    src.line("(r:quote")
-    src.line(" #(" + items[0])
-    for item in items[1:]:
-        src.line("   " + item)
-    src.line("   )))")
-    src.dedent()
-
-
-def _row(strings):
-    return "#(%s)" % " ".join(scheme_string(s) for s in strings)
-
-
 def emit(module, idl_name):
     host = HostModule(module, idl_name)
     m = host.name
@@ -90,21 +74,14 @@ def emit(module, idl_name):
              [f.name for f in host.functions] + host.constants)
     src.line("(import (prefix (rnrs) r:) (nccc private module))")
     src.blank()
-    src.line(";; #(registry name signature) or #(name signature-per-target"
-             " ...) (stubgen/host.py)")
-    _quoted(src, "%functions",
-            [_row([f.name] + f.signatures) for f in host.functions])
-    _quoted(src, "%callbacks",
-            [_row([c.name] + c.signatures) for c in host.callbacks])
-    _quoted(src, "%constants", [scheme_string(c) for c in host.constants])
-    src.line(";; owned results: (function #(out-index destructor string?)"
-             " ...)")
-    src.line("(r:define %%owned (r:quote (%s)))" % " ".join(
-        "(%s %s)" % (scheme_string(mk.name), " ".join(
-            "#(%d %s %s)" % (j, scheme_string(d), "#t" if s else "#f")
-            for j, d, s in mk.owned))
-        for mk in makers if mk.owned))
-    _sets(src, host)
+    src.line(";; the module's binding records (docs/BINDING.md): objects as "
+             "alists, arrays as lists")
+    lines = literal_lines(records(module), SCHEME)
+    src.line("(r:define %records")
+    src.line("  (r:quote")
+    for line in lines[:-1]:
+        src.line("   " + line)
+    src.line("   " + lines[-1] + "))")
     src.blank()
     src.line(";; (%makeK f destructor ...): function K's procedure, made"
              " at bind")
@@ -112,20 +89,16 @@ def emit(module, idl_name):
         mk.write(src)
     src.blank()
     src.line("(r:define %module")
-    src.line("  (make-module %s %%functions %%callbacks %%constants"
-             % scheme_string(m))
     names = ["%%make%d" % mk.k for mk in makers]
     rows = [" ".join(names[i:i + 8]) for i in range(0, len(names), 8)]
-    tail = " %owned %values %sets %closures %frees))" if _has_sets(host) \
-        else " %owned))"
     if len(rows) <= 1:
-        src.line("               (r:vector%s)%s"
-                 % ("".join(" " + r for r in rows), tail))
+        src.line("  (make-module %%records (r:vector%s)))"
+                 % "".join(" " + r for r in rows))
     else:
-        src.line("               (r:vector " + rows[0])
+        src.line("  (make-module %records (r:vector " + rows[0])
         for r in rows[1:-1]:
-            src.line("                         " + r)
-        src.line("                         %s)%s" % (rows[-1], tail))
+            src.line("                                  " + r)
+        src.line("                                  %s)))" % rows[-1])
     src.line("(r:define %procedures (module-procedures %module))")
     src.line("(r:define (%s-bind! rt) (module-bind! %%module rt))" % m)
     src.line("(r:define (%s-runtime) (module-runtime %%module))" % m)
@@ -148,41 +121,6 @@ def emit(module, idl_name):
     src.line(")")
     return {m + ".sls": str(src), m + ".scm": _guile_entry(m, host),
             m + ".rkt": _racket_entry(m, host)}
-
-
-def _has_sets(host):
-    return bool(host.closure_sets) or any(c.values for c in host.callbacks)
-
-
-def _sets(src, host):
-    """The value descriptions of callback types, the closure sets, and per
-    function its closure-set slots and the sets whose owner it frees
-    (make-module in (nccc private module) says what each holds)."""
-    if not _has_sets(host):
-        return
-    _quoted(src, "%values", ["#(%s %s)" % (scheme_string(c.name), " ".join(
-        literal(descs, SCHEME, broken=0) for descs in c.values))
-        for c in host.callbacks if c.values])
-    _quoted(src, "%sets", ["#(%s %s)" % (scheme_string(cs.name), " ".join(
-        _row([mb.name, mb.callback.name]) for mb in cs.members))
-        for cs in host.closure_sets])
-    rows = []
-    for f in host.functions:
-        cl = f.set_closures
-        if not cl:
-            continue
-        context = [f.position(c.slot) for c in cl if c.member is None]
-        rows.append("(%s %s %d (%s) %s)" % (
-            scheme_string(f.name), scheme_string(cl[0].closures.name),
-            f.position(cl[0].owner), " ".join(
-                "(%d . %d)" % (f.position(c.slot), c.member)
-                for c in cl if c.member is not None),
-            context[0] if context else "#f"))
-    src.line("(r:define %%closures (r:quote (%s)))" % " ".join(rows))
-    src.line("(r:define %%frees (r:quote (%s)))" % " ".join(
-        "(%s %s)" % (scheme_string(f.name), " ".join(
-            scheme_string(cs.name) for cs in f.frees))
-        for f in host.functions if f.frees))
 
 
 def _exports(src, helpers, names):

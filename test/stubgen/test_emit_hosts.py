@@ -104,20 +104,20 @@ def test_scheme_library_head_and_tables():
             "    add\n    neg\n    divmod\n    label\n"
             "    A\n    B\n    LIMIT)\n"
             "  (import (prefix (rnrs) r:) (nccc private module))\n") in scm
-    assert ('  (r:define %functions\n'
+    assert ('  (r:define %records\n'
             '    (r:quote\n'
-            '     #(#("add" "ll:l")\n'
-            '       #("neg" "l:l" "l:l" "i:i" "i:i" "i:i" "i:i")\n'
-            '       #("divmod" "ii:ii")\n'
-            '       #("label" "i:s")\n'
-            '       )))\n') in scm
-    assert '  (r:define %callbacks (r:quote #()))\n' in scm
-    assert '  (r:define %owned (r:quote ()))\n' in scm
+            '     (\n'
+            '       (module . "m")\n'
+            '       (functions . (\n'
+            '         ((name . "add") (error_name . "m.add") (signatures . '
+            '("ll:l")) (in_count . 2))\n'
+            '         ((name . "neg") (error_name . "m.neg") (signatures . '
+            '("l:l" "l:l" "i:i" "i:i" "i:i" "i:i")) (in_count . 1))\n') in scm
+    assert '       (callbacks . ())\n' in scm
     # data and one call into the support library: no pasted library code
     assert ('  (r:define %module\n'
-            '    (make-module "m" %functions %callbacks %constants\n'
-            '                 (r:vector %make0 %make1 %make2 %make3) %owned))\n'
-            ) in scm
+            '    (make-module %records (r:vector %make0 %make1 %make2 '
+            '%make3)))\n') in scm
     assert "(r:define (m-bind! rt) (module-bind! %module rt))" in scm
     assert ("(r:define-syntax add (r:identifier-syntax (r:vector-ref "
             "%procedures 0)))" in scm and "(slot-s64-set! in 0 x1)" in scm)
@@ -156,7 +156,7 @@ def test_empty_module():
     assert "  functions = {},\n" in lua and "  constants = {},\n" in lua
     scm = scheme_of("module m;")
     assert "(export m-bind! m-runtime m-layout m-callback m-callback-signature m-procedure)\n" in scm
-    assert "(r:define %functions (r:quote #()))" in scm
+    assert "       (functions . ())\n" in scm
 
 
 # ---- stability and every IDL ---------------------------------------------------

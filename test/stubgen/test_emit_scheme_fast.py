@@ -53,7 +53,11 @@ def test_owned_result_is_wrapped_with_its_destructor():
     obj_new = _proc(text, "obj_new")
     assert obj_new.startswith("(r:define (%make2 f d1)")
     assert '(%nccc-owned-result y1 d1 "obj_free")' in obj_new
-    assert '(r:define %owned (r:quote (("obj_new" #(0 "obj_free" #f)))))' in text
+    # the record make-module reads the destructor from
+    assert '((name . "obj_new") (error_name . "fx.obj_new") ' \
+        '(signatures . ("l:p")) (in_count . 1) (owned . ((result . 1) ' \
+        '(free . "obj_free") (kind . "object") (type . "struct fx_obj"))))' \
+        in text
 
 
 def test_nonnull_string_checked_before_the_call():

@@ -1,9 +1,9 @@
 #!r6rs
 ;;; nccc/private/module.sls — (nccc private module): the support library
 ;;; of the libraries nccc-stubgen generates (docs/SCHEME.md, "Generated
-;;; modules"). A generated library is data (its functions with their
-;;; signatures per target, callback types, constants, owned results) and
-;;; one maker per function; make-module keeps them, module-bind! looks
+;;; modules"). A generated library is data (its binding records,
+;;; docs/BINDING.md, as quoted alists) and one maker per function;
+;;; make-module reads its tables off the records and keeps them, module-bind! looks
 ;;; every function up once, checks its signature, reads the constants and
 ;;; makes each function's procedure, with the owner's closure group for
 ;;; the functions of a closure set. Also here: the adapter's slot access
@@ -25,6 +25,7 @@
 
   ;; ---- a generated library's state ----------------------------------------
 
+  ;; Read off the module's records (make-module below):
   ;; name: the module's registry name; functions: #(#(name signature ...)),
   ;; one signature or one per target (stubgen/host.py); callbacks the
   ;; same for callback types; constants: #(name ...); makers: per function
@@ -43,14 +44,65 @@
     (fields name functions callbacks constants makers owned procedures (mutable bound)
             values sets closures frees groups))
 
-  (define make-module
-    (case-lambda
-      [(name functions callbacks constants makers owned)
-       (make-module name functions callbacks constants makers owned
-                    (vector) (vector) '() '())]
-      [(name functions callbacks constants makers owned values sets closures frees)
-       (make-module** name functions callbacks constants makers owned values sets
-                      closures frees)]))
+  ;; (make-module records makers): the module of a generated library:
+  ;; its binding records (docs/BINDING.md, as quoted alists: an object is
+  ;; an alist, an array a list) and its makers, one per function. The
+  ;; tables above are read off the records here, once.
+  (define (make-module records makers)
+    (let ([functions (described records 'functions)]
+          [callbacks (described records 'callbacks)])
+      (make-module** (described records 'module)
+                     (list->vector (map signature-row functions))
+                     (list->vector (map signature-row callbacks))
+                     (list->vector (described records 'constants))
+                     makers
+                     (filter pair? (map owned-row functions))
+                     (list->vector
+                      (map (lambda (c) (list->vector (cons (described c 'name) (described c 'values))))
+                           (filter (lambda (c) (described c 'values)) callbacks)))
+                     (list->vector
+                      (map (lambda (s)
+                             (list->vector
+                              (cons (described s 'name)
+                                    (map (lambda (mb) (vector (described mb 'name) (described mb 'callback)))
+                                         (described s 'members)))))
+                           (described records 'closure_sets)))
+                     (filter pair? (map closures-row functions))
+                     (map (lambda (f) (cons (described f 'name) (described f 'frees)))
+                          (filter (lambda (f) (described f 'frees)) functions)))))
+
+  ;; The value of key in a record or description (an alist), or #f.
+  (define (described spec key)
+    (let ([entry (assq key spec)]) (and entry (cdr entry))))
+
+  ;; #(name signature ...) of a function or callback type record.
+  (define (signature-row r) (list->vector (cons (described r 'name) (described r 'signatures))))
+
+  ;; (name #(out-index destructor string?) ...) of a function record's
+  ;; owned results in out order, or #f.
+  (define (owned-row f)
+    (let ([owned (list-sort (lambda (a b) (< (described a 'result) (described b 'result)))
+                            (append (let ([o (described f 'owned)]) (if o (list o) '()))
+                                    (or (described f 'owned_strings) '())
+                                    (or (described f 'owned_pointers) '())))])
+      (and (pair? owned)
+           (cons (described f 'name)
+                 (map (lambda (o) (vector (- (described o 'result) 1) (described o 'free)
+                                          (not (equal? (described o 'kind) "object"))))
+                      owned)))))
+
+  ;; (name set owner ((slot . member) ...) context-slot-or-#f) of a
+  ;; function record with closure-set slots, or #f.
+  (define (closures-row f)
+    (let ([in-set (filter (lambda (c) (described c 'set)) (or (described f 'closures) '()))])
+      (and (pair? in-set)
+           (let ([ref (lambda (c) (described c 'set))])
+             (list (described f 'name) (described (ref (car in-set)) 'name)
+                   (described (ref (car in-set)) 'owner)
+                   (map (lambda (c) (cons (described c 'arg) (described (ref c) 'member)))
+                        (filter (lambda (c) (described (ref c) 'member)) in-set))
+                   (let ([context (find (lambda (c) (not (described (ref c) 'member))) in-set)])
+                     (and context (described context 'arg))))))))
 
   (define (make-module** name functions callbacks constants makers owned values sets
                          closures frees)
@@ -359,10 +411,6 @@
               (let ([v (list->vector args)])
                 (for-each (lambda (spec) (convert-arg! rt v spec)) specs)
                 (apply proc (vector->list v))))))))
-
-  ;; The value of key in a description (an alist), or #f.
-  (define (described spec key)
-    (let ([entry (assq key spec)]) (and entry (cdr entry))))
 
   ;; spec: ((arg . k) (kind . "string" or "array") (code . C) (stride . S)
   ;; (count (arg . j) or (fixed . n) or (zero_terminated . #t))).
