@@ -3,8 +3,8 @@
 // TCP and a pty; every wire function with values at their edges,
 // checked against what JavaScript computes; libc against JavaScript's
 // own results; remote memory; a failure of the remote call itself
-// raised as an NcccError of kind "remote"; a module with an owned result
-// refused when bound (unserved.idl).
+// raised as an NcccError of kind "remote" (keep.test.mjs: what a bound
+// module keeps beyond a call).
 //
 //   node --test remote.test.mjs      with the environment
 //     NCCC_REMOTE_COMMAND  the device's command line (words split at spaces)
@@ -125,15 +125,6 @@ test("every wire and libc function over the pipes", async (t) => {
   assert.equal(dev.stats.requests, requests);
   assert.equal(Number(await l.strlen("after")), 5);
   assert.equal(dev.stats.resent, 0);
-});
-
-test("a module with an owned result is refused when bound, naming the function", async (t) => {
-  const dev = await connect(execLink(command));
-  t.after(() => dev.close());
-  const unserved = await import(pathToFileURL(join(modules, "unserved", "wire.mjs")));
-  await assert.rejects(unserved.bind(dev), (e) => e instanceof NcccError && e.kind === "type" &&
-    e.message.startsWith("'wire.number_name': owned string results are not served"));
-  assert.equal(await (await wire.bind(dev)).number_name(0), "zero");
 });
 
 test("remote memory", async (t) => {

@@ -85,16 +85,6 @@ function owning(rt, M, e, S, call) {
     convs[o.result] = rt.ownedString(`${M.module}.${o.free}`);
     n++;
   }
-  if (n === 1 && convs[1]) {
-    // the common case, one owned return value: no walk over convs per call
-    const own = convs[1];
-    return (...args) => {
-      const r = call(...args);
-      if (!Array.isArray(r)) return own(r);
-      r[0] = own(r[0]);
-      return r;
-    };
-  }
   return n ? rt.owning(call, convs) : call;
 }
 
@@ -231,6 +221,17 @@ methods.results = function (...values) {
 // call with convs[k] (from owner or ownedString) applied to its result
 // k (from 1), the others as they are.
 methods.owning = function (call, convs) {
+  const keys = Object.keys(convs);
+  if (keys.length === 1 && convs[1]) {
+    // the common case, one owned return value: no walk over convs per call
+    const own = convs[1];
+    return (...args) => {
+      const r = call(...args);
+      if (!Array.isArray(r)) return own(r);
+      r[0] = own(r[0]);
+      return r;
+    };
+  }
   return (...args) => {
     const r = call(...args);
     const list = Array.isArray(r) ? r : [r];

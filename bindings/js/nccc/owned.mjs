@@ -13,10 +13,12 @@ export const methods = {};
 const finalizers = new FinalizationRegistry((held) => {
   if (held.closed) return;
   held.closed = true;
+  // nobody is there to hear a failure of a collected object's free
   try {
-    held.free(held.addr);
+    const freeing = held.free(held.addr);
+    if (freeing instanceof Promise) freeing.catch(() => {});
   } catch {
-    // nobody is there to hear a failure of a collected object's free
+    // as above
   }
 });
 
@@ -36,13 +38,14 @@ export class Owned {
   // The address (null once closed).
   get address() { return this.held.closed ? null : this.held.addr; }
 
-  // Frees the object now; false if it was closed already.
+  // Frees the object now; false if it was closed already. An object of
+  // a device (free asynchronous) gives a Promise of true once freed.
   close() {
     if (this.held.closed) return false;
     this.held.closed = true;
     finalizers.unregister(this);
-    this.held.free(this.held.addr);
-    return true;
+    const freeing = this.held.free(this.held.addr);
+    return freeing instanceof Promise ? freeing.then(() => true) : true;
   }
 
   [dispose]() { this.close(); }

@@ -5,7 +5,7 @@
 // one on an owning object, one closure group per owner, released when
 // the owner is freed.
 import { NcccError, asArgumentError, vtype } from "./errors.mjs";
-import { pointer, readScalar } from "./values.mjs";
+import { ADDRESS, pointer, readScalar } from "./values.mjs";
 
 // The elements of an array at address p (value description spec): n of
 // them, or up to a zero one.
@@ -36,6 +36,12 @@ export function converting(rt, specs, fn) {
     }
     return fn(...args);
   };
+}
+
+// The address an owner is (an object holding one, or the address
+// itself: a device's may be wider than wasm's), the key of its groups.
+function addressOf(owner) {
+  return owner !== null && typeof owner === "object" && typeof owner[ADDRESS] === "function" ? owner[ADDRESS]() : owner;
 }
 
 // closureSets(M, rt, t, helpers): the helper S a generated module's
@@ -126,9 +132,9 @@ export function closureSets(M, rt, t, helpers) {
     // call, then the owner's groups in the named sets released.
     release(call, names) {
       return (owner, ...rest) => {
-        const s = pointer(owner);
+        const s = addressOf(owner);
         const r = call(owner, ...rest);
-        if (typeof s === "number") {
+        if (typeof s === "number" || typeof s === "bigint") {
           for (const name of names) {
             const g = sets.get(name).groups.get(s);
             if (g) {

@@ -18,6 +18,7 @@ import { slotsOf, valueOf } from "./slots.mjs";
 export const methods = {};
 
 const G = abi.grammar, RECORD = G.record_open, ST = abi.status;
+const ILP32 = abi.targets[WASM32].data_model;
 const encoder = new TextEncoder();
 
 // ---- what generated modules call ----
@@ -117,9 +118,17 @@ methods.bindModule = async function (M) {
       throw err;
     }
   }
-  const first = targets.includes(WASM32) ? WASM32 : targets[0];
+  // the target whose entries the module's callbacks take: one of the
+  // device's pointer width among those its signatures allow
+  const wide = this.info.pointerBytes === 8;
+  const fits = targets.filter((k) => (abi.targets[k].data_model !== ILP32) === wide);
+  const first = fits.length ? fits[0] : targets[0];
   helpers.signature = (name) => signatureOf(findEntry(M, M.callbacks, name, "callback type"), first);
-  helpers.callback = (name, fn, scope) => this.callback(helpers.signature(name), fn, scope);
+  helpers.values = (name, fn) => {
+    const v = findEntry(M, M.callbacks, name, "callback type").values;
+    return this.converting(v && (v.length > 1 ? v[first] : v[0]), fn);
+  };
+  helpers.callback = (name, fn, scope) => this.callback(helpers.signature(name), helpers.values(name, fn), scope);
   helpers.layout = (name) => {
     const l = this.types.get(mi).get(name);
     if (!l) throw new NcccError(`unknown type '${M.module}.${name}'`, { kind: "unknown" });
@@ -143,20 +152,6 @@ methods.bindModule = async function (M) {
   t.runtime = this;
   return t;
 };
-
-// What a module bound to a device does not have yet: owned results and
-// closure sets (their objects live in wasm memory). Binding a module
-// that needs them is refused, naming the function.
-function notOnDevice(what) {
-  return function () {
-    throw new NcccError(`${what} are not served by a module bound to a device (JS.md, "Remote devices", in share/doc/nccc under nccc's install prefix)`,
-      { kind: "type" });
-  };
-}
-methods.owner = notOnDevice("owned results");
-methods.ownedString = notOnDevice("owned string results");
-methods.owning = notOnDevice("owned results");
-methods.callbackGroup = notOnDevice("closure sets");
 
 // A specialised caller writes wasm memory: on a device every function
 // takes the generic caller, with the same options.

@@ -21,27 +21,37 @@ const hostHandle = (k) => (H.module_marker + H.function_marker + k) >>> 0;
 // The runner of closures is the first.
 const RUNNER = hostHandle(0);
 
-// A closure of a device call: fn, called when the device calls the callback.
+// A closure of a device call: a group of members [signature, fn], each
+// fn called when the device calls that member (one member unless made
+// by callbackGroup). Passed on to the device once per session (claim).
 export class RemoteClosure {
   static ncccType = "closure";
 
-  constructor(device, signature, fn, scope) {
+  constructor(device, members, scope, final = 0) {
     this.device = device;
-    this.signatures = [signature];
-    this.fn = fn;
+    this.signatures = members.map((m) => m[0]);
+    this.fns = members.map((m) => m[1]);
+    this.parsed = this.signatures.map((sig) => device.parse(sig, `callback ${sig}`));
     this.scope = scope;
+    this.final = final;
     this.live = true;
-    this.parsed = device.parse(signature, `callback ${signature}`);
+    this.claimed = null; // {on: the session's device, ctx: the device's context}
   }
 
   get signature() { return this.signatures[0]; }
 
-  // Releases it here (the device's closure goes with its own release or
-  // the next session); false if it was released.
+  // Releases it here, and on the device a closure of scope forever that
+  // the device still holds (closure_release, not awaited: nothing on the
+  // device would release it); false if it was released.
   release() {
     if (!this.live) return false;
     this.live = false;
     if (this.ctx !== undefined) this.device.closures.delete(this.ctx);
+    const claimed = this.claimed;
+    this.claimed = null;
+    if (claimed && this.scope === "forever" && claimed.on === this.device.info) {
+      this.device.builtin("closure_release", [claimed.ctx]).catch(() => {});
+    }
     return true;
   }
 }
@@ -61,7 +71,21 @@ methods.callback = function (signature, fn, scope = "call") {
   if (typeof fn !== "function") throw new NcccError(`function expected, got ${typeof fn}`, { kind: "type" });
   if (!abi.scopes[scope]) throw new NcccError(`unknown scope '${scope}'`, { kind: "scope" });
   hosted(this);
-  return new RemoteClosure(this, signature, fn, scope);
+  return new RemoteClosure(this, [[signature, fn]], scope);
+};
+
+// dev.callbackGroup(scope, final, [signature, fn], ...): one closure of
+// several members, as rt.callbackGroup makes (closure sets).
+methods.callbackGroup = function (scope, final, ...members) {
+  for (const [k, m] of members.entries()) {
+    if (!Array.isArray(m) || typeof m[1] !== "function") {
+      throw new NcccError(`bad callback #${k + 1} ([sig, fn] expected)`, { kind: "type" });
+    }
+  }
+  if (members.length === 0) throw new NcccError("callbackGroup needs at least one [sig, fn]", { kind: "count" });
+  if (!abi.scopes[scope]) throw new NcccError(`unknown scope '${scope}'`, { kind: "scope" });
+  hosted(this);
+  return new RemoteClosure(this, members, scope, final);
 };
 
 // dev.hostFunction(signature, fn): the handle under which the device's
@@ -76,16 +100,24 @@ methods.hostFunction = function (signature, fn) {
   return h;
 };
 
-// Passes closure c on to the device (rpc.claim): the device's context.
+// Passes closure c on to the device (rpc.claim), once a session: the
+// device's context.
 methods.claim = async function (c) {
+  if (c.claimed && c.claimed.on === this.info) return c.claimed.ctx;
   if (c.ctx === undefined) c.ctx = ++this.nextClosure;
   this.closures.set(c.ctx, c);
-  const sig = new Uint8Array(SLOT * SIGNATURE_SLOTS);
-  sig.set(encoder.encode(c.signature).subarray(0, sig.length - 1));
-  const ins = [BigInt(RUNNER), BigInt(abi.scopes[c.scope]), 0n, 1n, BigInt(c.ctx), ...new BigUint64Array(sig.buffer)];
+  const ins = [BigInt(RUNNER), BigInt(abi.scopes[c.scope]), BigInt(c.final), BigInt(c.signatures.length)];
+  // the signature's bytes are the little-endian bytes of its slots
+  for (const signature of c.signatures) {
+    const sig = new Uint8Array(SLOT * SIGNATURE_SLOTS), dv = new DataView(sig.buffer);
+    sig.set(encoder.encode(signature).subarray(0, sig.length - 1));
+    ins.push(BigInt(c.ctx));
+    for (let k = 0; k < SIGNATURE_SLOTS; k++) ins.push(dv.getBigUint64(SLOT * k, true));
+  }
   const r = await this.call(await this.handle(abi.rpc.claim.name), ins, 2);
   const st = Number(BigInt.asIntN(32, r.out[0]));
-  if (st !== ST.OK) throw failure(st, `the device could not claim a closure for '${c.signature}'`);
+  if (st !== ST.OK) throw failure(st, `the device could not claim a closure for '${c.signatures.join("', '")}'`);
+  c.claimed = { on: this.info, ctx: r.out[1] };
   return r.out[1];
 };
 
@@ -100,12 +132,17 @@ methods.serveNested = function (h, slots, nOut, tag) {
 function runClosure(dev, slots, nOut, tag) {
   if (slots.length < 2) throw failure(ST.ERR_NUM_ARGUMENTS, "the runner takes a context and a member");
   const c = dev.closures.get(Number(slots[0]));
-  if (Number(slots[1]) & abi.rpc.released) {
-    if (c) c.release();
+  const member = Number(slots[1]);
+  if (member & abi.rpc.released) {
+    if (c) {
+      c.claimed = null; // released on the device already
+      c.release();
+    }
     return [];
   }
   if (!c || !c.live) throw failure(ST.ERR_STALE_CLOSURE, "the closure was released");
-  return run(dev, c.parsed, c.signature, c.fn, slots, 2, nOut, tag);
+  if (member >= c.fns.length) throw failure(ST.ERR_NUM_ARGUMENTS, `the closure has no member ${member}`);
+  return run(dev, c.parsed[member], c.signatures[member], c.fns[member], slots, 2, nOut, tag);
 }
 
 // fn called with the slots from at converted by parsed; its results as

@@ -82,6 +82,8 @@ export class Device {
   strlen(addr: Address): Promise<number>;
   cstring(addr: Address): Promise<string>;
   callback(signature: string, fn: (...args: any[]) => unknown, scope?: Scope): RemoteClosure;
+  /** one closure of several members (closure sets), as rt.callbackGroup */
+  callbackGroup(scope: Scope, final: number, ...members: [string, (...args: any[]) => unknown][]): RemoteClosure;
   hostFunction(signature: string, fn: (...args: any[]) => unknown): number;
   /** a generated module bound to the device (what M.bind(device) calls) */
   bindModule(M: object): Promise<Bound>;
@@ -92,6 +94,8 @@ export interface Bound {
   [name: string]: unknown;
   callback(type: string, fn: (...args: any[]) => unknown, scope?: Scope): RemoteClosure;
   signature(type: string): string;
+  /** fn with the arguments type's value descriptions describe read from the device */
+  values(type: string, fn: (...args: any[]) => unknown): (...args: any[]) => Promise<unknown>;
   layout(name: string): Layout;
   runtime: Device;
 }

@@ -8,12 +8,14 @@ import { compose } from "../parts.mjs";
 import { Device } from "./device.mjs";
 import { methods as binding } from "./bind.mjs";
 import { methods as callbacks } from "./callbacks.mjs";
+import { methods as keeping } from "./keeping.mjs";
 
 // The Device's methods: its own (device.mjs: the session, requests,
 // remote memory, built-ins), then each part's.
 compose(Device,
   binding,   // what generated modules call: bindModule, special, fast, invoke, results
-  callbacks, // callback, hostFunction, claim, serveNested
+  callbacks, // callback, callbackGroup, hostFunction, claim, serveNested
+  keeping,   // named, owner, ownedString, owning, converting
 );
 
 export { Device, address, outcomeUnknown } from "./device.mjs";

@@ -3,7 +3,7 @@
 // one slot's bits, records by the device's layouts, and pointers as
 // device addresses of the device's width.
 import abi from "../abi.mjs";
-import { GET, PUT, packRecord, unpackRecord } from "../values.mjs";
+import { ADDRESS, GET, PUT, packRecord, unpackRecord } from "../values.mjs";
 import { address, failure } from "./device.mjs";
 
 const RECORD = abi.grammar.record_open, ST = abi.status;
@@ -16,9 +16,11 @@ const scratch = (() => {
     f64: new Float64Array(b), i64: new BigInt64Array(b), u64: new BigUint64Array(b) };
 })();
 
-// A device address argument as a slot, or why it was refused; wider
-// than the device's pointers is a failure of kind "remote".
+// A device address argument (or an object holding one: an owned
+// result) as a slot, or why it was refused; wider than the device's
+// pointers is a failure of kind "remote".
 export function pointerSlot(dev, v) {
+  if (v !== null && typeof v === "object" && typeof v[ADDRESS] === "function") v = v[ADDRESS]();
   if (v === null || v === undefined) return 0n;
   if (typeof v !== "number" && typeof v !== "bigint") return "type";
   if (typeof v === "number" && !Number.isInteger(v)) return "integral";
