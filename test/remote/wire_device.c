@@ -1,11 +1,11 @@
 /*
 ** wire_device.c — the test device: the modules "wire" (wire.idl),
 ** "libc" (idl/libc.idl) and "keep" (keep.idl) served by the remote-call
-** server, the same program on x86-64 and, built by test/cross/, on 32-bit ARM and
-** big-endian MIPS under qemu-user. The link is chosen by the arguments
-** of nccc_rpc_serve_posix (nccc/rpc_posix.h): none for stdin/stdout,
-** --tcp PORT, --pty. It serves the host's closures as callbacks
-** (rpc.claim), for keep's closure sets and callbacks.
+** server, the same program on x86-64 and, built by test/cross/, on
+** 32-bit ARM and big-endian MIPS under qemu-user. The link is chosen by
+** the arguments of nccc_rpc_serve_posix (nccc/rpc_posix.h): none for
+** stdin/stdout, --tcp PORT, --pty. It serves the host's closures as
+** callbacks (rpc.claim), for keep's closure sets and callbacks.
 */
 #include <stdio.h>
 
