@@ -66,11 +66,9 @@ def _class_name(name):
 
 
 def _record_classes(module):
-    """[(layout name, kind, field names)] of the structs and unions with
-    a C name (one defined inside another is a plain Record)."""
+    """[(layout name, kind, field names)] of the structs and unions."""
     return [(entry.name, entry.kind, [f.name for f in entry.fields])
-            for entry in module.layouts if entry.kind in ("struct", "union")
-            and entry.decl.c_name is not None]
+            for entry in module.layouts if entry.kind in ("struct", "union")]
 
 
 def _emit_module(host, module):

@@ -21,9 +21,9 @@ from stubgen.ctype import STRING_CODE
 from stubgen.errors import IdlError
 from stubgen.host import HostModule
 from stubgen.emit_rust.callbacks import closure_params, set_closure_params
-from stubgen.emit_rust.types import (code_rust, ident, layout_ident,
-                                     pointee_rust, record_name, rust_str,
-                                     sigs, slot_at, value_rust)
+from stubgen.emit_rust.types import (code_rust, ident, pointee_rust,
+                                     record_name, rust_str, sigs, slot_at,
+                                     value_rust)
 from stubgen.source import Source
 
 
@@ -291,7 +291,7 @@ def _raw_method(src, host, lf):
 
 
 def _record(src, host, layout):
-    name = layout_ident(layout.name)
+    name = ident(layout.name)
     if layout.kind == "opaque":
         src.line("/// `%s`: opaque (only pointers cross)." % layout.name)
         src.line("pub enum %s {}" % name)

@@ -55,14 +55,9 @@ def code_rust(code):
 
 
 def record_name(t):
-    """The Rust type of a struct/union/opaque C type (its IDL name; a
-    record defined inside another, "ev.data", is ev__data)."""
-    return layout_ident(t.resolved().decl.name)
-
-
-def layout_ident(name):
-    """The Rust type named after a layout."""
-    return ident(name.replace(".", "__"))
+    """The Rust type of a struct/union/opaque C type (its IDL name)."""
+    r = t.resolved()
+    return ident(r.decl.name)
 
 
 def value_rust(t):

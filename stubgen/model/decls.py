@@ -26,6 +26,10 @@ class Define:
         self.text = text
 
 
+# Joins the member path of a record defined in place into its layout name.
+NESTED_SEPARATOR = "__"
+
+
 class RecordDecl:
     """A struct or union tag (or an anonymous one named by a typedef).
     fields is None while (or if) the record is opaque."""
@@ -55,10 +59,13 @@ class RecordDecl:
     @property
     def name(self):
         """The name in the layout table and in {name} codes: an anonymous
-        record of a member is named by the member's path ("ev.data")."""
+        record of a member is named by the member's path, its parts joined
+        by NESTED_SEPARATOR ("ev__data"): an identifier, as every host
+        reads layout names."""
         if self.tag is not None or self.parent is None:
             return self.tag if self.tag is not None else self.typedef_name
-        return "%s.%s" % (self.parent.name, self.member)
+        # (while the file is read, the outermost name may be unknown yet)
+        return "%s%s%s" % (self.parent.name, NESTED_SEPARATOR, self.member)
 
     @property
     def outermost(self):
@@ -182,7 +189,7 @@ class Layout:
     @property
     def name(self):
         """An anonymous record defined inside another is named by its
-        member's path ("ev.data"), known once the outermost record has
+        member's path ("ev__data"), known once the outermost record has
         its name."""
         return self._name if self._name is not None else self.decl.name
 

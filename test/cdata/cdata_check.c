@@ -68,27 +68,27 @@ START_TEST(test_the_event_and_its_nested_records) {
   ck_assert_uint_eq(ev->size, sizeof(cd_event));
   ck_assert_uint_eq(ev->n_fields, 4);
   expect(ev, "type", "i", offsetof(cd_event, type), sizeof(int), 1);
-  expect(ev, "data", "{cd_event.data}", offsetof(cd_event, data),
+  expect(ev, "data", "{cd_event__data}", offsetof(cd_event, data),
          sizeof e.data, 1);
   expect(ev, "stamps", "d", offsetof(cd_event, stamps), 3 * sizeof(double),
          3);
-  expect(ev, "ranges", "{cd_event.ranges}", offsetof(cd_event, ranges),
+  expect(ev, "ranges", "{cd_event__ranges}", offsetof(cd_event, ranges),
          sizeof e.ranges, 2);
 }
 END_TEST
 
 START_TEST(test_records_defined_in_place_are_named_by_their_path) {
-  const nccc_type_layout *data = layout("cd_event.data");
-  const nccc_type_layout *scalar = layout("cd_event.data.scalar");
-  const nccc_type_layout *shape = layout("cd_event.data.shape");
-  const nccc_type_layout *range = layout("cd_event.ranges");
+  const nccc_type_layout *data = layout("cd_event__data");
+  const nccc_type_layout *scalar = layout("cd_event__data__scalar");
+  const nccc_type_layout *shape = layout("cd_event__data__shape");
+  const nccc_type_layout *range = layout("cd_event__ranges");
   cd_event e;
   ck_assert_uint_eq(data->kind, NCCC_TYPE_UNION);
   ck_assert_uint_eq(data->size, sizeof e.data);
   ck_assert_uint_eq(data->align, _Alignof(cd_event));
-  expect(data, "scalar", "{cd_event.data.scalar}", 0, sizeof e.data.scalar,
+  expect(data, "scalar", "{cd_event__data__scalar}", 0, sizeof e.data.scalar,
          1);
-  expect(data, "shape", "{cd_event.data.shape}", 0, sizeof e.data.shape, 1);
+  expect(data, "shape", "{cd_event__data__shape}", 0, sizeof e.data.shape, 1);
   ck_assert_uint_eq(scalar->size, sizeof e.data.scalar);
   ck_assert_uint_eq(scalar->align, _Alignof(size_t));
   expect(scalar, "value", "s", 0, sizeof(void *), 1);
@@ -120,9 +120,9 @@ END_TEST
 START_TEST(test_fields_written_by_c_at_the_tables_offsets) {
   unsigned char ev[sizeof(cd_event)];
   const nccc_type_layout *ev_t = layout("cd_event");
-  const nccc_type_layout *data = layout("cd_event.data");
-  const nccc_type_layout *shape = layout("cd_event.data.shape");
-  const nccc_type_layout *scalar = layout("cd_event.data.scalar");
+  const nccc_type_layout *data = layout("cd_event__data");
+  const nccc_type_layout *shape = layout("cd_event__data__shape");
+  const nccc_type_layout *scalar = layout("cd_event__data__scalar");
   uint64_t in[2], out[1];
   size_t at_data = field(ev_t, "data")->offset, at;
   const unsigned char *text;
@@ -180,7 +180,7 @@ static void read_field(const unsigned char *record, const nccc_type_layout *t,
 START_TEST(test_a_kept_input_read_after_the_call) {
   const nccc_type_layout *parser_t = layout("cd_parser");
   const nccc_type_layout *ev_t = layout("cd_event");
-  const nccc_type_layout *scalar = layout("cd_event.data.scalar");
+  const nccc_type_layout *scalar = layout("cd_event__data__scalar");
   unsigned char parser[sizeof(cd_parser)], ev[sizeof(cd_event)];
   static const unsigned char input[] = "ab  cde";
   const unsigned char *value;
@@ -188,7 +188,7 @@ START_TEST(test_a_kept_input_read_after_the_call) {
   uint64_t in[3], out[1];
   ck_assert_uint_eq(parser_t->size, sizeof(cd_parser));
   at_scalar = field(ev_t, "data")->offset +
-              field(layout("cd_event.data"), "scalar")->offset;
+              field(layout("cd_event__data"), "scalar")->offset;
   in[0] = nccc_slot_from_ptr(parser);
   in[1] = nccc_slot_from_ptr(input);
   in[2] = nccc_slot_from_u64(sizeof input - 1);

@@ -169,16 +169,16 @@ def test_layouts_of_records_defined_in_place():
         } ev;
         int next(ev *e);"""))
     assert rec["layouts"] == [
-        {"name": "ev.data.scalar", "kind": "struct",
+        {"name": "ev__data__scalar", "kind": "struct",
          "field_names": ["text", "n"]},
-        {"name": "ev.data.shape", "kind": "struct",
+        {"name": "ev__data__shape", "kind": "struct",
          "field_names": ["tag", "i", "f"]},
-        {"name": "ev.data", "kind": "union", "field_names": ["scalar", "shape"],
-         "records": {"scalar": "ev.data.scalar", "shape": "ev.data.shape"}},
-        {"name": "ev.ranges", "kind": "struct", "field_names": ["lo"]},
+        {"name": "ev__data", "kind": "union", "field_names": ["scalar", "shape"],
+         "records": {"scalar": "ev__data__scalar", "shape": "ev__data__shape"}},
+        {"name": "ev__ranges", "kind": "struct", "field_names": ["lo"]},
         {"name": "ev", "kind": "struct",
          "field_names": ["type", "data", "ranges", "stamps"],
-         "records": {"data": "ev.data", "ranges": "ev.ranges"},
+         "records": {"data": "ev__data", "ranges": "ev__ranges"},
          "arrays": ["ranges", "stamps"]}]
     jsonschema.validate(rec, SCHEMA)
 

@@ -218,12 +218,12 @@ def test_records_defined_in_place_are_declared_in_place():
     short hi;
   } ranges[2];
 } ev;""" in src
-    assert ('{"ev.data.shape", sizeof(((ev *)0)->data.shape), '
+    assert ('{"ev__data__shape", sizeof(((ev *)0)->data.shape), '
             'offsetof(struct nccc_m_align2, v), NCCC_TYPE_STRUCT, 3, '
             'nccc_m_fields2},') in src
     assert ('{"tag", "i", offsetof(ev, data.shape.tag) - offsetof(ev, '
             'data.shape), sizeof(((ev *)0)->data.shape.tag), 1},') in src
-    assert ('{"ranges", "{ev.ranges}", offsetof(ev, ranges), sizeof(((ev *)0)'
+    assert ('{"ranges", "{ev__ranges}", offsetof(ev, ranges), sizeof(((ev *)0)'
             '->ranges), sizeof(((ev *)0)->ranges) / sizeof(((ev *)0)->'
             'ranges[0])},') in src
 

@@ -171,6 +171,9 @@ CASES = [
      "it by pointer, not by value"),
     (M + "struct s { [nonnull] union { int i; float f; }; };", 2, 13,
      "an anonymous member takes no annotations"),
+    (M + "struct s { int a; };\nstruct t { struct { int b; } s; };\n"
+     "struct t__s { int c; };", 3, 12,
+     "type name 't__s' is used twice in the layout table (first at 4:8)"),
     # ---- bytes, kept inputs, filled buffers
     (M + "void f([string] const int *p);", 2, 9, "[string] needs a pointer "
      "to char, signed char or unsigned char, but parameter 'p' is "

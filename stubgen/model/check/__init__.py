@@ -67,7 +67,7 @@ class _Checker(TypeRules, DeclarationRules, FunctionRules,
             if isinstance(item, S.Directive):
                 continue
             getattr(self, "_item_" + type(item).__name__)(item)
-        self._nested_codes()
+        self._nested_names()
         self._resolve_owned()
         self._resolve_closure_destructors()
         self._resolve_context_accessors()
@@ -101,6 +101,13 @@ class _Checker(TypeRules, DeclarationRules, FunctionRules,
                 d.annotations, DEFAULTABLE, "a default statement").items():
             self.defaults[name] = value
 
+    def _add_layout_name(self, name, pos):
+        if name in self.layout_names:
+            raise IdlError(pos, "type name '%s' is used twice in the layout "
+                           "table (first at %s)"
+                           % (name, self.layout_names[name]))
+        self.layout_names[name] = pos
+
     # ---- names
     def _check_name(self, name, pos):
         if name in C_KEYWORDS:
@@ -116,11 +123,7 @@ class _Checker(TypeRules, DeclarationRules, FunctionRules,
         self.ordinary[name] = pos
 
     def _add_layout(self, name, kind, type_, decl, pos):
-        if name in self.layout_names:
-            raise IdlError(pos, "type name '%s' is used twice in the layout "
-                           "table (first at %s)"
-                           % (name, self.layout_names[name]))
-        self.layout_names[name] = pos
+        self._add_layout_name(name, pos)
         entry = Layout(name, kind, type_, decl)
         self.m.layouts.append(entry)
         return entry

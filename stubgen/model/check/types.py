@@ -206,10 +206,14 @@ class TypeRules:
             out.append(fld)
         return out
 
-    def _nested_codes(self):
-        """The slot codes of fields holding a record defined in another:
-        its name ("ev.data") is known once the outermost record's
-        typedef has named it, after the whole file."""
+    def _nested_names(self):
+        """The layout names of records defined in another and the slot
+        codes of the fields holding them: a name ("ev__data") is known
+        once the outermost record's typedef has named it, after the whole
+        file; it may not be another layout's."""
+        for e in self.m.layouts:
+            if getattr(e.decl, "parent", None) is not None:
+                self._add_layout_name(e.name, e.decl.defined_pos)
         for e in self.m.layouts:
             if e.kind == "opaque":
                 continue
