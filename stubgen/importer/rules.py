@@ -68,6 +68,10 @@ def apply(header):
             lengths(td, fn.params, False)
             string_arrays(td, fn.params)
             filled_buffers(td, fn.params)
+    for rec in list(header.records.values()):
+        if rec.fields is not None:
+            shown = header.typedefs.get(rec.typedef) or rec
+            _record_lengths(shown, rec)
     library_allocated(header, live)
 
 
@@ -102,6 +106,29 @@ def lengths(decl, params, forward):
             q.anns.append("inout")
             decl.rule("length-inout", "%s counted by *%s, in and out"
                       % (p.name, q.name))
+
+
+def _record_lengths(shown, rec):
+    """The rules length and bytes on the fields of a record, and of the
+    records defined in place in it; the comments go on the declaration
+    the draft writes (shown). A record whose fields refer to a typedef
+    still being read where the field was (a self-referring `typedef
+    struct s s;`) is left alone."""
+    if not all(_resolvable(f.type) for f in rec.fields):
+        return
+    lengths(shown, rec.fields, False)
+    for f in rec.fields:
+        r = f.type.resolved()
+        while r.kind == "array":
+            r = r.target.resolved()
+        if r.kind == "record" and r.record is not None and r.record.inline:
+            _record_lengths(shown, r.record)
+
+
+def _resolvable(t):
+    while t is not None and t.kind in ("typedef", "pointer", "array"):
+        t = t.target
+    return t is not None
 
 
 def _is_bytes(t):

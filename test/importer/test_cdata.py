@@ -16,11 +16,13 @@ def events():
 
 
 def test_records_defined_in_place_and_anonymous_members(events):
-    assert unit(events, "} ev_event;") == """typedef struct {
+    assert unit(events, "} ev_event;") == """// rule bytes: value
+// rule length: value counted by length
+typedef struct {
   int type;
   union {
     struct {
-      const unsigned char *value;
+      [bytes, length=length] const unsigned char *value;
       size_t length;
     } scalar;
     struct {
@@ -39,8 +41,10 @@ def test_records_defined_in_place_and_anonymous_members(events):
 
 
 def test_a_record_the_caller_allocates_has_its_fields(events):
-    assert unit(events, "struct ev_parser {") == """struct ev_parser {
-  const unsigned char *input;
+    assert unit(events, "struct ev_parser {") == """// rule bytes: input
+// rule length: input counted by length
+struct ev_parser {
+  [bytes, length=length] const unsigned char *input;
   size_t length;
   size_t at;
 };"""
@@ -101,8 +105,10 @@ def test_update_keeps_a_partial_record(tmp_path):
     idl = tmp_path / "events.idl"
     assert stubgen("--import", header, "-o", idl).returncode == 0
     text = idl.read_text()
-    partial = text.replace("""struct ev_parser {
-  const unsigned char *input;
+    partial = text.replace("""// rule bytes: input
+// rule length: input counted by length
+struct ev_parser {
+  [bytes, length=length] const unsigned char *input;
   size_t length;
   size_t at;
 };""", """// only what the program reads
