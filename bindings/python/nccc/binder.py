@@ -7,7 +7,7 @@ arguments, owned results and strings, a thunk to bind), with the closure
 checks and closure sets it asks for. Every binding rule of Python lives
 here."""
 
-from nccc import owned, values
+from nccc import cdata, owned, values
 from nccc.callbacks import Closure
 from nccc.errors import ArgumentError, Error, RemoteError, UnknownError
 from nccc.errors import count_error
@@ -54,6 +54,15 @@ class Bound:
 
     def unpack(self, name, data):
         return self.lib.unpack(self._module.name + "." + name, data)
+
+    def new(self, name, value=None):
+        """A zeroed C object of one of the module's records (PYTHON.md,
+        "C objects")."""
+        return self._objects.new(name, value)
+
+    def view(self, name, p, count=None):
+        """A borrowed view of a record (or count records) at address p."""
+        return self._objects.view(name, p, count)
 
     def _callback_entry(self, name):
         for e in self._module.callbacks:
@@ -293,6 +302,7 @@ class Module:
         self.callbacks = binding["callbacks"]
         self.closure_sets = binding["closure_sets"]
         self.constants = binding["constants"]
+        self.layouts = binding.get("layouts", [])
         self.records = records
 
     def _open_module(self, lib):
@@ -321,6 +331,11 @@ class Module:
         sets = _Sets(self, b)
         consts = lib.constants(self.name)
         remote = abi.RPC_BOUND_MARKER in consts
+        if remote:
+            b.new = b.view = cdata.refuse_remote(self.name)
+        else:
+            b._objects = cdata.Objects(self.name, cdata.make_classes(
+                lib, self.name, self.layouts, lib.classes))
         for rec in self.functions:
             name, qualified, sigs = rec["name"], rec["error_name"], \
                 rec["signatures"]
