@@ -9,7 +9,8 @@ here."""
 
 from nccc import cdata, owned, values
 from nccc.callbacks import Closure
-from nccc.errors import ArgumentError, Error, RemoteError, UnknownError
+from nccc.errors import ArgumentError, ArgumentValueError, Error
+from nccc.errors import RemoteError, UnknownError
 from nccc.errors import count_error
 from nccc.errors import describe_type
 from nccc import abi
@@ -106,20 +107,32 @@ def _read_array(lib, p, spec, n):
 
 def _converting(lib, descs, fn):
     """fn with the arguments the value descriptions descs (docs/BINDING.md,
-    "Value descriptions") describe turned into str and lists (NULL stays
-    as it is)."""
+    "Value descriptions") describe turned into str, bytes and lists, and a
+    buffer to fill ("fill") into a writable memoryview of C's memory,
+    released when fn returns (NULL stays as it is)."""
     def call(*args):
-        args = list(args)
+        args, views = list(args), []
         for spec in descs:
             p = args[spec["arg"] - 1]
             if p:
                 count = spec["count"]
                 n = args[count["arg"] - 1] if "arg" in count \
                     else count.get("fixed")
-                args[spec["arg"] - 1] = lib.string(p, n) \
-                    if spec["kind"] == "string" \
-                    else _read_array(lib, p, spec, n)
-        return fn(*args)
+                if spec["kind"] == "string":
+                    v = lib.string(p, n)
+                elif spec["kind"] != "bytes":
+                    v = _read_array(lib, p, spec, n)
+                elif spec.get("fill"):
+                    v = values.memory_view(p, n)
+                    views.append(v)
+                else:
+                    v = lib.read(p, n)
+                args[spec["arg"] - 1] = v
+        try:
+            return fn(*args)
+        finally:
+            for v in views:
+                v.release()
     return call
 
 
@@ -239,25 +252,67 @@ def _remote_checked(lib, name, call):
     return checked
 
 
-def _checking_closures(name, call, want, types):
+def _checking_closures(name, call, params, bound):
     """call, refusing before C runs a closure made for other callback
-    signatures than the parameter's."""
+    signatures than the parameter's, or one of scope call where the
+    parameter's scope is another (C would keep it past its release); a
+    plain callable passed for a parameter of one callback type becomes a
+    closure of the parameter's scope, released as that scope says."""
+    want = {k: [bound.signature(t) for t in types]
+            for k, (types, _) in params.items()}
+
+    def mismatch(v, k):
+        types, scope = params[k]
+        if v.signatures != want[k]:
+            return ArgumentError, "closure of %s '%s' expected, got one " \
+                "of '%s'" % (", ".join(types), "', '".join(want[k]),
+                             "', '".join(v.signatures))
+        if v.scope == "call" and scope != "call":
+            return ArgumentValueError, "closure of scope '%s' expected, " \
+                "got one of scope 'call' (make it with scope '%s', or " \
+                "pass a function)" % (scope, scope)
+        return None, None
+
     def checked(*args):
-        for k, sigs in want.items():
-            v = args[k - 1] if k <= len(args) else None
-            if isinstance(v, Closure) and v.signatures != sigs:
-                err = ArgumentError(
-                    "bad argument #%d to '%s' (closure of %s '%s' expected, "
-                    "got one of '%s')" % (k, name, ", ".join(types[k]),
-                                          "', '".join(sigs),
-                                          "', '".join(v.signatures)),
-                    function=name, parameter=k)
-                for a in args:
-                    if isinstance(a, Closure):
-                        a._nccc_refused()
-                raise err
-        return call(*args)
+        args, made = list(args), []
+        try:
+            for k, (types, scope) in params.items():
+                v = args[k - 1] if k <= len(args) else None
+                if isinstance(v, Closure):
+                    cls, why = mismatch(v, k)
+                    if why is not None:
+                        err = cls("bad argument #%d to '%s' (%s)"
+                                  % (k, name, why), function=name,
+                                  parameter=k)
+                        for a in args:
+                            if isinstance(a, Closure):
+                                a._nccc_refused()
+                        raise err
+                elif len(types) == 1 and callable(v):
+                    c = bound.callback(types[0], v, scope)
+                    c.fresh = True
+                    args[k - 1] = c
+                    made.append(c)
+            return call(*args)
+        finally:
+            for c in made:
+                c.fresh = False
     return checked
+
+
+def _keeping(call, kept):
+    """call, then each [kept] argument held by its owner's object (one
+    with _nccc_keep: an owned object) until that object is freed; with
+    an owner of another kind (an address) the caller keeps it alive."""
+    def keeping(*args):
+        result = call(*args)
+        for e in kept:
+            if e["owner"] <= len(args) and e["arg"] <= len(args):
+                keep = getattr(args[e["owner"] - 1], "_nccc_keep", None)
+                if keep is not None:
+                    keep(e["arg"], args[e["arg"] - 1])
+        return result
+    return keeping
 
 
 def _fast_options(rec):
@@ -285,10 +340,11 @@ def _set_specs(rec):
 
 
 def _closure_params(rec):
-    """{position: callback type names} of a function record's closure
-    arguments the caller passes (closure-set slots are the owner's)."""
-    return {c["arg"]: tuple(c["callbacks"]) for c in rec.get("closures", ())
-            if "set" not in c}
+    """{position: (callback type names, scope)} of a function record's
+    closure arguments the caller passes (closure-set slots are the
+    owner's)."""
+    return {c["arg"]: (tuple(c["callbacks"]), c["scope"])
+            for c in rec.get("closures", ()) if "set" not in c}
 
 
 class Module:
@@ -353,14 +409,12 @@ class Module:
                 call = _remote_checked(lib, qualified, call)
             setattr(b, name, call)
         for rec in self.functions:
-            want = _closure_params(rec)
-            if want:
+            params = _closure_params(rec)
+            if params:
                 name = rec["name"]
-                sigs = {k: [b.signature(t) for t in types]
-                        for k, types in want.items()}
                 setattr(b, name, _checking_closures(rec["error_name"],
                                                     getattr(b, name),
-                                                    sigs, want))
+                                                    params, b))
         for c in self.constants:
             if c not in consts:
                 raise Error("nccc: the library has no constant '%s.%s'"
@@ -389,4 +443,6 @@ class Module:
             call = sets.closures(call, rec["in_count"], spec)
         if rec.get("frees"):
             call = sets.release(call, rec["frees"])
+        if rec.get("kept"):
+            call = _keeping(call, rec["kept"])
         return call

@@ -12,10 +12,10 @@ from nccc.errors import ArgumentValueError
 class Owned:
     """A pointer an IDL function frees: close() frees it now (True; False
     once closed); the collector frees it once if it was never closed."""
-    __slots__ = ("_addr", "type", "_finalizer", "__weakref__")
+    __slots__ = ("_addr", "type", "_finalizer", "_kept", "__weakref__")
 
     def __init__(self, addr, free, type_name=None):
-        self._addr, self.type = addr, type_name
+        self._addr, self.type, self._kept = addr, type_name, {}
         self._finalizer = weakref.finalize(self, free, addr)
         self._finalizer.atexit = False
 
@@ -27,6 +27,7 @@ class Owned:
         if not self._finalizer.alive:
             return False
         self._finalizer()
+        self._kept.clear()
         return True
 
     def address(self):
@@ -44,6 +45,12 @@ class Owned:
         return "<%s %s0x%x>" % (self.type or "owned",
                                 "(closed) " if self.closed else "",
                                 self._addr)
+
+    def _nccc_keep(self, slot, value):
+        """Holds value (what C keeps of a call's argument, [kept]) as long
+        as this object lives or until it is closed; slot names the kept
+        argument, so a later call replaces what an earlier one kept."""
+        self._kept[slot] = value
 
     def _nccc_address(self):
         if self.closed:

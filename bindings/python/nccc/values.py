@@ -104,6 +104,12 @@ def buffer_address(v):
     return ctypes.addressof(holder)
 
 
+def memory_view(p, n):
+    """A writable memoryview (format "B") of the n bytes of C memory at
+    address p; valid only while C keeps that memory."""
+    return memoryview((ctypes.c_ubyte * n).from_address(p)).cast("B")
+
+
 def encode_pointer(code, v):
     """A pointer's slot: None/NULL, an int address, an owned object, a
     closure (its context), a buffer (its memory, for the call)."""
