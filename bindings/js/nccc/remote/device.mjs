@@ -22,6 +22,8 @@ const NUL = 1;
 const piece = (d) => d.maxMessage - Math.max(A.read.bytes, L.write.bytes);
 
 const view = (m) => new DataView(m.buffer, m.byteOffset, m.byteLength);
+// The strings of a result that has none (never written to).
+const NO_STRINGS = new Map();
 const encoder = new TextEncoder(), decoder = new TextDecoder();
 
 export class Device {
@@ -129,15 +131,16 @@ export class Device {
     if (p.length < f.end + SLOT * nOut || dv.getUint16(f.n_out, true) !== nOut) throw bad();
     let at = f.end, out;
     if (LITTLE_ENDIAN_HOST) {
-      // the slots' bytes copied as they are: a BigInt is made only for a
-      // slot that is read
-      out = new BigUint64Array(p.slice(at, at + SLOT * nOut).buffer);
+      // the slots' bytes as they are (in place when aligned, as a frame's
+      // payload is): a BigInt is made only for a slot that is read
+      out = (p.byteOffset + at) % SLOT === 0 ? new BigUint64Array(p.buffer, p.byteOffset + at, nOut)
+        : new BigUint64Array(p.slice(at, at + SLOT * nOut).buffer);
       at += SLOT * nOut;
     } else {
       out = new BigUint64Array(nOut);
       for (let i = 0; i < nOut; i++, at += SLOT) out[i] = dv.getBigUint64(at, true);
     }
-    const flags = p[f.flags], result = { out, strings: new Map(), requestBase: null };
+    const flags = p[f.flags], result = { out, strings: p[f.n_strings] ? new Map() : NO_STRINGS, requestBase: null };
     if (flags & FLAG.request_base) {
       if (p.length < at + SLOT) throw bad();
       result.requestBase = dv.getBigUint64(at, true);

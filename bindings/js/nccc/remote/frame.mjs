@@ -5,6 +5,7 @@ import abi from "../abi.mjs";
 
 const R = abi.rpc;
 const ESC = R.escape, START = R.start, NOP = R.nop, DATA_FF = R.data_ff;
+const LENGTH_BYTES = R.length_bytes, CRC_BYTES = R.crc_bytes;
 
 // The CRC of one byte value in the register's top byte, for every value:
 // eight steps of the bitwise definition (most significant bit first).
@@ -21,39 +22,45 @@ export function crc16(crc, bytes, from = 0, to = bytes.length) {
   return crc;
 }
 
-// The frame of a payload, escaped: start, length, payload, CRC (a data
-// byte equal to the escape goes as escape, data_ff). One allocation;
-// runs of the payload without an escape byte are copied whole.
+// out[at] = b, escaped (a data byte equal to the escape goes as escape,
+// data_ff): where the next byte goes.
+function put(out, at, b) {
+  out[at++] = b;
+  if (b === ESC) out[at++] = DATA_FF;
+  return at;
+}
+
+// Byte k (from 0) of the length field of n (below 2^32).
+const lengthByte = (n, k) => (k < 4 ? (n >>> (8 * k)) & 0xff : 0);
+
+// The frame of a payload, escaped: start, length, payload, CRC. One
+// allocation, no other object; runs of the payload without an escape
+// byte are copied whole.
 export function encodeFrame(payload) {
   const n = payload.length;
-  const head = [], tail = [];
-  for (let k = 0; k < R.length_bytes; k++) head.push(Math.floor(n / 2 ** (8 * k)) & 0xff);
-  let crc = R.crc.init;
-  for (const b of head) crc = ((crc << 8) & 0xffff) ^ TABLE[(crc >> 8) ^ b];
+  let crc = R.crc.init, escapes = 0;
+  for (let k = 0; k < LENGTH_BYTES; k++) {
+    const b = lengthByte(n, k);
+    crc = ((crc << 8) & 0xffff) ^ TABLE[(crc >> 8) ^ b];
+    if (b === ESC) escapes++;
+  }
   crc = crc16(crc, payload);
-  for (let k = 0; k < R.crc_bytes; k++) tail.push((crc >> (8 * k)) & 0xff);
-  let escapes = 0;
-  for (const b of head) if (b === ESC) escapes++;
-  for (const b of tail) if (b === ESC) escapes++;
+  for (let k = 0; k < CRC_BYTES; k++) if (((crc >> (8 * k)) & 0xff) === ESC) escapes++;
   for (let i = payload.indexOf(ESC); i >= 0; i = payload.indexOf(ESC, i + 1)) escapes++;
-  const out = new Uint8Array(2 + head.length + n + tail.length + escapes);
+  const out = new Uint8Array(2 + LENGTH_BYTES + n + CRC_BYTES + escapes);
   out[0] = ESC;
   out[1] = START;
   let at = 2;
-  const put = (b) => {
-    out[at++] = b;
-    if (b === ESC) out[at++] = DATA_FF;
-  };
-  head.forEach(put);
+  for (let k = 0; k < LENGTH_BYTES; k++) at = put(out, at, lengthByte(n, k));
   for (let i = 0; i < n;) {
     const esc = payload.indexOf(ESC, i), end = esc < 0 ? n : esc;
     out.set(payload.subarray(i, end), at);
     at += end - i;
     if (esc < 0) break;
-    put(ESC);
+    at = put(out, at, ESC);
     i = esc + 1;
   }
-  tail.forEach(put);
+  for (let k = 0; k < CRC_BYTES; k++) at = put(out, at, (crc >> (8 * k)) & 0xff);
   return out;
 }
 

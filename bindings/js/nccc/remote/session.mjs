@@ -62,6 +62,44 @@ function statusBlock(p, f) {
   return [status, utf8.decode(p.subarray(f.text, f.text + len))];
 }
 
+// A request waiting for its answer (the session's stack): resent as
+// RPC.md's Faults say until it is finished.
+class Request {
+  constructor(session, id, msg, tag, resolve, reject) {
+    this.session = session;
+    this.id = id;
+    this.msg = msg;
+    this.tag = tag;
+    this.sends = 0;
+    this.restarted = false;
+    this.resolve = resolve;
+    this.reject = reject;
+    this.deadline = Infinity;
+  }
+
+  finish(err, result) {
+    const stack = this.session.stack, at = stack.lastIndexOf(this);
+    if (at >= 0) stack.splice(at, 1);
+    if (err) this.reject(err);
+    else this.resolve(result);
+  }
+
+  resend(why) {
+    const s = this.session;
+    if (this.sends > s.retries) {
+      this.finish(why === "frame"
+        ? failure(ST.ERR_RPC_FRAME, "frames were dropped and no answer came; the outcome is unknown")
+        : failure(ST.ERR_RPC_TIMEOUT, "no answer from the device; the outcome is unknown"));
+      return;
+    }
+    if (this.sends) s.stats.resent++;
+    else s.stats.requests++;
+    this.sends++;
+    s.send(this.msg);
+    s.wait(this);
+  }
+}
+
 export class Session {
   // link: {send(bytes), close()}; it calls session.onBytes(bytes) and
   // session.onClosed() (Links, links.mjs). options: timeoutMs (2000),
@@ -93,6 +131,10 @@ export class Session {
       this.decoder.push(bytes);
     };
     link.onClosed = () => this.onClosed();
+    this.exchanged = (result) => {
+      this.nextInQueue();
+      return result;
+    };
   }
 
   get garbage() { return this.decoder.garbage; }
@@ -201,7 +243,21 @@ export class Session {
     this.exchange(q.msg, q.tag).then(q.resolve, q.reject);
   }
 
-  async exchange(msg, tag) {
+  // request's exchange: with the session open, the attempt alone (no
+  // async layer: one Promise a call less); else, or when the device
+  // refused the session on a first send, opening().
+  exchange(msg, tag) {
+    if (!this.open || msg.length > this.device.maxMessage) return this.opening(msg, tag);
+    return this.attempt(msg, tag).then(this.exchanged, (e) => {
+      if (e.status !== ST.ERR_RPC_SESSION || !e.firstSend) {
+        this.nextInQueue();
+        throw e;
+      }
+      return this.opening(msg, tag);
+    });
+  }
+
+  async opening(msg, tag) {
     try {
       let fresh = false;
       if (!this.open) {
@@ -227,6 +283,13 @@ export class Session {
     }
   }
 
+  // How many of the device's nested calls the host is running.
+  serving() {
+    let n = 0;
+    for (const x of this.stack) if (x.serving) n++;
+    return n;
+  }
+
   // One request under a new id, resent as RPC.md's Faults say. Its
   // header's depth: how many of the device's nested calls the host runs
   // as it sends it.
@@ -234,27 +297,8 @@ export class Session {
     return new Promise((resolve, reject) => {
       const id = (this.nextId = (this.nextId + 1) >>> 0);
       setHeader(msg, this.device.session, id);
-      msg[HF.depth] = this.stack.filter((x) => x.serving).length;
-      const w = { id, msg, tag, sends: 0, restarted: false };
-      w.finish = (err, result) => {
-        const at = this.stack.indexOf(w);
-        if (at >= 0) this.stack.splice(at, 1);
-        if (err) reject(err);
-        else resolve(result);
-      };
-      w.resend = (why) => {
-        if (w.sends > this.retries) {
-          w.finish(why === "frame"
-            ? failure(ST.ERR_RPC_FRAME, "frames were dropped and no answer came; the outcome is unknown")
-            : failure(ST.ERR_RPC_TIMEOUT, "no answer from the device; the outcome is unknown"));
-          return;
-        }
-        if (w.sends) this.stats.resent++;
-        else this.stats.requests++;
-        w.sends++;
-        this.send(msg);
-        this.wait(w);
-      };
+      msg[HF.depth] = this.serving();
+      const w = new Request(this, id, msg, tag, resolve, reject);
       this.stack.push(w);
       w.resend("silent");
     });
@@ -343,7 +387,13 @@ export class Session {
   }
 
   onResult(p, session, id) {
-    const w = this.stack.find((x) => x.resend && x.id === id);
+    let w;
+    for (const x of this.stack) {
+      if (x.resend && x.id === id) {
+        w = x;
+        break;
+      }
+    }
     if (!w || p.length < L.result.length) {
       this.stats.stale++;
       return;
