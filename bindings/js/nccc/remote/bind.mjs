@@ -12,7 +12,7 @@ import { closureSets } from "../owners.mjs";
 import { GET, valueList } from "../values.mjs";
 import { failure } from "./device.mjs";
 import { RemoteClosure } from "./callbacks.mjs";
-import { slotsOf, valueOf } from "./slots.mjs";
+import { slotsOf, valueNow, valueOf } from "./slots.mjs";
 
 // The methods this part gives the Device (composed in remote/index.mjs).
 export const methods = {};
@@ -168,24 +168,38 @@ methods.fast = function (h, opts = {}) {
       throw failure(ST.ERR_NOT_IMPLEMENTED, `'${f.name}': a function whose signature has a '*' side cannot be called through a bound module`);
     };
   }
-  const dev = this;
-  return async function (...args) {
-    return dev.invoke(f, args, opts);
+  const dev = this, given = { ...opts, fetch: fetchOf(f, opts.outs || {}) };
+  return function (...args) {
+    return dev.invoke(f, given, args);
   };
 };
 
+// The out slots of f's string results that its answer carries (those
+// not taken as addresses: outsAs).
+function fetchOf(f, outsAs) {
+  const fetch = [];
+  let at = 0;
+  for (let k = 0; k < f.outs.length; k++) {
+    if (f.outs[k].code === "s" && !outsAs[k + 1]) fetch.push(at);
+    at += f.outs[k].slots;
+  }
+  return fetch;
+}
+
 // ---- one call ----
 
-// The in slots of one argument (an array of BigInts), or why it was refused.
-async function argumentSlots(dev, item, v) {
-  if (item.code !== "c") return slotsOf(dev, item, v);
+// The in slot of a closure argument (an array of one BigInt), or why it
+// was refused.
+async function closureSlots(dev, v) {
   if (v === null || v === undefined) return [0n];
   if (!(v instanceof RemoteClosure)) return "type";
   if (!v.live) return "released";
   return [await dev.claim(v)];
 }
 
-methods.invoke = async function (f, args, opts) {
+// A call of function f (described by the bound module) with args (opts
+// as fast takes them, and fetch: the string results' out slots).
+methods.invoke = async function (f, opts, args) {
   if (args.length !== f.ins.length) throw countError(f.name, f.ins.length, args.length, false);
   const nonnull = opts.nonnull || {}, outsAs = opts.outs || {};
   const slots = [], stringsIn = [];
@@ -203,16 +217,11 @@ methods.invoke = async function (f, args, opts) {
         slots.push(0n);
         continue;
       }
-      const got = item.code === "s" ? [0n] : await argumentSlots(this, item, v);
+      const got = item.code === "s" ? [0n] : item.code === "c" ? await closureSlots(this, v) : slotsOf(this, item, v);
       if (typeof got === "string") throw badArgument(f.name, k + 1, got, item.code, v);
       slots.push(...got);
     }
-    const fetch = [];
-    let at = 0;
-    for (let k = 0; k < f.outs.length; k++) {
-      if (f.outs[k].code === "s" && !outsAs[k + 1]) fetch.push(at);
-      at += f.outs[k].slots;
-    }
+    const fetch = opts.fetch || fetchOf(f, outsAs);
     // what the device's nested calls during this one leave: the first
     // error a callback raised
     const tag = { pending: null };
@@ -236,12 +245,14 @@ function asCallError(name, e) {
   return err;
 }
 
+// The values of a call's results (a string read from the answer, or
+// from the device when it was too long to come with it).
 methods.results = async function (f, r, outsAs) {
   const list = valueList();
   let at = 0;
   for (let k = 0; k < f.outs.length; k++) {
-    const item = f.outs[k];
-    list.push(await valueOf(this, item, r.out, at, outsAs[k + 1] || item.code, r.strings));
+    const item = f.outs[k], code = outsAs[k + 1] || item.code;
+    list.push(code === "s" ? await valueOf(this, item, r.out, at, code, r.strings) : valueNow(item, r.out, at, code));
     at += item.slots;
   }
   if (list.length === 0) return undefined;

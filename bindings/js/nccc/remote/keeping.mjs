@@ -19,7 +19,7 @@ const decoder = new TextDecoder();
 // A function of the bound module by its registry name: a caller of its
 // handle, with the options a generated module's caller has none of.
 methods.named = function (name) {
-  return async (...args) => this.invoke(this.described.get(await this.handle(name)), args, {});
+  return async (...args) => this.invoke(this.described.get(await this.handle(name)), {}, args);
 };
 
 // dev.owner(free[, type]): a result's address made an Owned whose

@@ -49,17 +49,23 @@ export function slotsOf(dev, item, v) {
   return why === undefined ? [scratch.u64[0]] : why;
 }
 
-// The value of item in slots from at (code: the item's, or the one a
-// generated module asks for): a string is read from the device unless
-// strings (Map of slot -> bytes from the answer) has it.
-export async function valueOf(dev, item, slots, at, code = item.code, strings = undefined) {
+// The value of item in slots from at, other than a string (code: the
+// item's, or the one a generated module asks for).
+export function valueNow(item, slots, at, code = item.code) {
   if (code === RECORD) {
     const part = slots.slice(at, at + item.slots);
     const bytes = new Uint8Array((part instanceof BigUint64Array ? part : BigUint64Array.from(part)).buffer);
     return unpackRecord(item.layout, bytes.subarray(0, item.layout.size));
   }
-  if (code === "s") return dev.stringResult({ out: slots, strings: strings || new Map() }, at);
   if (ADDRESS_CODES.has(code)) return address(slots[at]);
   scratch.u64[0] = slots[at];
   return GET[code](scratch, 0);
+}
+
+// The value of item in slots from at (code: the item's, or the one a
+// generated module asks for): a string is read from the device unless
+// strings (Map of slot -> bytes from the answer) has it.
+export async function valueOf(dev, item, slots, at, code = item.code, strings = undefined) {
+  if (code === "s") return dev.stringResult({ out: slots, strings: strings || new Map() }, at);
+  return valueNow(item, slots, at, code);
 }
