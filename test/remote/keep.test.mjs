@@ -43,6 +43,12 @@ test("owned objects: freed on the device once, by close()", async (t) => {
   assert.equal(box.close(), false);
   await assert.rejects(k.box_value(box), (e) => e instanceof NcccError && e.kind === "closed");
   assert.equal(await k.boxes_live(), 0);
+  // disposed: freed without waiting, before the device's next call
+  const other = await k.box_new(2n);
+  assert.equal(await k.boxes_live(), 1);
+  other[Symbol.dispose ?? Symbol.for("nodejs.dispose")]();
+  assert.equal(other.closed, true);
+  assert.equal(await k.boxes_live(), 0);
 });
 
 test("owned strings: read, then freed on the device", async (t) => {

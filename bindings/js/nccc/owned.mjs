@@ -48,7 +48,13 @@ export class Owned {
     return freeing instanceof Promise ? freeing.then(() => true) : true;
   }
 
-  [dispose]() { this.close(); }
+  // A device's object is freed without waiting (requests to the device
+  // go in order, so its next call finds it freed); a failure of that
+  // free has nobody to hear it, as a collected object's.
+  [dispose]() {
+    const closing = this.close();
+    if (closing instanceof Promise) closing.catch(() => {});
+  }
 
   [ADDRESS]() {
     if (this.held.closed) {
