@@ -2,7 +2,8 @@
 -- Lua support library, under lua5.4 (C module) or luajit (ffi adapter).
 --   lua5.4|luajit run.lua BINDINGS_DIR CPATH_DIR FIXTURE.so CASES.json [GEN_DIR]
 -- Then runs the Lua-only checks of lua_cases.lua, and with GEN_DIR (where
--- nccc-stubgen wrote tour.lua) those of generated_cases.lua.
+-- nccc-stubgen wrote tour.lua and hcb.lua) those of generated_cases.lua
+-- and bytes_cases.lua.
 -- Prints one line per failure and the closing line "N passed, M failed";
 -- exits non-zero on any failure. The case format is described in the
 -- "about" field of the case file.
@@ -480,6 +481,11 @@ end
 local more = require("lua_cases")(lib, nccc)
 if gen.tour then
   for _, c in ipairs(require("generated_cases")(lib, nccc, require("tour"))) do
+    more[#more + 1] = c
+  end
+end
+if gen.hcb then
+  for _, c in ipairs(require("bytes_cases")(lib, nccc, gen.hcb)) do
     more[#more + 1] = c
   end
 end

@@ -10,6 +10,7 @@ common.internal()
 local owners = require("nccc.owners")
 
 local fmt = string.format
+local unpack = table.unpack or unpack
 local binder = {}
 
 -- The targets an entry may carry one signature each for, after its name
@@ -34,29 +35,60 @@ local function find(M, list, name, what)
   error(fmt("unknown %s '%s.%s'", what, M.module, name), 3)
 end
 
+-- Why closure v cannot go to parameter k (nil when it can): made for
+-- other signatures than want[k], or of scope call where the parameter's
+-- scope (params[k].scope) is another.
+local function mismatch(v, k, want, params)
+  local got, w = v.signatures or {v.signature}, want[k]
+  local same = #got == #w
+  for j = 1, #w do same = same and got[j] == w[j] end
+  if not same then
+    return fmt("closure of %s '%s' expected, got one of '%s'",
+      table.concat(params[k].callbacks, ", "), table.concat(w, "', '"),
+      table.concat(got, "', '"))
+  end
+  local scope = params[k].scope
+  if v.scope == "call" and scope ~= "call" then
+    return fmt("closure of scope '%s' expected, got one of scope 'call' (make it with scope '%s', or pass a function)",
+      scope, scope)
+  end
+end
+
 -- call, refusing before C runs a closure argument made for callback
 -- signatures other than the parameter's (want: {[position] = {signature
--- per member}}, types: the same as callback type names, for messages).
--- The backward wrapper would refuse it too, but only once C calls back.
-local function checking_closures(name, call, want, types)
+-- per member}}, params: closure_params'), or of scope call for a
+-- parameter of another scope; a function passed for a parameter of one
+-- callback type becomes a closure of its scope (make(type, fn, scope)).
+-- The backward wrapper would refuse a wrong type too, but only once C
+-- calls back.
+local function checking_closures(name, call, want, params, make)
   local positions = {}
   for k in pairs(want) do positions[#positions + 1] = k end
   return function(...)
+    local args, made = nil, false
     for _, k in ipairs(positions) do
       local v = select(k, ...)
       if getmetatable(v) == common.Closure then
-        local got, w = v.signatures or {v.signature}, want[k]
-        local same = #got == #w
-        for j = 1, #w do same = same and got[j] == w[j] end
-        if not same then
+        local why = mismatch(v, k, want, params)
+        if why then
           for j = 1, select("#", ...) do common.release_refused((select(j, ...))) end
-          error(fmt("bad argument #%d to '%s' (closure of %s '%s' expected, got one of '%s')",
-            k, name, table.concat(types[k], ", "), table.concat(w, "', '"),
-            table.concat(got, "', '")), 2)
+          if args then for _, a in pairs(args) do common.release_refused(a) end end
+          error(fmt("bad argument #%d to '%s' (%s)", k, name, why), 2)
         end
+      elseif type(v) == "function" and #params[k].callbacks == 1 then
+        args = args or {n = select("#", ...), ...}
+        args[k] = make(params[k].callbacks[1], v, params[k].scope)
+        args[k].fresh, made = true, true
       end
     end
-    return call(...)
+    if not made then return call(...) end
+    local function done(...)
+      for _, k in ipairs(positions) do
+        if getmetatable(args[k]) == common.Closure then args[k].fresh = nil end
+      end
+      return ...
+    end
+    return done(call(unpack(args, 1, args.n)))
   end
 end
 
@@ -171,18 +203,21 @@ end
 local function function_call(M, lib, e, h, S)
   local opts = fast_options(e)
   local call = opts and lib:fast(h, opts) or lib:fast(h)
+  -- [bytes] arguments: their positions are the same on every target
+  call = owners.bytes_in(lib, e.values and e.values[1], e.kept, call)
   return owning(M, lib, e, S, with_sets(e, S, call))
 end
 
 -- The closure arguments of record e that bind checks ({[position] =
--- {callback type per member}}; slots of closure sets are the owner's,
+-- {callbacks = {callback type per member}, scope}}; slots of closure
+-- sets are the owner's,
 -- not the caller's), or nil.
 local function closure_params(e)
   local params
   for _, c in ipairs(e.closures or {}) do
     if not c.set then
       params = params or {}
-      params[c.arg] = c.callbacks
+      params[c.arg] = {callbacks = c.callbacks, scope = c.scope}
     end
   end
   return params
@@ -219,11 +254,12 @@ local function bind(M, lib)
     local params = closure_params(e)
     if params then
       local want = {}
-      for k, types in pairs(params) do
+      for k, p in pairs(params) do
         want[k] = {}
-        for j, tname in ipairs(types) do want[k][j] = signature_of(tname) end
+        for j, tname in ipairs(p.callbacks) do want[k][j] = signature_of(tname) end
       end
-      t[e.name] = checking_closures(e.error_name, t[e.name], want, params)
+      t[e.name] = checking_closures(e.error_name, t[e.name], want, params,
+        function(...) return helpers.callback(...) end)
     end
   end
   for _, c in ipairs(M.constants) do

@@ -1,9 +1,9 @@
 -- nccc/owners.lua — what generated modules need for callbacks beyond
 -- lib:callback (docs/LUA.md, "Generated modules"): the arguments a
 -- callback type's value annotations describe, handed to the procedure as
--- strings and tables, and closure sets — callbacks registered one by one
--- on an owning object, one closure group per owner, released when the
--- owner is freed.
+-- strings, tables and writers, [bytes] arguments given as strings, and
+-- closure sets — callbacks registered one by one on an owning object,
+-- one closure group per owner, released when the owner is freed.
 require("nccc.common").internal()
 local common = require("nccc.common")
 -- The conversions are loaded on first use: binding a module that has no
@@ -36,25 +36,92 @@ local function read_array(lib, p, spec, n)
   return t
 end
 
+-- A writer of the n bytes at address p that a callback fills (a
+-- "fill" description): write(s[, at]) puts the string s at byte offset
+-- at (from 0); refused past the n bytes and once open[1] is false (the
+-- callback returned).
+local function filler(lib, p, n, open)
+  local base = N().ptr(p)
+  return function(s, at)
+    at = at == nil and 0 or at
+    if not open[1] then error("nccc: the buffer to fill is gone (its callback returned)", 2) end
+    if type(s) ~= "string" then
+      error(fmt("bad argument #1 to 'write' (string expected, got %s)", common.vtype(s)), 2)
+    end
+    if type(at) ~= "number" or at < 0 or at % 1 ~= 0 or at + #s > n then
+      error(fmt("bad argument #2 to 'write' (%d bytes at %s do not fit in %d)", #s,
+        tostring(at), n), 2)
+    end
+    if #s > 0 then lib:write(base + at, s) end
+  end
+end
+
+local function finish(open, ok, ...)
+  open[1] = false
+  if not ok then error((...), 0) end
+  return ...
+end
+
 -- fn with the arguments the value descriptions specs (docs/BINDING.md,
--- "Value descriptions") describe turned into strings and tables (NULL
--- stays nil); fn itself when there are none.
+-- "Value descriptions") describe turned into strings (text and bytes)
+-- and tables, and a buffer to fill into a writer function valid until
+-- fn returns (NULL stays nil); fn itself when there are none.
 function owners.converting(lib, specs, fn)
   if not specs then return fn end
   return function(...)
-    local args = {n = select("#", ...), ...}
+    local args, open = {n = select("#", ...), ...}, nil
     for _, spec in ipairs(specs) do
       local p = args[spec.arg]
       if p ~= nil then
         local n = spec.count.fixed or (spec.count.arg and args[spec.count.arg])
         if spec.kind == "string" then
           args[spec.arg] = lib:string(p, n)
-        else
+        elseif spec.kind ~= "bytes" then
           args[spec.arg] = read_array(lib, p, spec, n)
+        elseif spec.fill then
+          open = open or {true}
+          args[spec.arg] = filler(lib, p, n, open)
+        else
+          args[spec.arg] = lib:read(p, n)
         end
       end
     end
-    return fn(unpack(args, 1, args.n))
+    if not open then return fn(unpack(args, 1, args.n)) end
+    return finish(open, pcall(fn, unpack(args, 1, args.n)))
+  end
+end
+
+local function freeing(lib, copies, ok, ...)
+  for _, p in ipairs(copies) do lib:free(p) end
+  if not ok then error((...), 0) end
+  return ...
+end
+
+-- call taking a Lua string for each [bytes] argument the function's
+-- value descriptions specs name (not one the library keeps: kept):
+-- copied into C memory for the call, freed when it returns; call itself
+-- when there is none.
+function owners.bytes_in(lib, specs, kept, call)
+  local slots = {}
+  for _, spec in ipairs(specs or {}) do
+    local keeps = false
+    for _, e in ipairs(kept or {}) do keeps = keeps or e.arg == spec.arg end
+    if spec.kind == "bytes" and not keeps then slots[#slots + 1] = spec.arg end
+  end
+  if #slots == 0 then return call end
+  return function(...)
+    local args, copies = {n = select("#", ...), ...}, {}
+    for _, k in ipairs(slots) do
+      local s = args[k]
+      if type(s) == "string" then
+        local p = lib:alloc(#s > 0 and #s or 1)
+        copies[#copies + 1] = p
+        if #s > 0 then lib:write(p, s) end
+        args[k] = p
+      end
+    end
+    if #copies == 0 then return call(...) end
+    return freeing(lib, copies, pcall(call, unpack(args, 1, args.n)))
   end
 end
 
