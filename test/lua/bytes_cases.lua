@@ -1,20 +1,12 @@
 -- bytes_cases.lua — byte buffers and closure scopes through the generated
--- module hcb.lua (docs/LUA.md, "Bytes and closure scopes"), run by
+-- module hcb.lua (docs/LUA.md, "Callbacks" and "Generated modules"), run by
 -- run.lua after the shared case table when it is given the directory
 -- holding hcb.lua. Each case raises on failure.
 return function(lib, nccc, hcb)
-  local cases = {}
-  local function case(name, fn) cases[#cases + 1] = {name = name, fn = fn} end
-  local function raises(fn, words)
-    local ok, err = pcall(fn)
-    assert(not ok, "no error raised")
-    err = tostring(err)
-    if not err:find(words, 1, true) then
-      error(string.format("error '%s' lacks '%s'", err, words), 2)
-    end
-    return err
-  end
-  local function int(v) return tonumber((tostring(v):gsub("U?LL$", ""))) end
+  local checks = require("checks")
+  local cases, case = checks.list()
+  local raises = checks.raises
+  local function int(v) return tonumber(checks.dec(v)) end
   local function in_use() return int(select(2, lib:closure_stats())) end
 
   case("bytes: a Lua string passes as a [bytes] buffer", function()

@@ -3,17 +3,9 @@
 -- modules"), run by run.lua when it is given the directory holding it.
 -- Each case raises on failure.
 return function(lib, nccc, gen)
-  local cases = {}
-  local function case(name, fn) cases[#cases + 1] = {name = name, fn = fn} end
-  local function dec(v) return (tostring(v):gsub("U?LL$", "")) end
-  local function raises(fn, words)
-    local ok, err = pcall(fn)
-    assert(not ok, "no error raised")
-    err = tostring(err)
-    if not err:find(words, 1, true) then
-      error(string.format("error '%s' lacks '%s'", err, words), 2)
-    end
-  end
+  local checks = require("checks")
+  local cases, case = checks.list()
+  local raises, dec = checks.raises, checks.dec
   local tour = gen.bind(lib)
 
   case("generated: a function per IDL function", function()

@@ -5,20 +5,9 @@
 return function(lib, nccc)
   local core = nccc.core
   local luajit = core.kind == "luajit"
-  local cases = {}
-  local function case(name, fn) cases[#cases + 1] = {name = name, fn = fn} end
-
-  local function raises(fn, words)
-    local ok, err = pcall(fn)
-    assert(not ok, "no error raised")
-    err = tostring(err)
-    if words and not err:find(words, 1, true) then
-      error(string.format("error '%s' lacks '%s'", err, words), 2)
-    end
-    return err
-  end
-
-  local function dec(v) return (tostring(v):gsub("U?LL$", "")) end
+  local checks = require("checks")
+  local cases, case = checks.list()
+  local raises, dec = checks.raises, checks.dec
 
   case("buffers are bounds-checked", function()
     local b = core.buffer(2)
