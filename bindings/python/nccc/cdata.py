@@ -23,7 +23,6 @@ _SCALARS = {"?": ctypes.c_bool, "b": ctypes.c_int8, "B": ctypes.c_uint8,
             "I": ctypes.c_uint32, "l": ctypes.c_int64, "L": ctypes.c_uint64,
             "f": ctypes.c_float, "d": ctypes.c_double, "e": ctypes.c_int32}
 _POINTERS = "psFc"
-_SET = ctypes.Union.__setattr__
 
 
 class CData:
@@ -36,13 +35,6 @@ class CData:
 
     def _nccc_address(self):
         return ctypes.addressof(self)
-
-    def __setattr__(self, name, value):
-        if not hasattr(type(self), name):
-            raise AttributeError("%s.%s has no field '%s'"
-                                 % (self._nccc_layout.module,
-                                    self._nccc_layout.name, name))
-        _SET(self, name, value)
 
     @property
     def address(self):
@@ -194,10 +186,10 @@ def _make_class(lay, rec, classes, record_classes):
         members.append(("_nccc_f%d" % k, wrapper))
         anon.append("_nccc_f%d" % k)
     members.append(("_nccc_bytes", ctypes.c_char * lay.size))
+    what = "%s.%s" % (lay.module, lay.name)
     cls = type(lay.name, (CData, ctypes.Union), {
         "_anonymous_": anon, "_fields_": members, "_nccc_layout": lay,
         "_nccc_classes": record_classes, "_nccc_owned": False})
-    what = "%s.%s" % (lay.module, lay.name)
     for fd in lay.fields:
         if fd.type in _POINTERS and fd.count == 1:
             setattr(cls, fd.name, _pointer_property(
