@@ -11,14 +11,13 @@ The module imports nothing: it is the module's binding records
 written by the shared literal writer (stubgen/literal.py), and bind(rt)
 hands them to the runtime it is given (rt.bindModule,
 bindings/js/nccc/binder.mjs), which looks every function up once, checks
-its signature and makes its caller from its record. Functions of
-numbers only also get a caller printed for their own signature
-(stubgen/emit_js/fast.py), which bind takes instead of rt.fast.
+its signature and makes its caller from its record (functions of
+numbers only get one of the fixed callers of
+bindings/js/nccc/special.mjs).
 """
 
 import json
 
-from stubgen.emit_js.fast import emit_special, specialisable
 from stubgen.emit_js.types import emit_types
 from stubgen.host import HostModule
 from stubgen.literal import LiteralSyntax, literal_lines
@@ -42,8 +41,7 @@ def emit(module, idl_name):
     src.line("// %s.mjs: the nccc module %s for JavaScript, %s." % (
         host.name, js_string(host.name), host.generated_by()))
     src.lines("""
-        // The module's binding records (docs/BINDING.md) and the callers
-        // specialised for its functions of numbers only; the support
+        // The module's binding records (docs/BINDING.md); the support
         // library (bindings/js/nccc/binder.mjs, docs/JS.md "Generated
         // modules") binds them to a loaded runtime:
         //   import * as %s from "./%s.mjs";
@@ -54,15 +52,6 @@ def emit(module, idl_name):
     lines[-1] += ";"
     for line in lines:
         src.line(line)
-    src.blank()
-    src.line("// callers specialised for the wasm32 signature "
-             "(stubgen/emit_js/fast.py)")
-    src.line("const S = {};")
-    for lf in host.functions:
-        sig = specialisable(lf)
-        if sig is not None:
-            emit_special(src, lf, sig, js_string)
-    src.line("M.special = S;")
     src.blank()
     src.line("export const name = M.module;")
     src.line("// bind(rt): the module bound to a runtime from nccc.load")

@@ -1,16 +1,17 @@
 """M.d.ts: the TypeScript declarations of a generated JavaScript module,
 so that editors show every function's parameters and results. Types
 follow docs/JS.md, "Values", read from each function's wasm32
-signature (stubgen/emit_js/fast.py)."""
+signature (the one bindings/js binds on wasm)."""
 
 import re
 
 from stubgen.abi import load as load_abi
-from stubgen.emit_js.fast import WASM32, wasm32_signature
-from stubgen.model.lower import signatures
+from stubgen.ctype import CHAR_CODES
+from stubgen.model.lower import TARGETS, signatures
 from stubgen.source import Source
 
 _ABI = load_abi()
+WASM32 = TARGETS.index(("ILP32", CHAR_CODES[0]))  # wasm32: signed char
 _ITEM = re.compile(r"\%s[^%s]*\%s|." % (_ABI.record_open, _ABI.record_close,
                                         _ABI.record_close))
 _IN = {"bool": "boolean", "int": "number", "errno": "number",
@@ -38,11 +39,15 @@ def _ts(item, table, nonnull=False):
     return table[c.kind]
 
 
+def _wasm32(sigs):
+    """The wasm32 one of a function's signatures (one, or one per target)."""
+    return sigs[WASM32] if len(sigs) > 1 else sigs[0]
+
+
 def _constant(code):
     """A constant (an integer) reads as a number, or a BigInt when it
     is 64 bits wide on wasm32."""
-    sigs = signatures([code], [])
-    sig = sigs[WASM32] if len(sigs) > 1 else sigs[0]
+    sig = _wasm32(signatures([code], []))
     return "bigint" if _ABI.code(sig.split(_ABI.separator)[0]).bytes == 8 \
         else "number"
 
@@ -53,7 +58,7 @@ def _ident(name, k):
 
 
 def _function(src, lf):
-    ins, outs = wasm32_signature(lf).split(_ABI.separator)
+    ins, outs = _wasm32(lf.signatures).split(_ABI.separator)
     params = ", ".join(
         "%s: %s" % (_ident(s.name, k), _ts(item, _IN, s in lf.nonnull))
         for k, (s, item) in enumerate(zip(lf.in_slots, _items(ins)), 1))

@@ -1,5 +1,5 @@
-"""The JavaScript emitter's module is the binding records plus the
-callers specialised for functions of numbers only, and
+"""The JavaScript emitter's module is the binding records only (data:
+the one function is bind), and
 bindings/js/nccc/binder.mjs binds every shipped IDL's module from its
 records (node, against a stand-in runtime that records what bind asks of
 it). Calls against a real wasm runtime are test/js's."""
@@ -72,9 +72,10 @@ def test_every_idl_binds_from_its_records(idl, tmp_path):
         assert len(asked["%s.%s" % (model.name, f.name)]) == 1, f.name
 
 
-def test_the_module_is_records_and_specialised_callers(tmp_path):
+def test_the_module_is_records_and_the_binder_chooses_callers(tmp_path):
     _, text, asked = _bind(tmp_path, FX, "fx.idl")
-    assert text.count("function ") == asked_special(asked) + 1  # + bind
+    assert text.count("function ") == 1  # bind
+    assert "=>" not in text
     assert '\n    {name: "len", error_name: "fx.len", signatures: ["s:i"], ' \
         'in_count: 1, nonnull: [1]},\n' in text
     assert asked["fx.add"] == ["special ll:l"]
@@ -86,8 +87,3 @@ def test_the_module_is_records_and_specialised_callers(tmp_path):
     assert asked["owned"] == ["owner fx.obj_free struct fx_obj",
                               "ownedString fx.str_free",
                               "ownedString fx.str_free"]
-
-
-def asked_special(asked):
-    return sum(1 for v in asked.values() for a in v
-               if a.startswith("special "))

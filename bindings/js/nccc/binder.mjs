@@ -2,15 +2,16 @@
 // (docs/JS.md, "Generated modules"; the records: docs/BINDING.md):
 // bind(rt) of a module hands its records to rt.bindModule, which looks
 // each function up, checks its signature, and makes its caller from its
-// record (functionCall: the module's specialised caller, or rt.fast
-// with the record's options, closure sets and owned results). Also what
-// specialised callers use (rt.special, rt.put), owned results, and
+// record (functionCall: a caller of numbers only, special.mjs, or
+// rt.fast with the record's options, closure sets and owned results).
+// Also what those callers use (rt.special, rt.put), owned results, and
 // closure sets (owners.mjs).
 import abi from "./abi.mjs";
 import { NcccError, asArgumentError, badArgument } from "./errors.mjs";
 import { releaseRefused } from "./calls.mjs";
 import { PUT, valueList } from "./values.mjs";
 import { converting, closureSets } from "./owners.mjs";
+import { specialCaller, specialSignature } from "./special.mjs";
 
 // The methods this part gives the Runtime (composed in index.mjs).
 export const methods = {};
@@ -91,9 +92,9 @@ function owning(rt, M, e, S, call) {
 // The caller of function record e bound to handle h on rt (a runtime,
 // or a device: remote/bind.mjs).
 export function functionCall(rt, M, e, h, S) {
-  const special = M.special[e.name];
-  if (special) return special(rt, h);
   const opts = fastOptions(e);
+  const sig = specialSignature(e, signatureOf(e, WASM32));
+  if (sig) return rt.special(h, sig, (f, fn, m, slow) => specialCaller(rt, sig, f, fn, m, slow), opts);
   return owning(rt, M, e, S, withSets(e, S, opts ? rt.fast(h, opts) : rt.fast(h)));
 }
 
@@ -186,7 +187,7 @@ methods.bindModule = function (M) {
 // ---- what specialised callers use ---------------------------------------
 
 // make(f, fn, mem, slow) of a specialised caller when the library's
-// signature is the one it was printed for, else the generic caller slow
+// signature is the one it was made for, else the generic caller slow
 // (rt.fast with opts), which the specialised one hands every call it
 // does not take.
 methods.special = function (h, sig, make, opts) {
