@@ -284,6 +284,14 @@ class _Maker:
                 % (self.who, pos, v, self._null_ok(slot)),
                 "slot-u64-set!")
 
+    def _closure_scope(self, slot):
+        """The scope a closure slot states (a quoted symbol), #f for the
+        slot of a closure set (the owner's group)."""
+        c = next((c for c in self.f.closures if c.slot is slot), None)
+        if c is None or c.closures is not None:
+            return "#f"
+        return "(r:quote %s)" % c.scope
+
     def _closure_types(self, slot):
         """What a closure slot takes: per member, the signatures its
         callback type has on some target (the callback must have one of
@@ -309,9 +317,10 @@ class _Maker:
             kind = code_kind(s.code)
             if kind == "closure":
                 closures.append(a)
-                checks.append("(%%nccc-callback-arg %s %d %s %s %s)"
+                checks.append("(%%nccc-callback-arg %s %d %s %s %s %s)"
                               % (self.who, pos, a, self._null_ok(s),
-                                 self._closure_types(s)))
+                                 self._closure_types(s),
+                                 self._closure_scope(s)))
             elif kind == "string" and s not in f.nullable:
                 # [nonnull]: null; neither: a string is expected
                 kind, text = (("null", "NULL where the IDL says nonnull")

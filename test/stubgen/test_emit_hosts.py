@@ -330,6 +330,7 @@ def test_closure_parameters_name_their_callback_types():
     assert 'closures = {{arg = 2, scope = "call", callbacks = {"tick_fn", ' \
         '"done_fn"}}}' in lua
     scm = scheme_of(CLOSURES)
-    assert '(%nccc-callback-arg (r:quote m.fold) 2 a2 #f (r:quote (("ii:i"))))' in scm
+    assert ('(%nccc-callback-arg (r:quote m.fold) 2 a2 #f '
+            '(r:quote (("ii:i"))) (r:quote call))') in scm
     assert ('(%nccc-callback-arg (r:quote m.ticks) 2 a2 #f '
-            '(r:quote (("l:" "i:") ("i:i"))))') in scm
+            '(r:quote (("l:" "i:") ("i:i"))) (r:quote call))') in scm

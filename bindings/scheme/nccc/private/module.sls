@@ -316,8 +316,10 @@
   ;; member of the parameter, the signatures its callback type may have
   ;; (#f: not checked); a callback made for other signatures is refused
   ;; here, before C (the backward wrapper would refuse it only when C
-  ;; calls back).
-  (define (%nccc-callback-arg who position v nullable types)
+  ;; calls back). scope: the parameter's (#f: not checked); a callback of
+  ;; scope call is refused where it is another (C would keep it past the
+  ;; call that releases it).
+  (define (%nccc-callback-arg who position v nullable types scope)
     (cond [(nccc-callback? v)
            (callback-slot who v)
            (when (and types (not (fits? (callback-signatures v) types)))
@@ -328,6 +330,14 @@
                                          (show-strings (map car types))
                                          " expected, got one of "
                                          (show-strings (callback-signatures v)))
+                          v))
+           (when (and scope (not (eq? scope 'call)) (eq? (callback-scope v) 'call))
+             (release-refused (list v))
+             (misuse/kind who 'scope
+                          (string-append "bad argument #" (number->string position)
+                                         ": a callback of scope '"
+                                         (symbol->string scope)
+                                         " expected, got one of scope 'call")
                           v))
            v]
           [(and (not v) nullable) v]
@@ -400,7 +410,9 @@
             [else (loop (+ k 1))])))
 
   ;; proc with the arguments callback type name's value descriptions
-  ;; (docs/BINDING.md, "Value descriptions") turned into strings and vectors.
+  ;; (docs/BINDING.md, "Value descriptions") turned into strings,
+  ;; bytevectors and vectors; a buffer to fill ("fill") is a bytevector
+  ;; of its bytes, copied back into C's buffer when proc returns.
   (define (converting m name proc)
     (let ([row (row-of (module-values m) name)])
       (if (not row)
@@ -408,22 +420,38 @@
           (let ([specs (signature-of row (car (vector-ref (module-bound m) 2)))]
                 [rt (module-runtime m)])
             (lambda args
-              (let ([v (list->vector args)])
-                (for-each (lambda (spec) (convert-arg! rt v spec)) specs)
-                (apply proc (vector->list v))))))))
+              (let* ([v (list->vector args)]
+                     [fills (fold-left (lambda (acc spec)
+                                         (let ([back (convert-arg! rt v spec)])
+                                           (if back (cons back acc) acc)))
+                                       '() specs)])
+                (if (null? fills)
+                    (apply proc (vector->list v))
+                    (call-with-values (lambda () (apply proc (vector->list v)))
+                      (lambda results
+                        (for-each (lambda (back) (back)) fills)
+                        (apply values results))))))))))
 
-  ;; spec: ((arg . k) (kind . "string" or "array") (code . C) (stride . S)
-  ;; (count (arg . j) or (fixed . n) or (zero_terminated . #t))).
+  ;; spec: ((arg . k) (kind . "string", "bytes" or "array") (code . C)
+  ;; (stride . S) (count (arg . j) or (fixed . n) or (zero_terminated
+  ;; . #t)) (fill . #t)). -> a thunk copying a filled bytevector back to
+  ;; C, or #f.
   (define (convert-arg! rt v spec)
     (let* ([k (- (described spec 'arg) 1)] [p (vector-ref v k)]
            [count (described spec 'count)]
            [n (cond [(described count 'arg) => (lambda (j) (vector-ref v (- j 1)))]
-                    [else (described count 'fixed)])])
-      (when (and p (not (eqv? p 0)))
-        (vector-set! v k
-                     (if (string=? (described spec 'kind) "string")
-                         (utf8->string (nccc-read rt p n))
-                         (read-elements rt p (described spec 'code) (described spec 'stride) n))))))
+                    [else (described count 'fixed)])]
+           [kind (described spec 'kind)])
+      (cond [(or (not p) (eqv? p 0)) #f]
+            [(string=? kind "string") (vector-set! v k (utf8->string (nccc-read rt p n))) #f]
+            [(not (string=? kind "bytes"))
+             (vector-set! v k (read-elements rt p (described spec 'code) (described spec 'stride) n))
+             #f]
+            [else
+             (let ([bv (nccc-read rt p n)])
+               (vector-set! v k bv)
+               (and (described spec 'fill)
+                    (lambda () (nccc-write rt p bv))))])))
 
   (define (read-elements rt p code stride n)
     (let loop ([i 0] [acc '()])
