@@ -8,6 +8,7 @@ local common = require("nccc.common")
 local abi = require("nccc.abi")
 common.internal()
 local owners = require("nccc.owners")
+local cdata = require("nccc.cdata")
 
 local fmt = string.format
 local unpack = table.unpack or unpack
@@ -271,6 +272,16 @@ local function bind(M, lib)
   function helpers.pack(name, v) return lib:pack(M.module .. "." .. name, v) end
   function helpers.unpack(name, bytes) return lib:unpack(M.module .. "." .. name, bytes) end
   function helpers.signature(name) return signature_of(name) end
+  -- C objects (docs/LUA.md, "C objects"): new(name[, value]), view(name, p[, count])
+  local classes = not remote and cdata.classes(lib, M.module, M.layouts or {})
+  function helpers.new(name, value)
+    if remote then error(fmt("nccc: C objects of %s: the module is bound from a device", M.module), 2) end
+    return cdata.new(classes, M.module, name, value)
+  end
+  function helpers.view(name, p, count)
+    if remote then error(fmt("nccc: C objects of %s: the module is bound from a device", M.module), 2) end
+    return cdata.view(classes, M.module, name, p, count)
+  end
   -- fn converting the arguments callback type name's value descriptions
   -- describe (strings, tables)
   function helpers.values(name, fn)

@@ -24,6 +24,10 @@ end
 -- by the collector (__gc), whichever comes first (nccc/calls.lua).
 common.Owned = {__name = "nccc.owned"}
 common.Owned.__index = common.Owned
+-- C objects and their array views (nccc/cdata.lua); address(v) gives the
+-- slot of one passed as a pointer, or nil and why not
+common.CObject = {__name = "nccc.cobject"}
+common.CArray = {__name = "nccc.carray"}
 
 -- Errors of calls are raised at the first caller outside the library:
 -- its own files, the primitive's compiled converters and the generated

@@ -11,6 +11,7 @@ local TYPE_NAME = require("nccc.signature").TYPE_NAME
 
 local fmt, floor, concat = string.format, math.floor, table.concat
 local NULL, Closure, Owned, vtype = common.NULL, common.Closure, common.Owned, common.vtype
+local CObject, CArray = common.CObject, common.CArray
 local RECORD, RAW = abi.grammar.record_open, abi.grammar.variadic
 local values = {}
 
@@ -63,6 +64,7 @@ local ENCODE = {
       if v.closed then return nil, "closed" end
       return v.addr
     end
+    if mt == CObject or mt == CArray then return mt.address(v) end
     return N.ptr(v)
   end,
   -- A closure slot takes a closure of this library (nil or NULL for a

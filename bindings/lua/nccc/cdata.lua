@@ -1,0 +1,214 @@
+-- nccc/cdata.lua — C objects (docs/LUA.md, "C objects"): records in C
+-- memory with their fields read and written by name, made from a
+-- module's layout records (docs/BINDING.md, "A layout") and the
+-- library's layout table (sizes and offsets from the C compiler). Every
+-- access is a peek or poke of the library at the field's offset; nested
+-- records and arrays are views sharing the state of the object they
+-- came from, so freeing it stops them all.
+require("nccc.common").internal()
+local values = require("nccc.values")
+local N = require("nccc.numbers").N
+
+local fmt = string.format
+local cdata = {}
+
+-- the hidden keys of a C object or array view
+local ADDR, CLASS, STATE, FIELD, ROOT = {}, {}, {}, {}, {}
+local Object, Array = require("nccc.common").CObject, require("nccc.common").CArray
+
+local function what(o) return o[CLASS].what end
+
+local function live(o)
+  local st = o[STATE]
+  if st.closed then error(fmt("%s object was freed", st.name), 3) end
+  return o[ADDR]
+end
+
+local function view(class, addr, state)
+  return setmetatable({[ADDR] = addr, [CLASS] = class, [STATE] = state}, Object)
+end
+
+local function element_size(fd) return math.floor(fd.size / fd.count) end
+
+-- the value of field fd at address a (fd.count 1)
+local function get(o, class, fd, a)
+  if fd.layout then return view(class.module_classes[fd.layout.name], a, o[STATE]) end
+  local pointer = fd.type == "s" or fd.type == "F" or fd.type == "c"
+  local v = class.lib:peek(a, pointer and "p" or fd.type)
+  local text = class.texts[fd.name]
+  if text and v ~= nil then
+    local n = text.count.field and o[text.count.field] or text.count.fixed
+    return class.lib:string(v, n)
+  end
+  return v
+end
+
+local function put(o, class, fd, a, v, name)
+  if fd.layout then
+    local bytes, why = values.pack_record(fd.layout, v)
+    if bytes == nil then error(fmt("field '%s' of %s (%s)", name, what(o), values.describe(why, "{", v)), 3) end
+    return class.lib:write(a, bytes)
+  end
+  local code = (fd.type == "s" or fd.type == "F" or fd.type == "c") and "p" or fd.type
+  if code == "p" and type(v) == "string" then
+    error(fmt("field '%s' of %s (pointer expected, got string: its memory would not outlive the assignment)",
+      name, what(o)), 3)
+  end
+  local s, why = values.ENCODE[code](v)
+  if s == nil then error(fmt("field '%s' of %s (%s)", name, what(o), values.describe(why, code, v)), 3) end
+  class.lib:poke(a, code, v)
+end
+
+local function array(o, fd, a)
+  return setmetatable({[ADDR] = a, [CLASS] = o[CLASS], [STATE] = o[STATE], [FIELD] = fd}, Array)
+end
+
+local methods = {}
+
+-- free(): frees the memory of an object made by new (a view only stops
+-- being usable); true the first time, false after.
+function methods.free(o)
+  local st = o[STATE]
+  if st.closed then return false end
+  st.closed = true
+  if st.owned then st.lib:free(o[ADDR]) end
+  return true
+end
+methods.close = methods.free
+-- The object's address (a pointer value).
+function methods.address(o) return N.vptr(live(o)) end
+-- A copy of the whole record as a table (lib:unpack's).
+function methods.record(o)
+  local class = o[CLASS]
+  return values.unpack_record(class.layout, class.lib:read(live(o), class.layout.size))
+end
+-- Copies a whole record in: a table (fields left out are zero) or a
+-- string of the layout's size.
+function methods.assign(o, v)
+  local class = o[CLASS]
+  local a = live(o)
+  local bytes, why = v, nil
+  if type(v) ~= "string" then bytes, why = values.pack_record(class.layout, v) end
+  if bytes == nil or #bytes ~= class.layout.size then
+    error(fmt("bad argument #1 to 'assign' (%s)", bytes and fmt("%d bytes expected, got %d", class.layout.size, #bytes)
+      or values.describe(why, "{", v)), 2)
+  end
+  class.lib:write(a, bytes)
+end
+
+Object.__index = function(o, k)
+  local class = o[CLASS]
+  local fd = class.layout.field[k]
+  if fd == nil then
+    if methods[k] then return methods[k] end
+    error(fmt("%s has no field '%s'", what(o), tostring(k)), 2)
+  end
+  local a = live(o) + fd.offset
+  if fd.count > 1 then return array(o, fd, a) end
+  return get(o, class, fd, a)
+end
+
+Object.__newindex = function(o, k, v)
+  local class = o[CLASS]
+  local fd = class.layout.field[k]
+  if fd == nil then error(fmt("%s has no field '%s'", what(o), tostring(k)), 2) end
+  if fd.count > 1 then error(fmt("field '%s' of %s is an array: write its elements", k, what(o)), 2) end
+  put(o, class, fd, live(o) + fd.offset, v, k)
+end
+
+Object.__gc = function(o)
+  if rawget(o, ROOT) and not o[STATE].closed then pcall(methods.free, o) end
+end
+
+Object.__tostring = function(o)
+  local st = o[STATE]
+  if st.closed then return fmt("freed %s", what(o)) end
+  return fmt("%s %s: %s", st.owned and "C object" or "view of", what(o), tostring(N.vptr(o[ADDR])))
+end
+
+-- The slot of a C object passed as a pointer (values.lua's "p"), or why not.
+function cdata.address(v)
+  local mt = getmetatable(v)
+  if mt ~= Object and mt ~= Array then return nil end
+  if v[STATE].closed then return nil, fmt("%s object was freed", v[STATE].name) end
+  return v[ADDR]
+end
+
+Object.address, Array.address = cdata.address, cdata.address
+
+local function index_of(t, k)
+  local fd = t[FIELD]
+  if type(k) ~= "number" or k ~= math.floor(k) or k < 1 or k > fd.count then
+    error(fmt("index %s out of range 1..%d of field '%s' of %s", tostring(k), fd.count, fd.name, what(t)), 3)
+  end
+  return live(t) + (k - 1) * element_size(fd)
+end
+
+Array.__index = function(t, k)
+  local fd = t[FIELD]
+  local a = index_of(t, k)
+  return get(t, t[CLASS], {layout = fd.layout, type = fd.type, name = fd.name}, a)
+end
+Array.__newindex = function(t, k, v)
+  local fd = t[FIELD]
+  put(t, t[CLASS], {layout = fd.layout, type = fd.type}, index_of(t, k), v, fd.name)
+end
+Array.__len = function(t) return t[FIELD].count end
+
+-- classes(lib, module, layout_records): {name: class} of a module's
+-- structs and unions.
+function cdata.classes(lib, module, records)
+  local classes = {}
+  for _, rec in ipairs(records) do
+    if rec.kind == "struct" or rec.kind == "union" then
+      local texts = {}
+      for _, t in ipairs(rec.texts or {}) do texts[t.field] = t end
+      classes[rec.name] = {lib = lib, layout = lib:layout(module .. "." .. rec.name),
+        what = module .. "." .. rec.name, texts = texts, module_classes = classes}
+    end
+  end
+  return classes
+end
+
+local function class_arg(classes, name, fn, module)
+  local class = type(name) == "string" and classes[name]
+  if not class then
+    error(fmt("bad argument #1 to '%s' (a struct or union of %s expected, got %s)", fn, module, tostring(name)), 3)
+  end
+  return class
+end
+
+-- new(classes, name[, value]): a zeroed object of the layout's size in
+-- C memory (lib:alloc), freed by free()/close() or its finalizer.
+function cdata.new(classes, module, name, value)
+  local class = class_arg(classes, name, "new", module)
+  local lib, size = class.lib, class.layout.size
+  local a = N.ptr(lib:alloc(size))
+  lib:write(a, string.rep("\0", size))
+  local state = {owned = true, lib = lib, name = name, closed = false}
+  local o = view(class, a, state)
+  rawset(o, ROOT, true)
+  -- views hold the state, the state the object: the memory lives while
+  -- any of them does (LuaJIT: the proxy, Lua 5.4: the object's __gc)
+  state.root = o
+  state.proxy = N.finalizer(function(s) lib:free(s) end, a, state)
+  if value ~= nil then methods.assign(o, value) end
+  return o
+end
+
+-- view(classes, name, p[, count]): a borrowed view of the record (or of
+-- count records) at the non-NULL address p; it never frees.
+function cdata.view(classes, module, name, p, count)
+  local class = class_arg(classes, name, "view", module)
+  local a = cdata.address(p)
+  if a == nil then a = N.ptr(p) end
+  if a == nil or a == 0 then
+    error(fmt("bad argument #2 to 'view' (non-NULL address expected, got %s)", tostring(p)), 2)
+  end
+  local state = {owned = false, name = name, closed = false}
+  if count == nil then return view(class, a, state) end
+  local fd = {name = name, count = count, size = count * class.layout.size, layout = class.layout}
+  return setmetatable({[ADDR] = a, [CLASS] = class, [STATE] = state, [FIELD] = fd}, Array)
+end
+
+return cdata
