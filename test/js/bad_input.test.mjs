@@ -39,7 +39,7 @@ test("a wrong argument type", () => {
   refused(() => tour.echo_double("x"), "type", "tour.echo_double", 1);
   refused(() => tour.text_length(42), "type", "tour.text_length", 1);
   refused(() => tour.midpoint({ x: 1, z: 2 }, { x: 0, y: 0 }), "field", "tour.midpoint", 1);
-  refused(() => hcb.fold(3, (a, b) => a + b), "type", "hcb.fold", 2);
+  refused(() => hcb.fold(3, 42), "type", "hcb.fold", 2);
 });
 
 test("numbers out of range are refused, never wrapped", () => {

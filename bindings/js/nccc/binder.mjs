@@ -105,24 +105,55 @@ export function closureParams(e) {
   return free.length ? Object.fromEntries(free.map((c) => [c.arg, c.callbacks])) : undefined;
 }
 
+// {position: scope} of the closure arguments record e's caller passes.
+export function closureScopes(e) {
+  return Object.fromEntries((e.closures || []).filter((c) => !c.set).map((c) => [c.arg, c.scope]));
+}
+
+// Why closure v cannot go to a parameter of callback types types (their
+// signatures w) and scope (undefined: not checked), or undefined: made
+// for other signatures, or of scope call where the scope is another.
+function mismatch(v, w, types, scope) {
+  const got = v.signatures;
+  if (got.length !== w.length || got.some((s, j) => s !== w[j])) {
+    return [`closure of ${types.join(", ")} '${w.join("', '")}' expected, got one of '${got.join("', '")}'`, "type"];
+  }
+  if (scope !== undefined && scope !== "call" && v.scope === "call") {
+    return [`closure of scope '${scope}' expected, got one of scope 'call' (make it with scope '${scope}', or pass a function)`, "scope"];
+  }
+  return undefined;
+}
+
 // call, refusing a closure argument made for callback signatures other
 // than the parameter's before C runs (want: {position: [signature per
-// member]}).
-export function checkingClosures(name, call, want, types) {
+// member]}), and with scopes ({position: scope}) one of scope call where
+// the parameter's is another; with make(type, fn, scope), a function
+// passed for a parameter of one callback type becomes a closure of its
+// scope.
+export function checkingClosures(name, call, want, types, scopes = {}, make = undefined) {
   const positions = Object.keys(want).map(Number);
   return function (...args) {
+    let made = false;
     for (const k of positions) {
       const v = args[k - 1];
       if (v && typeof v === "object" && v.constructor.ncccType === "closure") {
-        const got = v.signatures, w = want[k];
-        if (got.length !== w.length || got.some((s, j) => s !== w[j])) {
+        const why = mismatch(v, want[k], types[k], scopes[k]);
+        if (why) {
           releaseRefused(args);
-          throw new NcccError(`bad argument #${k} to '${name}' (closure of ${types[k].join(", ")} '${w.join("', '")}' expected, got one of '${got.join("', '")}')`,
-            { kind: "type", function: name, parameter: k });
+          throw new NcccError(`bad argument #${k} to '${name}' (${why[0]})`,
+            { kind: why[1], function: name, parameter: k });
         }
+      } else if (typeof v === "function" && make && types[k].length === 1) {
+        args[k - 1] = make(types[k][0], v, scopes[k]);
+        args[k - 1].fresh = made = true;
       }
     }
-    return call(...args);
+    if (!made) return call(...args);
+    try {
+      return call(...args);
+    } finally {
+      for (const k of positions) if (args[k - 1] && args[k - 1].fresh) args[k - 1].fresh = false;
+    }
   };
 }
 
@@ -172,7 +203,7 @@ methods.bindModule = function (M) {
     if (!params) continue;
     const want = {};
     for (const [k, types] of Object.entries(params)) want[k] = types.map(helpers.signature);
-    t[e.name] = checkingClosures(e.error_name, t[e.name], want, params);
+    t[e.name] = checkingClosures(e.error_name, t[e.name], want, params, closureScopes(e), helpers.callback);
   }
   const values = this.constants(M.module);
   for (const c of M.constants) {

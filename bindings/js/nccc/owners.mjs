@@ -1,7 +1,7 @@
 // nccc/owners.mjs — what generated modules need for callbacks beyond
 // rt.callback (docs/JS.md, "Generated modules"): the arguments a
 // callback type's value annotations describe, handed to the function as
-// strings and arrays, and closure sets — callbacks registered one by
+// strings, Uint8Arrays and arrays, and closure sets — callbacks registered one by
 // one on an owning object, one closure group per owner, released when
 // the owner is freed.
 import { NcccError, asArgumentError, vtype } from "./errors.mjs";
@@ -21,9 +21,19 @@ function readArray(rt, p, spec, n) {
   return t;
 }
 
+// The value argument p described by spec holds (n elements): a string,
+// a Uint8Array (a copy; for a buffer to fill, a view of the memory) or
+// an array.
+function described(rt, p, spec, n) {
+  if (spec.kind === "string") return rt.cstring(p, n);
+  if (spec.kind !== "bytes") return readArray(rt, p, spec, n);
+  const view = new Uint8Array(rt.mem.buffer, Number(p), n);
+  return spec.fill ? view : view.slice();
+}
+
 // fn with the arguments the value descriptions specs (docs/BINDING.md,
-// "Value descriptions") describe turned into strings and arrays (NULL
-// stays null); fn itself when there are none.
+// "Value descriptions") describe turned into strings, Uint8Arrays and
+// arrays (NULL stays null); fn itself when there are none.
 export function converting(rt, specs, fn) {
   if (!specs) return fn;
   return (...args) => {
@@ -32,7 +42,7 @@ export function converting(rt, specs, fn) {
       if (p === null || p === undefined) continue;
       const count = spec.count;
       const n = count.fixed !== undefined ? count.fixed : count.arg !== undefined ? Number(args[count.arg - 1]) : undefined;
-      args[spec.arg - 1] = spec.kind === "string" ? rt.cstring(p, n) : readArray(rt, p, spec, n);
+      args[spec.arg - 1] = described(rt, p, spec, n);
     }
     return fn(...args);
   };
