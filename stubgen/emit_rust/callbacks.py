@@ -184,7 +184,9 @@ def _cb_arg_type(slot):
     if _str_array(slot):
         return "nccc::StrArray<'_>"
     if slot.info is not None and slot.info.length:
-        return "&[%s]" % pointee_rust(slot.type)
+        # a buffer the callback fills ([out, length=N]) is written
+        return "&%s[%s]" % ("mut " if slot.info.fills else "",
+                            pointee_rust(slot.type))
     if slot.record is not None:
         return record_name(slot.record)
     if slot.code == STRING_CODE:
@@ -202,8 +204,9 @@ def _cb_body(name, cb, n_outs, heap):
         if _str_array(s):
             args.append("nccc::StrArray::arg(i[%s])" % at)
         elif s.info is not None and s.info.length:
-            args.append("nccc::callback::slice_arg(i[%s], i[%s])"
-                        % (at, _cb_index(_cb_count(cb, s))))
+            args.append("nccc::callback::%s(i[%s], i[%s])"
+                        % ("slice_arg_mut" if s.info.fills else "slice_arg",
+                           at, _cb_index(_cb_count(cb, s))))
         elif s.record is not None:
             args.append("<%s as nccc::Record>::from_slots(&i[%s..])" % (record_name(s.record), at))
         elif s.code == STRING_CODE:

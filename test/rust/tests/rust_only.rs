@@ -1,6 +1,7 @@
 //! What only Rust has to show: closures borrowed for one call, panics in
 //! callbacks, Drop of owned objects and boxed closures, layout checks, a
-//! released closure, errors with their parts.
+//! released closure, errors with their parts, byte buffers (a buffer a
+//! callback fills as &mut [u8]).
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -247,5 +248,33 @@ fn results_ending_in_a_star_take_a_checked_count() {
         let out = rt.call_var("nccc.read", 2, &[cell.clone(), Dyn::Int(9)]).unwrap();
         assert_eq!(out, vec![Dyn::Int(0), Dyn::Int(0x3837363534333231), Dyn::Int(0x39)]);
         rt.call_dynamic("nccc.free", &[cell]).unwrap();
+    });
+}
+
+#[test]
+fn bytes_in_and_a_buffer_a_callback_fills() {
+    with_fixture(|_, _, h| {
+        assert_eq!(h.byte_sum(&[1, 2, 255]).unwrap(), 258);
+        assert_eq!(h.byte_sum(&[]).unwrap(), 0);
+        let source = b"hello, bytes!";
+        let mut at = 0;
+        let mut sizes = Vec::new();
+        let mut dest = [0u8; 32];
+        // the callback gets &mut [u8] over C's buffer and writes into it
+        let n = h
+            .fill_from(
+                &mut |buffer: &mut [u8]| {
+                    sizes.push(buffer.len());
+                    let k = buffer.len().min(source.len() - at);
+                    buffer[..k].copy_from_slice(&source[at..at + k]);
+                    at += k;
+                    k as i32
+                },
+                &mut dest,
+            )
+            .unwrap();
+        assert_eq!(n, source.len());
+        assert_eq!(&dest[..n], source);
+        assert_eq!(sizes[0], 4);
     });
 }

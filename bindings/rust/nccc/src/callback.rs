@@ -436,6 +436,19 @@ pub fn slice_arg<'a, T: crate::slot::Plain>(slot: u64, n: u64) -> &'a [T] {
     unsafe { core::slice::from_raw_parts(slot as usize as *const T, n as usize) }
 }
 
+/// A buffer a callback fills (`[out, length=n]` on a callback
+/// parameter): `n` elements of `T` at `slot` to write, for the duration
+/// of the callback; what the callback writes is what C reads after it
+/// returns. NULL reads as empty.
+pub fn slice_arg_mut<'a, T: crate::slot::Plain>(slot: u64, n: u64) -> &'a mut [T] {
+    if slot == 0 || n == 0 {
+        return &mut [];
+    }
+    // SAFETY: as slice_arg's; C hands the buffer to this callback alone
+    // to write, and it is not read until the callback returns.
+    unsafe { core::slice::from_raw_parts_mut(slot as usize as *mut T, n as usize) }
+}
+
 /// A `[zero_terminated]` array of C strings a callback receives (what C
 /// passed, up to its NULL), for the duration of the callback: iterate it
 /// for each string as `&str` ("" for text that is not UTF-8). NULL reads
