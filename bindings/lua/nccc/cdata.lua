@@ -2,7 +2,9 @@
 -- memory with their fields read and written by name, made from a
 -- module's layout records (docs/BINDING.md, "A layout") and the
 -- library's layout table (sizes and offsets from the C compiler). Every
--- access is a peek or poke of the library at the field's offset; nested
+-- access is a peek or poke at the field's offset (LuaJIT: its ffi in
+-- place; Lua 5.4: the library's built-ins), its value checked as poke
+-- checks it; nested
 -- records and arrays are views sharing the state of the object they
 -- came from, so freeing it stops them all.
 require("nccc.common").internal()
@@ -11,6 +13,9 @@ local N = require("nccc.numbers").N
 
 local fmt = string.format
 local cdata = {}
+-- LuaJIT reads and writes fields in place through its ffi; Lua 5.4
+-- through the library's peek and poke
+local load, store = N.load, N.store
 
 -- the hidden keys of a C object or array view
 local ADDR, CLASS, STATE, FIELD, ROOT = {}, {}, {}, {}, {}
@@ -34,7 +39,9 @@ local function element_size(fd) return math.floor(fd.size / fd.count) end
 local function get(o, class, fd, a)
   if fd.layout then return view(class.module_classes[fd.layout.name], a, o[STATE]) end
   local pointer = fd.type == "s" or fd.type == "F" or fd.type == "c"
-  local v = class.lib:peek(a, pointer and "p" or fd.type)
+  local code = pointer and "p" or fd.type
+  local v
+  if load then v = load(a, code) else v = class.lib:peek(a, code) end
   local text = class.texts[fd.name]
   if text and v ~= nil then
     local n = text.count.field and o[text.count.field] or text.count.fixed
@@ -56,7 +63,7 @@ local function put(o, class, fd, a, v, name)
   end
   local s, why = values.ENCODE[code](v)
   if s == nil then error(fmt("field '%s' of %s (%s)", name, what(o), values.describe(why, code, v)), 3) end
-  class.lib:poke(a, code, v)
+  if store then store(a, code, v, s) else class.lib:poke(a, code, v) end
 end
 
 local function array(o, fd, a)

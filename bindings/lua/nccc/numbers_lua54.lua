@@ -103,4 +103,7 @@ function N.pack(code, size, s)
 end
 N.zero = 0
 
+-- C objects' fields (nccc/cdata.lua) go through the library's peek and
+-- poke: no N.load or N.store here.
+
 return N

@@ -129,4 +129,24 @@ function N.pack(code, size, s)
 end
 N.zero = ffi.new(u64_t, 0)
 
+-- C objects' fields in place (nccc/cdata.lua): the value of code at
+-- address slot a, read through a typed pointer as LuaJIT's ffi reads it
+-- (pointers as void * cdata, NULL nil), and a value already checked by
+-- values.ENCODE (v; s, its slot) written there.
+local FIELD_PTR = {}
+for code, t in pairs({["?"] = "bool", b = "int8_t", B = "uint8_t", h = "int16_t", H = "uint16_t",
+    i = "int32_t", I = "uint32_t", e = "int32_t", l = "int64_t", L = "uint64_t",
+    f = "float", d = "double", p = "int64_t"}) do
+  FIELD_PTR[code] = ffi.typeof(t .. " *")
+end
+function N.load(a, code)
+  local v = ffi.cast(FIELD_PTR[code], a)[0]
+  if code == "p" then return N.vptr(v) end
+  return v
+end
+function N.store(a, code, v, s)
+  if code == "p" or code == "l" or code == "L" then v = s end
+  ffi.cast(FIELD_PTR[code], a)[0] = v
+end
+
 return N
