@@ -203,7 +203,9 @@ def _make_class(lay, rec, classes, record_classes):
 
 def make_classes(lib, module, layout_records, record_classes):
     """{layout name: C object class} of a module's struct and union
-    layouts, nested layouts first (the table's order)."""
+    layouts, each made once the layouts it holds have theirs; a record
+    holding one that has none (not a struct or union of the module) gets
+    none either, and new names it unknown."""
     classes = {}
     pending = [r for r in layout_records if r["kind"] in ("struct", "union")]
     while pending:
@@ -217,8 +219,7 @@ def make_classes(lib, module, layout_records, record_classes):
             else:
                 rest.append(rec)
         if len(rest) == len(pending):
-            raise Error("nccc: layouts %s nest in a cycle"
-                        % ", ".join(r["name"] for r in rest))
+            break       # records holding a layout without a class: none
         pending = rest
     return classes
 
