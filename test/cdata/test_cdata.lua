@@ -62,6 +62,10 @@ check("fields written by name reach C", function()
   eq(rec.stamps[1], 1.5, "stamps[1]")
   ev.data.shape.weight = 1.0
   eq(ev.data.shape.tag, 0x3F800000, "union members share memory")
+  ev.data.shape.corners[1] = {x = 4, y = 5}
+  eq(ev.data.shape.corners[1].y, 5, "a table packed into a record element")
+  ev.ranges[1] = {lo = -1}
+  eq(ev:record().ranges[1].lo, -1, "a record element written whole")
 end)
 
 check("borrowed view of C memory", function()
