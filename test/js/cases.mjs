@@ -10,7 +10,7 @@ import * as nccc from "../../bindings/js/nccc/index.mjs";
 const ERROR_WORDS = {
   count: "expects", type: "expected, got", range: "out of range",
   integral: "no integer representation", unknown: "unknown", callback: "error in callback",
-  nul: "NUL byte", field: "has no field", scope: "unknown scope", released: "released",
+  nul: "NUL byte", field: "has no field", scope: "scope", released: "released",
   closed: "closed", pool: "pool", packed: "packed", null: "NULL",
 };
 

@@ -31,7 +31,7 @@ print(fmt("nccc %s host tests (%s, runtime %s)", nccc.core.kind,
 local ERROR_WORDS = {
   count = "expects", type = "expected, got", range = "out of range",
   integral = "no integer representation", unknown = "unknown", callback = "error in callback",
-  nul = "NUL byte", field = "has no field", scope = "unknown scope", released = "released",
+  nul = "NUL byte", field = "has no field", scope = "scope", released = "released",
   closed = "closed", pool = "pool", packed = "packed", null = "NULL"}
 
 -- The generated modules (tour.lua, hcb.lua), bound once.

@@ -16,7 +16,7 @@ ERRORS = {
     "unknown": ("unknown", LookupError),
     "callback": ("error in callback", nccc.CallbackError),
     "nul": ("NUL byte", ValueError), "field": ("has no field", TypeError),
-    "scope": ("unknown scope", ValueError),
+    "scope": ("scope", ValueError),
     "released": ("released", ValueError), "closed": ("closed", ValueError),
     "pool": ("pool", nccc.Error), "packed": ("packed", nccc.Error),
     "null": ("NULL", TypeError)}

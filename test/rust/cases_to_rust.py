@@ -10,8 +10,10 @@ whose checks refuse the bad values at run time (case_registry.py). A
 case Rust cannot state is listed at the end of OUT.rs with the reason,
 and not run. A call the table refuses because an argument is the host's
 nothing (a name never saved) is refused in Rust before it runs: Rust's
-nothing, (), fits no parameter, so the call does not compile. Such a
-case becomes a compile_fail doctest requiring the type error E0308,
+nothing, (), fits no parameter, so the call does not compile; so is a
+closure refused for its scope (error scope): a method claims its
+closures itself with its parameter's scope, and an nccc::Closure fits
+no closure parameter. Such a case becomes a compile_fail doctest requiring the type error E0308,
 written to refusals.rs beside OUT.rs (the test crate's library includes
 it, so `cargo test` runs it).
 """
@@ -256,6 +258,12 @@ class Case(RegistrySteps):
         args = self.expand_groups(args, params)
         if len(args) != len(params):
             return self.dynamic_call(st)
+        if st.get("error") == "scope" and all(isinstance(a, dict) and "closure" in a for a in args):
+            # a closure of another scope: the method takes Rust closures
+            # and claims them with its parameter's scope, so an
+            # nccc::Closure (any scope) does not fit its parameter
+            raise CompileTimeRefusal("{ let c: nccc::Closure = todo!(); %s_m.%s(%s) }" % (
+                mod, fn, ", ".join("c" for _ in args)))
         if st.get("error") == "type" and any(self.nothing(a) for a in args):
             raise CompileTimeRefusal("%s_m.%s(%s)" % (mod, fn, ", ".join(
                 "()" if self.nothing(a) else self.arg(a, p.split(": ", 1)[1], mod)
