@@ -1,7 +1,8 @@
 // cdata.test.mjs — byte buffers and closure scopes through the generated
 // hcb.mjs (docs/JS.md, "Generated modules"; ctest js_cdata, label
-// cdata; the environment of bad_input.test.mjs): a buffer a callback
-// fills as a Uint8Array view of wasm memory, a call closure refused
+// cdata; the environment of bad_input.test.mjs): a Uint8Array for a
+// [bytes] argument, a buffer a callback fills as a Uint8Array view of
+// wasm memory, a call closure refused
 // where the parameter's scope is another, and a function made a closure
 // of the parameter's scope.
 import { test } from "node:test";
@@ -14,6 +15,16 @@ assert.deepEqual(rt.callAddress(rt.symbol("nccc_fixture_open"), ":iI")[0], 0);
 const gen = pathToFileURL(process.env.NCCC_JS_GENERATED).href;
 const hcb = (await import(`${gen}/hcb.mjs`)).bind(rt);
 const inUse = () => rt.closureStats()[1];
+
+test("a Uint8Array passes as a [bytes] buffer", () => {
+  assert.equal(Number(hcb.byte_sum(new Uint8Array([1, 2, 255]), 3)), 258);
+  assert.equal(Number(hcb.byte_sum(new Uint8Array([9, 1, 2, 3]).subarray(1), 3)), 6);
+  assert.equal(Number(hcb.byte_sum(new Uint8Array(0), 0)), 0);
+  const p = rt.alloc(2);
+  rt.write(p, new Uint8Array([16, 32]));
+  assert.equal(Number(hcb.byte_sum(p, 2)), 48); // an address as before
+  rt.free(p);
+});
 
 test("a callback fills its buffer through a Uint8Array view", () => {
   const source = new TextEncoder().encode("hello, bytes!");

@@ -10,7 +10,7 @@ import abi from "./abi.mjs";
 import { NcccError, asArgumentError, badArgument } from "./errors.mjs";
 import { releaseRefused } from "./calls.mjs";
 import { PUT, valueList } from "./values.mjs";
-import { converting, closureSets } from "./owners.mjs";
+import { bytesIn, converting, closureSets } from "./owners.mjs";
 import { specialCaller, specialSignature } from "./special.mjs";
 
 // The methods this part gives the Runtime (composed in index.mjs).
@@ -188,7 +188,7 @@ methods.bindModule = function (M) {
       throw new NcccError(`nccc: ${name} has signature '${sig}' in the library, not the one ${M.module}.mjs was generated with`, { kind: "type" });
     }
     targets = keep;
-    t[e.name] = functionCall(this, M, e, h, S);
+    t[e.name] = bytesIn(this, e, functionCall(this, M, e, h, S));
   }
   const first = targets.includes(WASM32) ? WASM32 : targets[0];
   helpers.signature = (name) => signatureOf(findEntry(M, M.callbacks, name, "callback type"), first);

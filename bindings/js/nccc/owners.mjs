@@ -48,6 +48,31 @@ export function converting(rt, specs, fn) {
   };
 }
 
+// call taking a Uint8Array (any ArrayBuffer view: its bytes) for each
+// [bytes] argument of function record e that the library does not keep
+// ([kept]): copied into wasm memory for the call, freed when it returns.
+export function bytesIn(rt, e, call) {
+  const kept = new Set((e.kept || []).map((k) => k.arg));
+  const slots = ((e.values && e.values[0]) || []).filter((s) => s.kind === "bytes" && !kept.has(s.arg)).map((s) => s.arg);
+  if (!slots.length) return call;
+  return (...args) => {
+    const copies = [];
+    try {
+      for (const k of slots) {
+        const v = args[k - 1];
+        if (!ArrayBuffer.isView(v)) continue;
+        const p = rt.alloc(Math.max(v.byteLength, 1));
+        copies.push(p);
+        rt.write(p, new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+        args[k - 1] = p;
+      }
+      return call(...args);
+    } finally {
+      for (const p of copies) rt.free(p);
+    }
+  };
+}
+
 // The address an owner is (an object holding one, or the address
 // itself: a device's may be wider than wasm's), the key of its groups.
 function addressOf(owner) {
