@@ -162,8 +162,8 @@ def _emit_stubs(host, module):
     src.line("import nccc as _nccc")
     src.line("from nccc.values import Record as _Record")
     src.blank()
-    src.line("_Pointer = _typing.Union[int, None, _nccc.Owned, bytes, "
-             "bytearray, memoryview]")
+    src.line("_Pointer = _typing.Union[int, None, _nccc.Owned, _nccc.CData, "
+             "bytes, bytearray, memoryview]")
     src.line("_Callback = _typing.Optional[_nccc.Closure]")
     for name, kind, fields in _record_classes(module):
         src.blank()
@@ -200,6 +200,10 @@ def _emit_stubs(host, module):
         src.line("def layout(self, name: str) -> _typing.Any: ...")
         src.line("def pack(self, name: str, value: _typing.Any) -> bytes: ...")
         src.line("def unpack(self, name: str, data: bytes) -> _Record: ...")
+        src.line("def new(self, name: str, value: _typing.Any = ...) -> "
+                 "_typing.Any: ...")
+        src.line("def view(self, name: str, p: _typing.Any, count: "
+                 "_typing.Optional[int] = ...) -> _typing.Any: ...")
     src.blank()
     src.blank()
     src.line("def bind(lib: _nccc.Library) -> Bound: ...")

@@ -18,7 +18,8 @@ import nccc
 def test_the_front_has_the_documented_names():
     assert sorted(nccc.__all__) == sorted([
         "open", "bind", "default_library", "register_func",
-        "get_global_func", "release_gil", "Library", "Closure", "Owned", "Record",
+        "get_global_func", "release_gil", "Library", "Closure", "Owned", "CData",
+        "Record",
         "PackedFunc", "NULL", "Error", "ArgumentError", "ArgumentRangeError",
         "ArgumentValueError", "UnknownError", "CallbackError", "PackedError",
         "RemoteError", "PRIMITIVE", "primitive", "abi"])

@@ -13,6 +13,7 @@ from nccc.callbacks import Closure
 from nccc.errors import (ArgumentError, ArgumentRangeError,
                          ArgumentValueError, CallbackError, Error,
                          PackedError, RemoteError, UnknownError)
+from nccc.cdata import CData
 from nccc.owned import Owned
 from nccc import calls, callbacks, library, packed
 from nccc.packed import PackedFunc, global_func, packed_signature
@@ -104,7 +105,8 @@ def get_global_func(name, allow_missing=False, lib=None):
 
 
 __all__ = ["open", "bind", "default_library", "register_func",
-           "get_global_func", "release_gil", "Library", "Closure", "Owned", "Record",
+           "get_global_func", "release_gil", "Library", "Closure", "Owned",
+           "CData", "Record",
            "PackedFunc", "NULL", "Error", "ArgumentError",
            "ArgumentRangeError", "ArgumentValueError", "UnknownError",
            "CallbackError", "PackedError", "RemoteError", "PRIMITIVE", "primitive", "abi"]

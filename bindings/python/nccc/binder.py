@@ -390,8 +390,8 @@ class Module:
         if remote:
             b.new = b.view = cdata.refuse_remote(self.name)
         else:
-            b._objects = cdata.Objects(self.name, cdata.make_classes(
-                lib, self.name, self.layouts, lib.classes))
+            b._objects = cdata.Objects(lib, self.name, self.layouts,
+                                       lib.classes)
         for rec in self.functions:
             name, qualified, sigs = rec["name"], rec["error_name"], \
                 rec["signatures"]

@@ -225,12 +225,20 @@ def make_classes(lib, module, layout_records, record_classes):
 
 
 class Objects:
-    """new and view of a bound module's C object classes."""
+    """new and view of a bound module's C object classes, made on the
+    first use."""
 
-    def __init__(self, module, classes):
-        self.module, self.classes = module, classes
+    def __init__(self, lib, module, layout_records, record_classes):
+        self.lib, self.module = lib, module
+        self.layout_records, self.record_classes = layout_records, \
+            record_classes
+        self.classes = None
 
     def _class(self, name, fn):
+        if self.classes is None:
+            self.classes = make_classes(self.lib, self.module,
+                                        self.layout_records,
+                                        self.record_classes)
         cls = self.classes.get(name) if isinstance(name, str) else None
         if cls is None:
             raise ArgumentError("bad argument #1 to '%s' (a struct or union "
