@@ -162,6 +162,33 @@ def test_parser_fills_events_from_kept_input(b):
         b.lib.free(text)
 
 
+def test_kept_bytes_live_with_their_owner(b):
+    import weakref
+
+    class Held(bytearray):
+        """A bytearray that a weak reference can watch."""
+    parser, ev = b.new("cd_parser"), b.new("cd_event")
+    text = Held(b"one two")
+    gone = weakref.ref(text)
+    b.cd_parser_set_input(parser, text, 7)  # [kept=p]: held by parser
+    del text
+    gc.collect()
+    assert gone() is not None
+    words = []
+    while b.cd_parser_next(parser, ev):
+        words.append(ev.data.scalar.value)
+    assert words == ["one", "two"]
+    b.cd_parser_set_input(parser, b"x", 1)  # replaces what was kept
+    gc.collect()
+    assert gone() is None
+    last = Held(b"y")
+    gone = weakref.ref(last)
+    b.cd_parser_set_input(parser, last, 1)
+    del last, parser
+    gc.collect()  # released with its owner
+    assert gone() is None
+
+
 def test_unknown_layout_is_refused(b):
     with pytest.raises(nccc.ArgumentError, match="struct or union"):
         b.new("cd_nothing")

@@ -36,6 +36,12 @@ class CData:
     def _nccc_address(self):
         return ctypes.addressof(self)
 
+    def _nccc_keep(self, slot, value):
+        """Holds value (what C keeps of a call's argument, [kept]) with
+        this object, as long as it lives; slot names the kept argument,
+        so a later call replaces what an earlier one kept."""
+        self.__dict__.setdefault("_nccc_kept", {})[slot] = value
+
     @property
     def address(self):
         """The object's C address (pass the object itself to a T *)."""
