@@ -2,7 +2,8 @@
 ;;; bytes_cases.sps FIXTURE — byte buffers and closure scopes through the
 ;;; generated library (nccc hcb) (docs/SCHEME.md, "Generated libraries"),
 ;;; by Guile 3, Chez Scheme and Racket alike (test/scheme/CMakeLists.txt,
-;;; label cdata): a [bytes] callback argument as a bytevector, a buffer a
+;;; label cdata): a bytevector for a [bytes] argument, a [bytes]
+;;; callback argument as a bytevector, a buffer a
 ;;; callback fills copied back from its bytevector, a call-scope callback
 ;;; refused where the scope is another. Prints "N passed, M failed";
 ;;; exits 1 on a failure.
@@ -21,6 +22,14 @@
              (display (string-append "FAIL " name "\n")))))
 (define (in-use)
   (let-values ([(capacity used stale mismatched wrong-thread) (nccc-closure-stats rt)]) used))
+
+;; a bytevector passes as a [bytes] argument (a copy for the call)
+(check "bytes in: a bytevector" (= (hcb:byte_sum (u8-list->bytevector '(1 2 255)) 3) 258))
+(check "bytes in: empty" (= (hcb:byte_sum (make-bytevector 0) 0) 0))
+(let ([p (nccc-alloc rt 2)])
+  (nccc-write rt p (u8-list->bytevector '(16 32)))
+  (check "bytes in: an address as before" (= (hcb:byte_sum p 2) 48))
+  (nccc-free rt p))
 
 ;; a callback fills the buffer it is given: what it writes into the
 ;; bytevector reaches C; the buffer arrives as a bytevector of its size

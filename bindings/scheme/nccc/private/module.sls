@@ -42,7 +42,7 @@
   ;; per set, the owners' groups by address.
   (define-record-type (module make-module* module?)
     (fields name functions callbacks constants makers owned procedures (mutable bound)
-            values sets closures frees groups))
+            values sets closures frees groups bytes))
 
   ;; (make-module records makers): the module of a generated library:
   ;; its binding records (docs/BINDING.md, as quoted alists: an object is
@@ -69,7 +69,8 @@
                            (described records 'closure_sets)))
                      (filter pair? (map closures-row functions))
                      (map (lambda (f) (cons (described f 'name) (described f 'frees)))
-                          (filter (lambda (f) (described f 'frees)) functions)))))
+                          (filter (lambda (f) (described f 'frees)) functions))
+                     (filter pair? (map bytes-row functions)))))
 
   ;; The value of key in a record or description (an alist), or #f.
   (define (described spec key)
@@ -91,6 +92,20 @@
                                           (not (equal? (described o 'kind) "object"))))
                       owned)))))
 
+  ;; (name position ...) of the [bytes] arguments of a function record
+  ;; that the library does not keep ([kept]), or #f.
+  (define (bytes-row f)
+    (let* ([all (or (described f 'values) '())]
+           ;; one list of descriptions, or one per target (the same args)
+           [spec? (lambda (x) (and (pair? x) (pair? (car x)) (symbol? (caar x))))]
+           [specs (cond [(null? all) '()] [(spec? (car all)) all] [else (car all)])]
+           [kept (map (lambda (e) (described e 'arg)) (or (described f 'kept) '()))]
+           [args (map (lambda (spec) (described spec 'arg))
+                      (filter (lambda (spec) (and (equal? (described spec 'kind) "bytes")
+                                                  (not (memv (described spec 'arg) kept))))
+                              specs))])
+      (and (pair? args) (cons (described f 'name) args))))
+
   ;; (name set owner ((slot . member) ...) context-slot-or-#f) of a
   ;; function record with closure-set slots, or #f.
   (define (closures-row f)
@@ -105,12 +120,12 @@
                      (and context (described context 'arg))))))))
 
   (define (make-module** name functions callbacks constants makers owned values sets
-                         closures frees)
+                         closures frees bytes)
     (let* ([n (vector-length functions)] [m #f] [procedures (make-vector n #f)]
            [groups (map (lambda (s) (cons (vector-ref s 0) (make-eqv-hashtable)))
                         (vector->list sets))])
       (set! m (make-module* name functions callbacks constants makers owned procedures #f
-                            values sets closures frees groups))
+                            values sets closures frees groups bytes))
       ;; until bound, a procedure that raises "not bound"; a reference to
       ;; it kept from then calls the bound one later
       (do ([k 0 (+ k 1)]) ((= k n) m)
@@ -179,13 +194,40 @@
                                         (module-constants m))
                          targets))
               (do ([k 0 (+ k 1)]) ((= k n))
-                (let ([proc (with-sets m k (vector-ref fns k)
-                                       (make-procedure m rt (vector-ref fns k)
-                                                       (vector-ref (module-makers m) k)
-                                                       (owned-results m k)))])
+                (let ([proc (with-bytes m k rt
+                              (with-sets m k (vector-ref fns k)
+                                         (make-procedure m rt (vector-ref fns k)
+                                                         (vector-ref (module-makers m) k)
+                                                         (owned-results m k))))])
                   (vector-set! (module-procedures m) k
                                (if remote? (remote-checked rt (vector-ref fns k) proc)
                                    proc)))))))))
+
+  ;; proc taking a bytevector for each [bytes] argument of function k
+  ;; that the library does not keep: copied into C memory for the call,
+  ;; freed when it returns or raises.
+  (define (with-bytes m k rt proc)
+    (let ([row (assoc (vector-ref (vector-ref (module-functions m) k) 0) (module-bytes m))])
+      (if (not row)
+          proc
+          (lambda args
+            (let ([copies '()])
+              (define (copy a)
+                (let ([p (nccc-alloc rt (max 1 (bytevector-length a)))])
+                  (set! copies (cons p copies))
+                  (when (> (bytevector-length a) 0) (nccc-write rt p a))
+                  p))
+              (dynamic-wind
+                (lambda () #f)
+                (lambda ()
+                  (apply proc (let loop ([as args] [i 1])
+                                (cond [(null? as) '()]
+                                      [(and (bytevector? (car as)) (memv i (cdr row)))
+                                       (let ([p (copy (car as))]) (cons p (loop (cdr as) (+ i 1))))]
+                                      [else (cons (car as) (loop (cdr as) (+ i 1)))]))))
+                (lambda ()
+                  (for-each (lambda (p) (nccc-free rt p)) copies)
+                  (set! copies '()))))))))
 
   (define (vector-exists pred v)
     (let loop ([k 0])
