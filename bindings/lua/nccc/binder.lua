@@ -8,7 +8,6 @@ local common = require("nccc.common")
 local abi = require("nccc.abi")
 common.internal()
 local owners = require("nccc.owners")
-local cdata = require("nccc.cdata")
 
 local fmt = string.format
 local unpack = table.unpack or unpack
@@ -273,14 +272,23 @@ local function bind(M, lib)
   function helpers.unpack(name, bytes) return lib:unpack(M.module .. "." .. name, bytes) end
   function helpers.signature(name) return signature_of(name) end
   -- C objects (docs/LUA.md, "C objects"): new(name[, value]), view(name, p[, count])
-  local classes = not remote and cdata.classes(lib, M.module, M.layouts or {})
+  -- (classes made on the first use, from the layout records)
+  local cdata, classes
+  local function objects()
+    if remote then error(fmt("nccc: C objects of %s: the module is bound from a device", M.module), 3) end
+    if not classes then
+      cdata = require("nccc.cdata")
+      classes = cdata.classes(lib, M.module, M.layouts or {})
+    end
+    return cdata, classes
+  end
   function helpers.new(name, value)
-    if remote then error(fmt("nccc: C objects of %s: the module is bound from a device", M.module), 2) end
-    return cdata.new(classes, M.module, name, value)
+    local c, cl = objects()
+    return c.new(cl, M.module, name, value)
   end
   function helpers.view(name, p, count)
-    if remote then error(fmt("nccc: C objects of %s: the module is bound from a device", M.module), 2) end
-    return cdata.view(classes, M.module, name, p, count)
+    local c, cl = objects()
+    return c.view(cl, M.module, name, p, count)
   end
   -- fn converting the arguments callback type name's value descriptions
   -- describe (strings, tables)
