@@ -30,7 +30,8 @@ pub enum Dyn {
     Closure(Closure),
     /// A struct or union by its fields' names (fields left out are 0).
     Struct(Vec<(String, Dyn)>),
-    /// A struct or union by its bytes in the target's layout (the rest 0).
+    /// A struct or union by its bytes in the target's layout (the rest 0);
+    /// for a pointer, a byte buffer (a copy for the call, its address).
     Bytes(Vec<u8>),
 }
 
@@ -187,6 +188,13 @@ fn encode_slot(code: &Code, value: &Dyn, function: &'static str, position: usize
         (Kind::Float, _) => wrong(expected),
         (Kind::Pointer | Kind::Function | Kind::Closure, Dyn::Null) => Ok(0),
         (Kind::Pointer | Kind::Function, Dyn::Ptr(p)) => Ok(p.to_slot()),
+        (Kind::Pointer, Dyn::Bytes(b)) => {
+            // a byte buffer: a copy of it, kept for the call, as strings are
+            let bytes = b.clone();
+            let addr = bytes.as_ptr() as u64;
+            strings.push(bytes);
+            Ok(addr)
+        }
         (Kind::Closure, Dyn::Closure(c)) => Ok(c.context),
         (Kind::String, Dyn::Null) => Ok(0),
         (Kind::String, Dyn::Str(s)) => {
