@@ -15,10 +15,10 @@ local fmt = string.format
 local cdata = {}
 -- LuaJIT reads and writes fields in place through its ffi; Lua 5.4
 -- through the library's peek and poke
-local load, store = N.load, N.store
+local load, store, field_pointer = N.load, N.store, N.field_pointer
 
 -- the hidden keys of a C object or array view
-local ADDR, CLASS, STATE, FIELD, ROOT = {}, {}, {}, {}, {}
+local ADDR, CLASS, STATE, FIELD, ROOT, PTRS = {}, {}, {}, {}, {}, {}
 local Object, Array = require("nccc.common").CObject, require("nccc.common").CArray
 
 local function what(o) return o[CLASS].what end
@@ -30,7 +30,7 @@ local function live(o)
 end
 
 local function view(class, addr, state)
-  return setmetatable({[ADDR] = addr, [CLASS] = class, [STATE] = state}, Object)
+  return setmetatable({[ADDR] = addr, [CLASS] = class, [STATE] = state, [PTRS] = {}}, Object)
 end
 
 local function element_size(fd) return math.floor(fd.size / fd.count) end
@@ -71,6 +71,7 @@ local function array(o, fd, a)
 end
 
 local methods = {}
+local POINTER_CODES = {p = true, s = true, F = true, c = true}
 
 -- free(): frees the memory of an object made by new (a view only stops
 -- being usable); true the first time, false after.
@@ -103,8 +104,24 @@ function methods.assign(o, v)
   class.lib:write(a, bytes)
 end
 
+-- LuaJIT: a plain scalar field through a typed pointer made once per
+-- object and field
+local function scalar_pointer(o, class, k, code)
+  local st = o[STATE]
+  if st.closed then error(fmt("%s object was freed", st.name), 3) end
+  local ptrs = o[PTRS]
+  local p = ptrs[k]
+  if p == nil then
+    p = field_pointer(o[ADDR] + class.layout.field[k].offset, code)
+    ptrs[k] = p
+  end
+  return p
+end
+
 Object.__index = function(o, k)
   local class = o[CLASS]
+  local code = class.scalars[k]
+  if code then return scalar_pointer(o, class, k, code)[0] end
   local fd = class.layout.field[k]
   if fd == nil then
     if methods[k] then return methods[k] end
@@ -117,6 +134,13 @@ end
 
 Object.__newindex = function(o, k, v)
   local class = o[CLASS]
+  local code = class.scalars[k]
+  if code then
+    local s, why = values.ENCODE[code](v)
+    if s == nil then error(fmt("field '%s' of %s (%s)", k, what(o), values.describe(why, code, v)), 2) end
+    scalar_pointer(o, class, k, code)[0] = (code == "l" or code == "L") and s or v
+    return
+  end
   local fd = class.layout.field[k]
   if fd == nil then error(fmt("%s has no field '%s'", what(o), tostring(k)), 2) end
   if fd.count > 1 then error(fmt("field '%s' of %s is an array: write its elements", k, what(o)), 2) end
@@ -168,10 +192,16 @@ function cdata.classes(lib, module, records)
   local classes = {}
   for _, rec in ipairs(records) do
     if rec.kind == "struct" or rec.kind == "union" then
-      local texts = {}
+      local texts, scalars = {}, {}
       for _, t in ipairs(rec.texts or {}) do texts[t.field] = t end
-      classes[rec.name] = {lib = lib, layout = lib:layout(module .. "." .. rec.name),
-        what = module .. "." .. rec.name, texts = texts, module_classes = classes}
+      local layout = lib:layout(module .. "." .. rec.name)
+      for _, fd in ipairs(field_pointer and layout.fields or {}) do
+        if fd.count == 1 and not fd.layout and not texts[fd.name] and not POINTER_CODES[fd.type] then
+          scalars[fd.name] = fd.type
+        end
+      end
+      classes[rec.name] = {lib = lib, layout = layout, what = module .. "." .. rec.name,
+        texts = texts, scalars = scalars, module_classes = classes}
     end
   end
   return classes

@@ -139,6 +139,8 @@ for code, t in pairs({["?"] = "bool", b = "int8_t", B = "uint8_t", h = "int16_t"
     f = "float", d = "double", p = "int64_t"}) do
   FIELD_PTR[code] = ffi.typeof(t .. " *")
 end
+-- a typed pointer to a field of code at address slot a (not a pointer field)
+function N.field_pointer(a, code) return ffi.cast(FIELD_PTR[code], a) end
 function N.load(a, code)
   local v = ffi.cast(FIELD_PTR[code], a)[0]
   if code == "p" then return N.vptr(v) end
