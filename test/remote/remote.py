@@ -3,7 +3,8 @@ Python: the generated module libc.py bound to a library whose runtime has
 the device's module "libc" bound over the remote-call client (opened
 through the generated module remotes.py, from idl/remotes.idl), each call
 compared with what Python computes; then a failure of the remote call
-itself, which raises nccc.RemoteError. (One library only: the Python
+itself, which raises nccc.RemoteError, and C objects, which such a module
+refuses. (One library only: the Python
 layer loads libraries with RTLD_GLOBAL, so a second library holding libc
 would share the first one's runtime.) The package nccc and the generated
 modules come from PYTHONPATH. Prints failures and "N passed, M failed";
@@ -60,6 +61,15 @@ except nccc.RemoteError as e:
           (e.status, e.function, "'libc.strlen': remote call failed" in str(e)),
           (nccc.abi.STATUS["ERR_RPC_TOO_BIG"], "libc.strlen", True))
 check("libc.strlen after the failure", remote.strlen("after"), 5)
+
+# C objects live in this process's memory: a module bound from a device
+# refuses new and view (docs/PYTHON.md, "C objects").
+for helper in ("new", "view"):
+    try:
+        getattr(remote, helper)("div_t", 1)
+        check("libc.%s" % helper, "no error", "nccc.Error")
+    except nccc.Error as e:
+        check("libc.%s" % helper, "bound from a device" in str(e), True)
 
 links.close(device)
 print("%d passed, %d failed" % (passed, failed))
