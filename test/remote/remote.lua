@@ -156,6 +156,13 @@ for _, k in ipairs({"EDOM", "EINVAL", "ERANGE"}) do
   if mod.libc.there[k] == mod.libc.here[k] then passed = passed + 1
   else fail("libc." .. k, fmt("%s, locally %s", mod.libc.there[k], mod.libc.here[k])) end
 end
+-- C objects live in this process's memory: a module bound from a device
+-- refuses new and view (docs/LUA.md, "C objects").
+for _, helper in ipairs({"new", "view"}) do
+  local ok2, err2 = pcall(mod.libc.there[helper], "div_t", 1)
+  if not ok2 and tostring(err2):find("bound from a device", 1, true) then passed = passed + 1
+  else fail("libc." .. helper, ok2 and "no error" or tostring(err2)) end
+end
 remotes.close(device)
 print(fmt("%d passed, %d failed", passed, failed))
 os.exit(failed == 0 and 0 or 1)
