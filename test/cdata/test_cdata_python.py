@@ -132,6 +132,8 @@ def test_freed_object_is_an_error(b):
         big.used = 1
     with pytest.raises(nccc.ArgumentValueError, match="freed"):
         b.cd_big_used(big)
+    with pytest.raises(nccc.ArgumentValueError, match="freed"):
+        b.view("cd_big", big)
     with b.new("cd_big") as scoped:
         scoped.used = 1
     with pytest.raises(nccc.Error, match="freed"):

@@ -268,7 +268,11 @@ class Objects:
         count records there."""
         cls = self._class(name, "view")
         if isinstance(p, CData):
-            p = p._nccc_address()
+            try:
+                p = p._nccc_address()
+            except values.Refusal as r:
+                raise r.cls("bad argument #2 to 'view' (%s)" % r.why) \
+                    from None
         if not isinstance(p, int) or isinstance(p, bool) or \
                 not 0 < p < values.TOP:
             raise ArgumentError("bad argument #2 to 'view' (non-NULL "
