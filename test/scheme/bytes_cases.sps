@@ -70,6 +70,20 @@
   (hcb:clear_fire)
   (nccc-release cb))
 
+;; a procedure becomes a callback of the parameter's scope
+(let ([before (in-use)])
+  (hcb:on_fire (lambda (x) (* 10 x)))
+  (check "procedure: forever kept" (= (in-use) (+ before 1)))
+  (check "procedure: called" (= (hcb:fire 4) 40))
+  (hcb:clear_fire)
+  (let ([got '()])
+    (hcb:later 5 (lambda (v) (set! got (cons v got))))
+    (check "procedure: async claimed" (= (in-use) (+ before 2)))
+    (check "procedure: async ran" (and (= (hcb:run_pending) 1) (equal? got '(5))))
+    (check "procedure: async released" (= (in-use) (+ before 1))))
+  (check "procedure: call" (= (hcb:fold 3 (lambda (acc i) (+ acc i))) 3))
+  (check "procedure: call released" (= (in-use) (+ before 1))))
+
 (display (string-append (number->string passed) " passed, "
                         (number->string failed) " failed\n"))
 (exit (if (= failed 0) 0 1))

@@ -42,7 +42,7 @@
   ;; per set, the owners' groups by address.
   (define-record-type (module make-module* module?)
     (fields name functions callbacks constants makers owned procedures (mutable bound)
-            values sets closures frees groups bytes))
+            values sets closures frees groups bytes procs))
 
   ;; (make-module records makers): the module of a generated library:
   ;; its binding records (docs/BINDING.md, as quoted alists: an object is
@@ -70,7 +70,8 @@
                      (filter pair? (map closures-row functions))
                      (map (lambda (f) (cons (described f 'name) (described f 'frees)))
                           (filter (lambda (f) (described f 'frees)) functions))
-                     (filter pair? (map bytes-row functions)))))
+                     (filter pair? (map bytes-row functions))
+                     (filter pair? (map procs-row functions)))))
 
   ;; The value of key in a record or description (an alist), or #f.
   (define (described spec key)
@@ -106,6 +107,19 @@
                               specs))])
       (and (pair? args) (cons (described f 'name) args))))
 
+  ;; (name (position type scope) ...) of a function record's closure
+  ;; parameters of one callback type outside closure sets (a procedure
+  ;; passed there becomes a callback of that scope), or #f.
+  (define (procs-row f)
+    (let ([one (filter (lambda (c) (and (not (described c 'set))
+                                        (= (length (described c 'callbacks)) 1)))
+                       (or (described f 'closures) '()))])
+      (and (pair? one)
+           (cons (described f 'name)
+                 (map (lambda (c) (list (described c 'arg) (car (described c 'callbacks))
+                                        (string->symbol (described c 'scope))))
+                      one)))))
+
   ;; (name set owner ((slot . member) ...) context-slot-or-#f) of a
   ;; function record with closure-set slots, or #f.
   (define (closures-row f)
@@ -120,12 +134,12 @@
                      (and context (described context 'arg))))))))
 
   (define (make-module** name functions callbacks constants makers owned values sets
-                         closures frees bytes)
+                         closures frees bytes procs)
     (let* ([n (vector-length functions)] [m #f] [procedures (make-vector n #f)]
            [groups (map (lambda (s) (cons (vector-ref s 0) (make-eqv-hashtable)))
                         (vector->list sets))])
       (set! m (make-module* name functions callbacks constants makers owned procedures #f
-                            values sets closures frees groups bytes))
+                            values sets closures frees groups bytes procs))
       ;; until bound, a procedure that raises "not bound"; a reference to
       ;; it kept from then calls the bound one later
       (do ([k 0 (+ k 1)]) ((= k n) m)
@@ -194,25 +208,37 @@
                                         (module-constants m))
                          targets))
               (do ([k 0 (+ k 1)]) ((= k n))
-                (let ([proc (with-bytes m k rt
+                (let ([proc (with-procedures m k (with-bytes m k rt
                               (with-sets m k (vector-ref fns k)
                                          (make-procedure m rt (vector-ref fns k)
                                                          (vector-ref (module-makers m) k)
-                                                         (owned-results m k))))])
+                                                         (owned-results m k)))))])
                   (vector-set! (module-procedures m) k
                                (if remote? (remote-checked rt (vector-ref fns k) proc)
                                    proc)))))))))
+
+  ;; The row of function k in rows (an alist by function name), or #f.
+  (define (row-of-function m k rows)
+    (assoc (vector-ref (vector-ref (module-functions m) k) 0) rows))
+
+  ;; args with (convert a position) in place of each argument a for which
+  ;; (takes? a position) holds.
+  (define (map-args args takes? convert)
+    (let loop ([as args] [i 1])
+      (cond [(null? as) '()]
+            [(takes? (car as) i) (let ([v (convert (car as) i)]) (cons v (loop (cdr as) (+ i 1))))]
+            [else (cons (car as) (loop (cdr as) (+ i 1)))])))
 
   ;; proc taking a bytevector for each [bytes] argument of function k
   ;; that the library does not keep: copied into C memory for the call,
   ;; freed when it returns or raises.
   (define (with-bytes m k rt proc)
-    (let ([row (assoc (vector-ref (vector-ref (module-functions m) k) 0) (module-bytes m))])
+    (let ([row (row-of-function m k (module-bytes m))])
       (if (not row)
           proc
           (lambda args
             (let ([copies '()])
-              (define (copy a)
+              (define (copy a i)
                 (let ([p (nccc-alloc rt (max 1 (bytevector-length a)))])
                   (set! copies (cons p copies))
                   (when (> (bytevector-length a) 0) (nccc-write rt p a))
@@ -220,14 +246,24 @@
               (dynamic-wind
                 (lambda () #f)
                 (lambda ()
-                  (apply proc (let loop ([as args] [i 1])
-                                (cond [(null? as) '()]
-                                      [(and (bytevector? (car as)) (memv i (cdr row)))
-                                       (let ([p (copy (car as))]) (cons p (loop (cdr as) (+ i 1))))]
-                                      [else (cons (car as) (loop (cdr as) (+ i 1)))]))))
+                  (apply proc (map-args args (lambda (a i) (and (bytevector? a) (memv i (cdr row))))
+                                        copy)))
                 (lambda ()
                   (for-each (lambda (p) (nccc-free rt p)) copies)
                   (set! copies '()))))))))
+
+  ;; proc taking a plain procedure for each closure parameter of one
+  ;; callback type of function k: made a callback of the parameter's
+  ;; scope (released as that scope says).
+  (define (with-procedures m k proc)
+    (let ([row (row-of-function m k (module-procs m))])
+      (if (not row)
+          proc
+          (lambda args
+            (apply proc (map-args args (lambda (a i) (and (procedure? a) (assv i (cdr row))))
+                                  (lambda (a i)
+                                    (let ([spec (cdr (assv i (cdr row)))])
+                                      (module-callback m (car spec) (cadr spec) a)))))))))
 
   (define (vector-exists pred v)
     (let loop ([k 0])
