@@ -153,6 +153,14 @@ export async function runCases({ rt, gen, cases }) {
         rec.collected.push([c.closures[d.release].release()]);
         return d.returns;
       };
+    } else if (isObject(d) && d.fill !== undefined) {
+      // the bytes into the buffer to fill (a Uint8Array view), as many as fit
+      const data = Uint8Array.from(d.fill.match(/../g) || [], (h) => parseInt(h, 16));
+      body = (buffer) => {
+        const k = Math.min(data.length, buffer.length);
+        buffer.set(data.subarray(0, k));
+        return k;
+      };
     } else if (isObject(d) && d.error_at !== undefined) {
       body = (a, b) => {
         if (rec.calls === d.error_at) throw new Error("boom");

@@ -187,6 +187,14 @@ local function make_callback(spec)
       rec.collected[#rec.collected + 1] = setmetatable({case.closures[id]:release()}, json.ARRAY)
       return result
     end
+  elseif type(spec["do"]) == "table" and spec["do"].fill then
+    -- writes the bytes into the buffer to fill (a writer), as many as fit
+    local data = spec["do"].fill:gsub("%x%x", function(h) return string.char(tonumber(h, 16)) end)
+    body = function(write, size)
+      local k = math.min(#data, tonumber(size))
+      write(data:sub(1, k))
+      return k
+    end
   elseif type(spec["do"]) == "table" and spec["do"].error_at then
     local n = spec["do"].error_at
     body = function(a, b)

@@ -152,6 +152,14 @@ class Case:
             return lambda *a: sum(a)
         if do == "double":
             return lambda x: 2 * x
+        if isinstance(do, dict) and "fill" in do:
+            data = bytes.fromhex(do["fill"])
+
+            def fill(buffer, *rest):
+                k = min(len(data), len(buffer))
+                buffer[:k] = data[:k]
+                return k
+            return fill
         if do == "collect":
             return lambda *a: rec.collected.append(list(a))
         if do == "error":

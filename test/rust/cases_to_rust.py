@@ -229,6 +229,11 @@ class Case(RegistrySteps):
                 call, cid, tail)
         elif isinstance(do, dict) and "arg" in do and do["arg"] <= len(names):
             return names[do["arg"] - 1]
+        elif isinstance(do, dict) and "fill" in do and args and args[0] == "&mut [u8]" and ret in RANGES:
+            # the bytes into the buffer to fill, as many as fit
+            data = ", ".join("0x%s" % do["fill"][k:k + 2] for k in range(0, len(do["fill"]), 2))
+            return "{ let d: &[u8] = &[%s]; let k = d.len().min(%s.len()); %s[..k].copy_from_slice(&d[..k]); k as %s }" % (
+                data, names[0], names[0], ret)
         elif isinstance(do, dict) and "error_at" in do and ints and ret in RANGES:
             return "if %s_calls.load(SeqCst) == %d { panic!(\"boom\") } (%s) as %s" % (
                 cid, do["error_at"], " + ".join("%s as i64" % n for n in names), ret)

@@ -238,6 +238,12 @@
      [(equal? do "reenter") (tour:add (car xs) (cadr xs))]
      [(equal? do "bad_result") "bad"]
      [(equal? do "divmod") (let ([q (truncate (/ (car xs) (cadr xs)))]) (values q (- (car xs) (* q (cadr xs)))))]
+     [(get do "fill")
+      ;; the bytes into the buffer to fill (a bytevector), as many as fit
+      (let* ([data (hex->bytes (get do "fill"))]
+             [k (min (bytevector-length data) (bytevector-length (car xs)))])
+        (bytevector-copy! data 0 (car xs) 0 k)
+        k)]
      [(get do "error_at") (if (= (vector-ref (rec) 1) (get do "error_at")) (boom) (apply + xs))]
      [(get do "arg") (list-ref xs (- (get do "arg") 1))]
      [(get do "call")
