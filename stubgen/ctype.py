@@ -146,6 +146,7 @@ STRING_CODE = _code_of("string")
 FUNCTION_CODE = _code_of("function")      # a function pointer
 CLOSURE_CODE = _code_of("closure")        # a closure context
 ERRNO_CODE = _code_of("errno")
+LASTERROR_CODE = next(c.code for c in _ABI.codes if c.name == "lasterror")
 # The letters of plain char when signed and when unsigned.
 CHAR_CODES = (_code_of("int", 8, True), _code_of("int", 8, False))
 # The last code of a side whose slot count the caller gives.

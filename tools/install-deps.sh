@@ -12,6 +12,7 @@ packages=(
   guile-3.0 guile-3.0-dev chezscheme racket
   gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
   gcc-mips-linux-gnu libc6-dev-mips-cross qemu-user clang libclang-rt-14-dev
+  gcc-mingw-w64-x86-64 wine64  # the Windows x86-64 target under wine (docs/CROSS.md)
   rustc cargo lld-14 llvm-14  # lld and llvm-ar of LLVM 14, as rustc 1.63: the test rust_lto
   emscripten nodejs node-typescript  # node-typescript: tsc, the npm tarball's test
   chromium  # the web example's browser test

@@ -184,6 +184,10 @@ class _Emitter(DeclarationsPart, RecordsPart, CallbacksPart, WrappersPart,
             src.line("#include <nccc/packed.h>")
         if m.uses_errno:
             src.line("#include <nccc/shim_errno.h>")
+        if m.uses_lasterror:
+            src.line("#include <nccc/shim_lasterror.h>")
+        if any(f.windows for f in m.functions):
+            src.line("#include <nccc/shim_windows.h>")
         if any(f.function_pointer for f in m.functions):
             src.line("#include <nccc/shim_function_pointer.h>")
         if self.callbacks:

@@ -1,7 +1,8 @@
 """The C emitter's callbacks: backward wrappers and thunk pools."""
 
 from stubgen.ctype import SCALARS, FuncType, Void
-from stubgen.emit_c.convert import (c_string, from_c, section,
+from stubgen.emit_c.convert import (c_string, from_c,
+                                    lasterror_needs_windows, section,
                                     signature_literal, to_c)
 
 
@@ -61,9 +62,14 @@ class CallbacksPart:
         section(src, "callbacks: C calls the host through the closure of its "
                 "context; in[0] =", "env, in[1..] = the arguments, out[] = "
                 "return value, [out]/[inout] values,",
-                "errno (docs/CALLBACKS.md)")
+                "errno, lasterror (docs/CALLBACKS.md)")
         for cb in self.callbacks:
             src.blank()
+            lasterror_needs_windows(src, cb, self.idl,
+                                    "callback type %s" % cb.name)
+            # [windows]: only [windows] functions take it
+            if cb.windows:
+                src.line("#ifdef _WIN32")
             self.callback_type(src, cb)
             if cb.context is not None:
                 for k, name in zip(sorted(cb.members),
@@ -73,6 +79,8 @@ class CallbacksPart:
             else:
                 src.blank()
                 self.thunk_pool(src, cb)
+            if cb.windows:
+                src.line("#endif")
 
     def callback_type(self, src, cb):
         """The nccc_callback_type whose closures its wrappers call: the
@@ -139,6 +147,9 @@ class CallbacksPart:
             for sl in cb.out_slots:
                 if sl.role == "errno":
                     src.line("NCCC_CB_SET_ERRNO(out[%d]);" % sl.index.fixed)
+                elif sl.role == "lasterror":
+                    src.line("NCCC_CB_SET_LASTERROR(out[%d]);"
+                             % sl.index.fixed)
                 elif sl.role in ("out", "inout"):
                     n = names[sl.param.index]
                     src.line("if (%s != NULL) *%s = %s;" % (

@@ -24,6 +24,20 @@ def section(src, first, *more):
         src.line(ln)
 
 
+def lasterror_needs_windows(src, owner, idl, what):
+    """[lasterror] on a declaration (a Function or CallbackType) that
+    [windows] does not mark: a compile error located at the declaration in
+    the IDL on every target without GetLastError (#line then #error)."""
+    if not owner.lasterror or owner.windows:
+        return
+    src.line("#ifndef _WIN32")
+    src.line("#line %d %s" % (owner.pos.line, c_string(idl)))
+    src.line("#error %s" % c_string(
+        "%s: [lasterror] needs Windows (GetLastError); mark the declaration "
+        "[windows] if it exists only there" % what))
+    src.line("#endif")
+
+
 def c_string(s):
     """A C string literal for s. A NUL at the end is written \\0 (no
     digit can follow it inside the literal); "??" is broken up so that no

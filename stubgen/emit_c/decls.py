@@ -53,7 +53,11 @@ class DeclarationsPart:
             elif isinstance(it, Function):
                 if not it.function_pointer and it.variadic_of is None \
                         and it.packed is None:
+                    if it.windows:
+                        src.line("#ifdef _WIN32")
                     src.line("extern %s;" % it.c_type.spell(it.c_name))
+                    if it.windows:
+                        src.line("#endif")
 
     def record_body(self, src, head, tail, decl):
         with src.block(head, tail):
@@ -87,6 +91,12 @@ class DeclarationsPart:
                 "typedef",
                 "that does not match them is a compile error (conflicting "
                 "types).")
+        # (mingw's GCC warns when a DLL's function, declared dllimport by
+        # its header, is declared again without)
+        src.line("#if defined(_WIN32) && defined(__GNUC__)")
+        src.line("#pragma GCC diagnostic push")
+        src.line('#pragma GCC diagnostic ignored "-Wattributes"')
+        src.line("#endif")
         for it in m.items:
             if isinstance(it, TypedefDecl):
                 d = it.defines
@@ -104,7 +114,14 @@ class DeclarationsPart:
                 if it.function_pointer or it.macro or it.variadic_of or \
                         it.packed is not None:
                     continue
+                if it.windows:
+                    src.line("#ifdef _WIN32")
                 src.line("%s;" % it.c_type.spell("(%s)" % it.c_name))
+                if it.windows:
+                    src.line("#endif")
+        src.line("#if defined(_WIN32) && defined(__GNUC__)")
+        src.line("#pragma GCC diagnostic pop")
+        src.line("#endif")
 
     def checks(self, src):
         """Compile-time checks as array sizes: a false one is an array of

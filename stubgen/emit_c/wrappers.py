@@ -1,9 +1,14 @@
 """The C emitter's forward wrappers, plain, packed and with call-site shims."""
 
 from stubgen.ctype import Void
-from stubgen.emit_c.convert import (c_string, from_c, section,
+from stubgen.emit_c.convert import (c_string, from_c,
+                                    lasterror_needs_windows, section,
                                     signature_literal, slot_index, slot_ptr,
                                     to_c)
+
+# The out slots read right after the call, by role: what they hold.
+ERROR_SLOTS = {"errno": "NCCC_ERRNO_SLOT()",
+               "lasterror": "NCCC_LASTERROR_SLOT()"}
 
 
 def nonnull_checks(lf, v_in, v_out, status=False, end_calls=False):
@@ -39,7 +44,8 @@ class WrappersPart:
         if not self.m.functions:
             return
         section(src, "wrappers: in[] = arguments, out[] = return value, "
-                "[out]/[inout]", 'values, errno (docs/IDL.md, "Slot layout")')
+                "[out]/[inout]", 'values, errno, lasterror (docs/IDL.md, "Slot '
+                'layout")')
         for lf in self.low.functions:
             src.blank()
             self.wrapper(src, lf)
@@ -72,6 +78,26 @@ class WrappersPart:
         f = lf.function
         if f.packed is not None:
             return self.packed_wrapper(src, lf)
+        lasterror_needs_windows(src, f, self.idl, f.name)
+        if not f.windows:
+            return self.native_wrapper(src, lf)
+        # [windows]: the C function exists on Windows only; elsewhere the
+        # wrapper refuses every call
+        src.line("#ifdef _WIN32")
+        self.native_wrapper(src, lf)
+        src.line("#else")
+        v_in, v_out = self.local("in"), self.local("out")
+        head = "void %s%s(const uint64_t *%s, uint64_t *%s) {" % (
+            self.p, f.name, v_in, v_out)
+        with src.block(head, "}"):
+            src.line("NCCC_WINDOWS_ONLY(%s, %s, %s, %s);" % (
+                c_string(f.name), v_in, v_out, slot_index(f.n_out)))
+        src.line("#endif")
+
+    def native_wrapper(self, src, lf):
+        """The wrapper that calls the C function (with call-site shims
+        around its body when it has them)."""
+        f = lf.function
         p = self.p
         v_in, v_out = self.local("in"), self.local("out")
         if not f.shims:
@@ -82,7 +108,7 @@ class WrappersPart:
         self.wrapper_body(src, lf, "static void " + body, False)
         flags = ["NCCC_SITE_" + k.upper() for k in ("trace", "fault")
                  if getattr(f, k)]
-        if f.errno:
+        if f.errno or f.lasterror:
             flags.append("NCCC_SITE_ERRNO")
         head = "void %s%s(const uint64_t *%s, uint64_t *%s) {" % (
             p, f.name, v_in, v_out)
@@ -123,7 +149,8 @@ class WrappersPart:
             head_start, w.v_in, w.v_out)
         with src.block(head, "}"):
             self._refusals(src, lf, w, end_calls)
-            simple = not w.decls and not f.errno and len(f.out_slots) <= 1 \
+            simple = not w.decls and not f.errno and not f.lasterror \
+                and len(f.out_slots) <= 1 \
                 and (not returns or f.out_slots[0].record is None)
             if simple:
                 if returns:
@@ -137,6 +164,8 @@ class WrappersPart:
                 src.line(line)
             if f.errno:
                 src.line("NCCC_ERRNO_CLEAR();")
+            if f.lasterror:
+                src.line("NCCC_LASTERROR_CLEAR();")
             src.line(("%s = %s;" % (w.v_r, call)) if returns
                      else "%s;" % call)
             self._results(src, lf, w)
@@ -266,15 +295,15 @@ class WrappersPart:
             src.line(line)
 
     def _results(self, src, lf, w):
-        """errno first (before anything can change it), then the return
-        value and each [out]/[inout] into out[]."""
+        """errno and the last error first (before anything can change
+        them), then the return value and each [out]/[inout] into out[]."""
         f = lf.function
         for s in f.out_slots:
-            if s.role == "errno":
-                src.line("%s[%s] = NCCC_ERRNO_SLOT();"
-                         % (w.v_out, slot_index(s.index)))
+            if s.role in ERROR_SLOTS:
+                src.line("%s[%s] = %s;" % (w.v_out, slot_index(s.index),
+                                           ERROR_SLOTS[s.role]))
         for s in f.out_slots:
-            if s.role == "errno":
+            if s.role in ERROR_SLOTS:
                 continue
             var = w.v_r if s.role == "return" else \
                 self.local("o%d" % s.param.index)

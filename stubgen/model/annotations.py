@@ -14,7 +14,8 @@ ANN_FORMS = {
     "string": "bool", "bytes": "bool", "kept": "name",
     "zero_terminated": "bool", "nullable": "bool",
     "nonnull": "bool", "length": "name", "size": "size", "owned": "name",
-    "errno": "bool", "function_pointer": "bool", "macro": "bool",
+    "errno": "bool", "lasterror": "bool", "windows": "bool",
+    "function_pointer": "bool", "macro": "bool",
     "rename": "name", "variadic": "name",
     "module": "bool", "system_lib": "bool",
     "trace": "bool", "fault": "bool",
@@ -23,9 +24,9 @@ ANN_FORMS = {
 }
 VALUE_ANNS = ("string", "bytes", "zero_terminated", "nullable", "nonnull",
               "length", "size", "owned")
-FUNCTION_ANNS = ("errno", "function_pointer", "macro", "rename",
-                  "variadic", "trace", "fault")
-DEFAULTABLE = ("errno", "function_pointer", "trace", "fault")
+FUNCTION_ANNS = ("errno", "lasterror", "windows", "function_pointer",
+                 "macro", "rename", "variadic", "trace", "fault")
+DEFAULTABLE = ("errno", "lasterror", "function_pointer", "trace", "fault")
 PACKED_ANNS = ("module", "system_lib")
 FIELD_ANNS = ("string", "bytes", "zero_terminated", "nullable", "nonnull",
               "length", "size")
@@ -34,7 +35,8 @@ PARAM_ANNS = ("in", "out", "inout") + VALUE_ANNS + ("context", "scope",
                                                      "kept")
 CB_PARAM_ANNS = ("in", "out", "inout", "context", "string", "bytes",
                  "zero_terminated", "nullable", "nonnull", "length", "size")
-CB_TYPEDEF_ANNS = ("thunks", "errno", "string", "zero_terminated",
+CB_TYPEDEF_ANNS = ("thunks", "errno", "lasterror", "windows", "string",
+                   "zero_terminated",
                     "nullable", "nonnull", "size")
 
 

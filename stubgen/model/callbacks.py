@@ -34,6 +34,8 @@ class CallbackType(Slotted):
         self.context_from_pos = None
         self.thunks = None          # pool size when it has no context
         self.errno = False
+        self.lasterror = False      # [lasterror]: SetLastError after
+        self.windows = False        # [windows]: a Windows API's type
         self.in_slots = []
         self.out_slots = []
         self.n_in = SlotIndex()     # slots after env

@@ -14,6 +14,8 @@ class Function(Slotted):
         self.ret_anns = {}          # the function's annotations: name ->
         self.params = params        # (value, pos)
         self.errno = False
+        self.lasterror = False      # [lasterror]: GetLastError() read
+        self.windows = False        # [windows]: declared on Windows only
         self.function_pointer = False
         self.macro = False
         self.trace = False          # trace shim (NCCC_SITE_WRAP)
@@ -56,6 +58,7 @@ class Module:
         self.prototypes = []
         self.used_scalars = set()   # scalar names whose size is assumed
         self.uses_errno = False
+        self.uses_lasterror = False
         self.uses_callbacks = False  # a function takes a callback
         self.uses_ssize_t = False
         self.uses_tvm = False       # packed functions or TVM's types

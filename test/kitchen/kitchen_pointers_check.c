@@ -400,8 +400,13 @@ START_TEST(test_variadic_instantiations) {
   in[3] = nccc_slot_from_double(-0.0);
   in[4] = nccc_slot_from_float(FLT_TRUE_MIN);
   call("tour.format_double", in, 5, out, 1);
+#ifdef _WIN32 /* the C library of Windows spells %a with every hex digit */
+  ck_assert_str_eq(buf, "-0 0x1.0000000000000p-149");
+  ck_assert_uint_eq(out[0], 25);
+#else
   ck_assert_str_eq(buf, "-0 0x1p-149");
   ck_assert_uint_eq(out[0], 11);
+#endif
 }
 END_TEST
 

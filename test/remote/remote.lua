@@ -30,8 +30,11 @@ local mod = {
   wire = {here = require("wire").bind(here), there = require("wire").bind(there)},
   libc = {here = require("libc").bind(here), there = require("libc").bind(there)},
 }
--- a 32-bit device: long is 32 bits in the device's signature
-local narrow = there:signature("wire.echo_long") == "i:i"
+-- The device's signature of module.name is narrower than here: long on
+-- a 32-bit device or on Windows, size_t and intptr_t on a 32-bit device.
+local function narrow(m, f)
+  return there:signature(m .. "." .. f) ~= here:signature(m .. "." .. f)
+end
 
 -- Equal values: numbers by their bits (NaN, -0.0), tables field by field.
 local function same(a, b)
@@ -63,7 +66,8 @@ local function fail(name, why)
   print(fmt("FAIL %s: %s", name, why))
 end
 
--- {module, function, args..., wide = true when 32-bit devices refuse it,
+-- {module, function, args..., wide = true when devices whose signature
+--  is narrower refuse it,
 --  skip = k: result k is an address (compared as present)}
 local function check(c)
   local m, f = c[1], c[2]
@@ -72,7 +76,7 @@ local function check(c)
   local want = table.pack(pcall(mod[m].here[f], table.unpack(args)))
   local got = table.pack(pcall(mod[m].there[f], table.unpack(args)))
   if not want[1] then return fail(name, "local call failed: " .. tostring(want[2])) end
-  if c.wide and narrow then
+  if c.wide and narrow(m, f) then
     if got[1] then return fail(name, "a 32-bit device took a 64-bit value") end
     passed = passed + 1
     return
@@ -163,6 +167,27 @@ for _, helper in ipairs({"new", "view"}) do
   if not ok2 and tostring(err2):find("bound from a device", 1, true) then passed = passed + 1
   else fail("libc." .. helper, ok2 and "no error" or tostring(err2)) end
 end
+
+-- On the Windows device, [lasterror]: kernel32's values (winerror.h's
+-- ERROR_FILE_NOT_FOUND 2, ERROR_PATH_NOT_FOUND 3, ERROR_INVALID_HANDLE 6)
+-- next to each result, as windows_lasterror sees them there.
+if os.getenv("NCCC_REMOTE_MARK") == "windows" then
+  assert(remotes.bind(device, "win32", nccc.NULL) == 0, "bind win32")
+  local w = require("win32").bind(there)
+  local function expect(what, want, ...)
+    local got = {...}
+    if same(got, want) then passed = passed + 1
+    else fail(what, fmt("%s, expected %s", show(got), show(want))) end
+  end
+  expect("win32.GetFileAttributesA of a missing directory", {0xFFFFFFFF, 3},
+         w.GetFileAttributesA("C:\\no\\such\\dir\\file.txt"))
+  expect("win32.GetFileAttributesA of a missing file", {0xFFFFFFFF, 2},
+         w.GetFileAttributesA("C:\\windows\\no-such-file.txt"))
+  local attributes, err = w.GetFileAttributesA("C:\\windows")
+  expect("win32.GetFileAttributesA of a directory", {0x10, 0}, attributes & 0x10, err)
+  expect("win32.CloseHandle(NULL)", {0, 6}, w.CloseHandle(nccc.NULL))
+end
+
 remotes.close(device)
 print(fmt("%d passed, %d failed", passed, failed))
 os.exit(failed == 0 and 0 or 1)

@@ -71,6 +71,22 @@ for helper in ("new", "view"):
     except nccc.Error as e:
         check("libc.%s" % helper, "bound from a device" in str(e), True)
 
+# On the Windows device, [lasterror]: kernel32's values (winerror.h's
+# ERROR_FILE_NOT_FOUND 2, ERROR_PATH_NOT_FOUND 3, ERROR_INVALID_HANDLE 6)
+# next to each result, as windows_lasterror sees them there.
+if os.environ["NCCC_REMOTE_MARK"] == "windows":
+    import win32
+    status, _ = links.bind(device, "win32", nccc.NULL)
+    check("bind win32", status, 0)
+    w = win32.bind(there)
+    check("win32.GetFileAttributesA of a missing directory",
+          w.GetFileAttributesA("C:\\no\\such\\dir\\file.txt"), (0xFFFFFFFF, 3))
+    check("win32.GetFileAttributesA of a missing file",
+          w.GetFileAttributesA("C:\\windows\\no-such-file.txt"), (0xFFFFFFFF, 2))
+    attributes, error = w.GetFileAttributesA("C:\\windows")
+    check("win32.GetFileAttributesA of a directory", (attributes & 0x10, error), (0x10, 0))
+    check("win32.CloseHandle(NULL)", w.CloseHandle(nccc.NULL), (0, 6))
+
 links.close(device)
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -36,9 +36,12 @@
           '("wire" "libc"))
 (wire:wire-bind! there)
 (libc:libc-bind! there)
-;; a 32-bit device: long is 32 bits in the device's signature
-(define narrow
-  (string=? (nccc-function-signature (nccc-lookup there "wire.echo_long")) "i:i"))
+;; The device's signature of the function name is narrower than here:
+;; long on a 32-bit device or on Windows, size_t and intptr_t on a 32-bit
+;; device.
+(define (narrow name)
+  (not (string=? (nccc-function-signature (nccc-lookup there name))
+                 (nccc-function-signature (nccc-lookup here name)))))
 
 (define (bits->double u)
   (let ([b (make-bytevector 8)])
@@ -78,8 +81,8 @@
   (guard (e [#t (cons 'error (if (message-condition? e) (condition-message e) e))])
     (call-with-values thunk list)))
 
-;; (flags module function arg ...): flags 'wide when 32-bit devices must
-;; refuse it, 'address when result 2 is an address (compared as present)
+;; (flags module function arg ...): flags 'wide when devices whose
+;; signature is narrower must refuse it, 'address when result 2 is an address (compared as present)
 (define (check c)
   (let* ([flag (car c)] [m (cadr c)] [f (caddr c)] [a (cdddr c)]
          [want (results (lambda () (apply (nccc-procedure here (string-append m "." f)) a)))]
@@ -88,7 +91,7 @@
                                 a)))])
     (cond
      [(and (pair? want) (eq? (car want) 'error)) (fail c (list "local call failed" (cdr want)))]
-     [(and (eq? flag 'wide) narrow)
+     [(and (eq? flag 'wide) (narrow (string-append m "." f)))
       (if (and (pair? got) (eq? (car got) 'error))
           (set! passed (+ passed 1))
           (fail c "a 32-bit device took a 64-bit value"))]

@@ -5,13 +5,22 @@
 ** 32-bit ARM and big-endian MIPS under qemu-user. The link is chosen by
 ** the arguments of nccc_rpc_serve_posix (nccc/rpc_posix.h): none for
 ** stdin/stdout, --tcp PORT, --pty. It serves the host's closures as
-** callbacks (rpc.claim), for keep's closure sets and callbacks.
+** callbacks (rpc.claim), for keep's closure sets and callbacks. Built for
+** Windows (test/cross/ with cmake/NcccWindowsToolchain.cmake, run under
+** wine) it also serves the module "win32" (test/windows/win32.idl), on
+** stdin/stdout only (nccc_rpc_serve_windows).
 */
 #include <stdio.h>
 
 #include <nccc/nccc.h>
-#include <nccc/rpc_posix.h>
 #include <nccc/rpc_server.h>
+#ifdef _WIN32
+#include <nccc/rpc_windows.h>
+
+#include "win32_nccc.h"
+#else
+#include <nccc/rpc_posix.h>
+#endif
 
 #include "keep_nccc.h"
 #include "libc_nccc.h"
@@ -27,5 +36,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, "wire_device: %s\n", nccc_last_error());
     return 1;
   }
+#ifdef _WIN32
+  if (nccc_win32_register() != NCCC_OK) {
+    fprintf(stderr, "wire_device: %s\n", nccc_last_error());
+    return 1;
+  }
+  return nccc_rpc_serve_windows(&server, argc, argv);
+#else
   return nccc_rpc_serve_posix(&server, argc, argv);
+#endif
 }

@@ -9,7 +9,10 @@
 ** environment variable NCCC_REMOTE_DEVICE names (nccc_remote_open_spec:
 ** "exec:qemu-mips -L /usr/mips-linux-gnu .../wire_device"); its modules
 ** are bound here as "rwire" and "rlibc". Arguments too wide for a
-** 32-bit device must be refused before anything is sent.
+** 32-bit device must be refused before anything is sent. On the Windows
+** device (NCCC_REMOTE_MARK=windows) its module win32 is bound as
+** "rwin32" too, and its [lasterror] functions must give kernel32's
+** values.
 */
 #define _POSIX_C_SOURCE 200809L
 
@@ -96,14 +99,18 @@ static void run_case(const wire_case *c) {
   names(c, local, remote);
   lh = nccc_check_lookup(local);
   rh = nccc_check_lookup(remote);
-  if ((c->flags & WIDE) && device_is_32bit()) {
-    /* the device's signature is 32 bits wide where the value is not */
-    ck_assert_int_eq(nccc_function(rh, NULL, &info, NULL), NCCC_OK);
-    ck_assert_msg(info->signature[0] == 'i' || info->signature[0] == 'I',
-                  "%s has signature %s on a 32-bit device", remote, info->signature);
-    return;
-  }
   ck_assert_int_eq(nccc_function(lh, NULL, &info, NULL), NCCC_OK);
+  if (c->flags & WIDE) {
+    const nccc_fn_info *there = NULL;
+    ck_assert_int_eq(nccc_function(rh, NULL, &there, NULL), NCCC_OK);
+    if (strcmp(there->signature, info->signature) != 0) {
+      /* the device's signature is 32 bits wide where the value is not
+      ** (long on a 32-bit device or on Windows) */
+      ck_assert_msg(there->signature[0] == 'i' || there->signature[0] == 'I',
+                    "%s has signature %s on the device", remote, there->signature);
+      return;
+    }
+  }
   size_t n_out = info->n_out;
   memset(want, 0xa5, sizeof want);
   memset(got, 0x5a, sizeof got);
@@ -252,10 +259,64 @@ START_TEST(memory) {
 }
 END_TEST
 
+/* ---- [lasterror] on the Windows device ------------------------------------ */
+
+/* winerror.h's values (this side is not Windows) */
+enum { WIN_FILE_NOT_FOUND = 2, WIN_PATH_NOT_FOUND = 3, WIN_INVALID_HANDLE = 6 };
+
+/* Calls win32.fn on the device with one argument: out[0], the result;
+** out[1], GetLastError() right after the call there. */
+static void win32_call(const char *fn, uint64_t arg, uint64_t *out) {
+  char name[64];
+  nccc_handle h;
+  snprintf(name, sizeof name, "rwin32.%s", fn);
+  ck_assert_int_eq(nccc_lookup(name, &h), NCCC_OK);
+  out[0] = out[1] = 0x5a5a5a5a5a5a5a5aull;
+  ck_assert_int_eq(nccc_call(h, &arg, out), NCCC_OK);
+}
+
+/* step_fn's host side: its step times 10, and the last error of env. */
+static void host_step(const uint64_t *in, uint64_t *out) {
+  out[0] = (uint64_t)((uint32_t)in[1] * 10u);
+  out[1] = (uint64_t)(uint32_t)in[0];
+}
+
+/* The values windows_lasterror sees from the same wrappers on Windows. */
+START_TEST(win32_lasterror) {
+  uint64_t out[2];
+  void *ctx = NULL;
+  ck_assert_int_eq(nccc_remote_bind(device, "win32", "rwin32", NULL), NCCC_OK);
+  win32_call("GetFileAttributesA", ptr("C:\\no\\such\\dir\\file.txt"), out);
+  ck_assert_uint_eq(out[0], 0xffffffffu); /* INVALID_FILE_ATTRIBUTES */
+  ck_assert_uint_eq(out[1], WIN_PATH_NOT_FOUND);
+  win32_call("GetFileAttributesA", ptr("C:\\windows\\no-such-file.txt"), out);
+  ck_assert_uint_eq(out[0], 0xffffffffu);
+  ck_assert_uint_eq(out[1], WIN_FILE_NOT_FOUND);
+  win32_call("GetFileAttributesA", ptr("C:\\windows"), out);
+  ck_assert_uint_ne(out[0] & 0x10u, 0); /* FILE_ATTRIBUTE_DIRECTORY */
+  ck_assert_uint_eq(out[1], 0);
+  win32_call("CloseHandle", 0x12340, out);
+  ck_assert_uint_eq(out[0], 0);
+  ck_assert_uint_eq(out[1], WIN_INVALID_HANDLE);
+  /* a callback of the host, called by the device, sets the last error */
+  ck_assert_int_eq(nccc_closure_claim_typed(host_step, 5, NCCC_SCOPE_CALL,
+                                            "I:IW", &ctx), NCCC_OK);
+  win32_call("after_step", ptr(ctx), out);
+  ck_assert_uint_eq(out[0], 5);
+  ck_assert_uint_eq(out[1], 5);
+}
+END_TEST
+
 Suite *nccc_check_suite(void) {
   Suite *s = suite_create("remote wire");
+  const char *mark = getenv("NCCC_REMOTE_MARK");
   TCase *tc = nccc_check_tcase(s, "wire", setup, teardown,
                                NCCC_CHECK_TESTS(scalars, records, slab, strings, libc, memory));
   tcase_set_timeout(tc, 120);
+  if (mark != NULL && strcmp(mark, "windows") == 0) {
+    tc = nccc_check_tcase(s, "win32", setup, teardown,
+                          NCCC_CHECK_TESTS(win32_lasterror));
+    tcase_set_timeout(tc, 120);
+  }
   return s;
 }

@@ -26,10 +26,11 @@ CODES = {
     'F': Code('F', name='function pointer', kind='function', bytes=0, signed=False, in_ok=True, out_ok=True, bits=None, min=None, max=None),
     'c': Code('c', name='closure', kind='closure', bytes=0, signed=False, in_ok=True, out_ok=True, bits=None, min=None, max=None),
     'e': Code('e', name='errno', kind='errno', bytes=4, signed=True, in_ok=False, out_ok=True, bits=32, min=-2147483648, max=2147483647),
+    'W': Code('W', name='lasterror', kind='errno', bytes=4, signed=False, in_ok=False, out_ok=True, bits=32, min=0, max=4294967295),
 }
 IN_CODES = '?bBhHiIlLfdpsFc'
 VALUE_CODES = '?bBhHiIlLfdpsF'
-OUT_CODES = '?bBhHiIlLfdpsFce'
+OUT_CODES = '?bBhHiIlLfdpsFceW'
 GRAMMAR = {
     'separator': ':',
     'variadic': '*',

@@ -31,7 +31,8 @@
       #(#\s "string" string 0 #f #f #f #t #t)
       #(#\F "function pointer" function 0 #f #f #f #t #t)
       #(#\c "closure" closure 0 #f #f #f #t #t)
-      #(#\e "errno" errno 4 #t -2147483648 2147483647 #f #t)))
+      #(#\e "errno" errno 4 #t -2147483648 2147483647 #f #t)
+      #(#\W "lasterror" errno 4 #f 0 4294967295 #f #t)))
   (define (abi-code c)
     (let loop ([l abi-codes])
       (cond [(null? l) #f]
@@ -39,7 +40,7 @@
             [else (loop (cdr l))])))
   (define abi-in-codes "?bBhHiIlLfdpsFc")
   (define abi-value-codes "?bBhHiIlLfdpsF")
-  (define abi-out-codes "?bBhHiIlLfdpsFce")
+  (define abi-out-codes "?bBhHiIlLfdpsFceW")
   (define abi-sig-separator #\:)
   (define abi-sig-variadic #\*)
   (define abi-sig-record-open #\{)

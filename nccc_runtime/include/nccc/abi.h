@@ -31,11 +31,12 @@
   X('s', STRING, STRING, 0, 0, 1, 1) \
   X('F', FUNCTION_POINTER, FUNCTION, 0, 0, 1, 1) \
   X('c', CLOSURE, CLOSURE, 0, 0, 1, 1) \
-  X('e', ERRNO, ERRNO, 4, 1, 0, 1)
+  X('e', ERRNO, ERRNO, 4, 1, 0, 1) \
+  X('W', LASTERROR, ERRNO, 4, 0, 0, 1)
 
 #define NCCC_ABI_IN_CODES "?bBhHiIlLfdpsFc"
 #define NCCC_ABI_VALUE_CODES "?bBhHiIlLfdpsF" /* not closure, not errno */
-#define NCCC_ABI_OUT_CODES "?bBhHiIlLfdpsFce"
+#define NCCC_ABI_OUT_CODES "?bBhHiIlLfdpsFceW"
 #define NCCC_ABI_SIG_SEPARATOR ':'
 #define NCCC_ABI_SIG_VARIADIC '*'
 #define NCCC_ABI_SIG_RECORD_OPEN '{'

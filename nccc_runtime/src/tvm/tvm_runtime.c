@@ -356,7 +356,10 @@ tvm_crt_error_t TVMInitializeRuntime(void) {
 
 /* ---- weak defaults ------------------------------------------------------------------ */
 
-#if defined(__GNUC__) || defined(__clang__)
+/* (Windows' linker does not let a weak definition of an archive member
+** satisfy a program's own reference: there each default is an archive
+** member of its own, tvm_default_system_lib.c and tvm_default_abort.c.) */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
 __attribute__((weak)) const TVMModule *TVMSystemLibEntryPoint(void) {
   return NULL;
 }

@@ -45,7 +45,8 @@ class _Checker(TypeRules, DeclarationRules, FunctionRules,
         self.consts = set()    # constant and enumerator names
         self.prototypes = {}
         self.closure_sets = {}  # name -> ClosureSet
-        self.defaults = {"errno": False, "function_pointer": False,
+        self.defaults = {"errno": False, "lasterror": False,
+                         "function_pointer": False,
                          "trace": False, "fault": False}
         self._cb_fnode = None  # the parameter list of a callback typedef
         self._cb_params = None

@@ -92,6 +92,10 @@ class CallbackRules:
                            "parameter or a pool of thunks ([thunks=N] after "
                            "its parameter list)" % name)
         cb.errno = bool(tanns.get("errno", (False,))[0])
+        cb.lasterror = bool(tanns.get("lasterror", (False,))[0])
+        cb.windows = bool(tanns.get("windows", (False,))[0])
+        if cb.lasterror:
+            self.m.uses_lasterror = True
         self._callback_slots(cb)
         td.callback = cb
         td.spell_through = True
@@ -104,6 +108,13 @@ class CallbackRules:
         cbs = []
         for p in f.params:
             cb = callback_of(p.type) if p.direction == "in" else None
+            if cb is not None and cb.windows != f.windows:
+                raise IdlError(p.pos, "callback type '%s' is%s [windows] and "
+                               "'%s' is%s: a callback type of a [windows] "
+                               "function is [windows], and only [windows] "
+                               "functions take one" % (
+                                   cb.name, "" if cb.windows else " not",
+                                   f.name, "" if f.windows else " not"))
             if cb is None:
                 if "closures" in p.anns:
                     raise IdlError(p.anns["closures"][1], "[closures] needs "

@@ -45,8 +45,9 @@ class FunctionRules:
             return self._prototype(d, base, fd, name, pos)
         anns = annotation_values(d.annotations,
                                   FUNCTION_ANNS + VALUE_ANNS, "a function")
-        flags = dict(self.defaults, macro=False)
-        for k in ("errno", "function_pointer", "macro", "trace", "fault"):
+        flags = dict(self.defaults, macro=False, windows=False)
+        for k in ("errno", "lasterror", "windows", "function_pointer",
+                  "macro", "trace", "fault"):
             if k in anns:
                 flags[k] = anns[k][0]
         reg_name = anns["rename"][0] if "rename" in anns else name
@@ -87,6 +88,8 @@ class FunctionRules:
         params = self._function_params(fnode, name)
         f = Function(pos, reg_name, c_name, ret, params)
         f.errno = flags["errno"]
+        f.lasterror = flags["lasterror"]
+        f.windows = flags["windows"]
         f.function_pointer = flags["function_pointer"]
         f.macro = flags["macro"]
         f.trace = flags["trace"]
@@ -103,6 +106,8 @@ class FunctionRules:
         self.m.items.append(f)
         if f.errno:
             self.m.uses_errno = True
+        if f.lasterror:
+            self.m.uses_lasterror = True
 
     def _function_values(self, f, anns, name):
         """The return value's type and annotations, and every [length]

@@ -3,7 +3,8 @@ functions and callback types."""
 
 from stubgen.abi import load as load_abi
 from stubgen.ctype import (ASSUMED_SIZES, CLOSURE_CODE, ERRNO_CODE,
-                           FUNCTION_CODE, INT_CODE, POINTER_CODE, SCALARS,
+                           FUNCTION_CODE, INT_CODE, LASTERROR_CODE,
+                           POINTER_CODE, SCALARS,
                            STRING_CODE, Array, Enum, Pointer, Record,
                            Scalar, Void)
 from stubgen.errors import IdlError
@@ -77,7 +78,8 @@ class SlotRules:
 
     def _out_slots(self, owner):
         """out[] of a function or callback type: the return value, the
-        [out]/[inout] values, then errno for [errno]."""
+        [out]/[inout] values, then errno for [errno], then the Win32
+        last error for [lasterror]."""
         idx = SlotIndex()
         outs = []
         if not isinstance(owner.ret.resolved(), Void):
@@ -97,6 +99,10 @@ class SlotRules:
         if owner.errno:
             outs.append(Slot("errno", "errno", None, SCALARS["int"],
                              ERRNO_CODE, idx, None))
+            idx = idx.plus(None)
+        if owner.lasterror:
+            outs.append(Slot("lasterror", "lasterror", None,
+                             SCALARS["uint32_t"], LASTERROR_CODE, idx, None))
             idx = idx.plus(None)
         owner.out_slots, owner.n_out = outs, idx
 

@@ -49,8 +49,15 @@ void srunner_run_all(SRunner *r, enum print_output mode);
 int srunner_ntests_failed(SRunner *r);
 void srunner_free(SRunner *r);
 
-/* Records the failure of the running test and leaves it. */
-__attribute__((noreturn, format(printf, 3, 4))) void
+/* Records the failure of the running test and leaves it. (mingw-w64's
+** C library formats as C99 says with __USE_MINGW_ANSI_STDIO, which the
+** Windows build sets: GCC then checks against gnu_printf.) */
+#ifdef __MINGW32__
+#define MINICHECK_FORMAT gnu_printf
+#else
+#define MINICHECK_FORMAT printf
+#endif
+__attribute__((noreturn, format(MINICHECK_FORMAT, 3, 4))) void
 minicheck_fail(const char *file, int line, const char *fmt, ...);
 
 #define ck_assert_msg(expr, ...)                                         \

@@ -43,6 +43,7 @@ pub const CODES: &[Code] = &[
     Code { code: b'F', name: "function pointer", kind: Kind::Function, bytes: 0, signed: false, in_ok: true, out_ok: true },
     Code { code: b'c', name: "closure", kind: Kind::Closure, bytes: 0, signed: false, in_ok: true, out_ok: true },
     Code { code: b'e', name: "errno", kind: Kind::Errno, bytes: 4, signed: true, in_ok: false, out_ok: true },
+    Code { code: b'W', name: "lasterror", kind: Kind::Errno, bytes: 4, signed: false, in_ok: false, out_ok: true },
 ];
 
 pub const SIG_SEPARATOR: u8 = b':';
