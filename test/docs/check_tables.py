@@ -4,7 +4,8 @@
     check_tables.py ROOT
 
 - README.md's "Build options" table: every option() of the project's
-  CMake files, with its default, and nothing else;
+  CMake files (CMakeLists.txt, nccc_runtime/, cmake/*.cmake), with its
+  default, and nothing else;
 - IDL.md's `--lang` table (its "Command line"): every language of
   nccc-stubgen, each with the files it writes for a module M;
 - JS.md's "Install" table: the names nccc/index.mjs exports, and the
@@ -55,13 +56,24 @@ def compare(what, documented, actual):
          for name in sorted(actual - documented)]
 
 
+def _documented_default(text, default):
+    """The default a row states: ON or OFF; for an option whose default
+    CMake computes (a variable), a row that says when it is ON stands
+    for it."""
+    if default.startswith("${") and text.startswith("ON when"):
+        return default
+    return text
+
+
 def check_build_options(root):
     options = {}
     for path in [root / "CMakeLists.txt"] + \
-            sorted((root / "nccc_runtime").rglob("CMakeLists.txt")):
+            sorted((root / "nccc_runtime").rglob("CMakeLists.txt")) + \
+            sorted((root / "cmake").glob("*.cmake")):
         text = path.read_text(encoding="utf-8")
         for name, default in re.findall(
-                r'option\((NCCC_\w+)\s+"[^"]*"\s+(ON|OFF)\)', text):
+                r'option\((NCCC_\w+)\s+"[^"]*"\s+(ON|OFF|\$\{\w+\})\)',
+                text):
             options[name] = default
     table = section((root / "README.md").read_text(encoding="utf-8"),
                     "Build options")
@@ -71,7 +83,8 @@ def check_build_options(root):
     misses += ["README.md's build options: %s defaults to %s, not %s"
                % (name, options[name], documented[name])
                for name in sorted(set(options) & set(documented))
-               if options[name] != documented[name]]
+               if options[name] != _documented_default(documented[name],
+                                                       options[name])]
     return misses
 
 
