@@ -27,6 +27,7 @@ build = {
       ["nccc.binder"] = "nccc/binder.lua",
       ["nccc.builtins"] = "nccc/builtins.lua",
       ["nccc.callbacks"] = "nccc/callbacks.lua",
+      ["nccc.cdata"] = "nccc/cdata.lua",
       ["nccc.calls"] = "nccc/calls.lua",
       ["nccc.common"] = "nccc/common.lua",
       ["nccc.interpreter"] = "nccc/interpreter.lua",
