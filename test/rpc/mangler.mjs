@@ -4,9 +4,22 @@
 // going either way and hands each, whole, to a fault function first.
 import { Decoder, encodeFrame } from "../../bindings/js/nccc/remote/index.mjs";
 
+// A corrupted frame has one bit flipped in its last byte that is, and
+// stays, clear of the framing bytes (0xfc to 0xff: the escape and what
+// follows one). Flipping a byte into the escape would make the frame
+// wait for the next one: the device would see no bad frame at all, and
+// send no notice.
+const FLIP = 0x04, FRAMING = 0xf0;
+function flippable(frame) {
+  for (let i = frame.length - 1; i >= 2; i--) {
+    if (frame[i] < FRAMING && (frame[i] ^ FLIP) < FRAMING) return i;
+  }
+  throw new Error("mangler: nothing to flip in the frame");
+}
+
 // A link between the session and the device that hands every frame,
 // whole, to fault(direction, payload) first: "pass", "drop", "corrupt"
-// (a CRC byte flipped), "cut" (its second half never sent), "dup" (sent
+// (a byte flipped), "cut" (its second half never sent), "dup" (sent
 // twice) or "garbage" (bytes that are no frame before it).
 export function mangled(inner, fault) {
   const outer = { onBytes: () => {}, onClosed: () => {} };
@@ -14,7 +27,7 @@ export function mangled(inner, fault) {
     const frame = encodeFrame(payload);
     switch (fault(direction, payload)) {
       case "drop": return;
-      case "corrupt": frame[frame.length - 1] ^= 0x5a; deliver(frame); return;
+      case "corrupt": frame[flippable(frame)] ^= FLIP; deliver(frame); return;
       case "cut": deliver(frame.subarray(0, frame.length >> 1)); return;
       case "dup": deliver(frame); deliver(frame); return;
       case "garbage": deliver(Uint8Array.of(0x00, 0x42, 0x13)); deliver(frame); return;
