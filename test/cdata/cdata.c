@@ -67,7 +67,7 @@ size_t cd_read_all(int (*fn)(void *ctx, unsigned char *buffer, size_t size),
                    void *ctx, unsigned char *dest, size_t cap) {
   unsigned char chunk[4];
   size_t total = 0;
-  for (;;) {
+  while (total < cap) {
     int n;
     memset(chunk, 0xEE, sizeof chunk);
     n = fn(ctx, chunk, sizeof chunk);

@@ -37,8 +37,9 @@ void cd_parser_set_input(cd_parser *p, const unsigned char *s, size_t n);
 ** pointing into the input); 0 at the end */
 int cd_parser_next(cd_parser *p, cd_event *ev);
 size_t cd_text_length(const unsigned char *text);
-/* calls fn with a 4-byte buffer until it returns 0 or less, appending
-** what it wrote to dest (at most cap bytes); returns the bytes appended */
+/* calls fn with a 4-byte buffer until it returns 0 or less or dest is
+** full, appending what it wrote to dest (at most cap bytes); returns the
+** bytes appended */
 size_t cd_read_all(int (*fn)(void *ctx, unsigned char *buffer, size_t size),
                    void *ctx, unsigned char *dest, size_t cap);
 int cd_id_compare(const cd_id a, const cd_id b);

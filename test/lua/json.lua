@@ -27,9 +27,17 @@ local function str(s, i) -- s:sub(i, i) == '"'
     if c == "\\" then
       local e = s:sub(j + 1, j + 1)
       if e == "u" then
+        -- a code point of the Basic Multilingual Plane, as UTF-8
         local code = tonumber(s:sub(j + 2, j + 5), 16)
-        if not code or code > 127 then fail(s, j, "only \\u0000-\\u007f supported") end
-        out[#out + 1], j = string.char(code), j + 6
+        if not code or (code >= 0xD800 and code <= 0xDFFF) then fail(s, j, "bad \\u escape (surrogates unsupported)") end
+        if code < 0x80 then
+          out[#out + 1] = string.char(code)
+        elseif code < 0x800 then
+          out[#out + 1] = string.char(0xC0 + math.floor(code / 64), 0x80 + code % 64)
+        else
+          out[#out + 1] = string.char(0xE0 + math.floor(code / 4096), 0x80 + math.floor(code / 64) % 64, 0x80 + code % 64)
+        end
+        j = j + 6
       elseif ESCAPES[e] then
         out[#out + 1], j = ESCAPES[e], j + 2
       else

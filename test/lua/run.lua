@@ -6,7 +6,8 @@
 -- and bytes_cases.lua.
 -- Prints one line per failure and the closing line "N passed, M failed";
 -- exits non-zero on any failure. The case format is described in the
--- "about" field of the case file.
+-- "about" field of the case file. With NCCC_CASES_NEEDS set (cdata), only
+-- the table's cases whose "needs" it names run, and no Lua-only checks.
 local bindings, cpath, fixture, cases_path, gen_dir = ...
 local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
 package.path = bindings .. "/?.lua;" .. here .. "/?.lua;" .. package.path
@@ -32,19 +33,22 @@ local ERROR_WORDS = {
   count = "expects", type = "expected, got", range = "out of range",
   integral = "no integer representation", unknown = "unknown", callback = "error in callback",
   nul = "NUL byte", field = "has no field", scope = "scope", released = "released",
-  closed = "closed", pool = "pool", packed = "packed", null = "NULL"}
+  closed = "closed", pool = "pool", packed = "packed", null = "NULL",
+  record = "struct or union", index = "out of range", freed = "freed", size = "bytes expected",
+  outlive = "would not outlive"}
 
--- The generated modules (tour.lua, hcb.lua), bound once.
+-- The generated modules (tour.lua, hcb.lua, cdata.lua), bound once.
 local gen = {}
 if gen_dir and gen_dir ~= "" then
   package.path = gen_dir .. "/?.lua;" .. package.path
-  for _, m in ipairs({"tour", "hcb"}) do
+  for _, m in ipairs({"tour", "hcb", "cdata"}) do
     local ok, mod = pcall(require, m)
     if ok then gen[m] = mod.bind(lib) end
   end
 end
 
 local function is_array(t) return getmetatable(t) == json.ARRAY end
+local function unhex(h) return (h:gsub("%x%x", function(x) return string.char(tonumber(x, 16)) end)) end
 
 -- The canonical decimal text of a 64-bit value of either host.
 local function dec64(v)
@@ -70,7 +74,7 @@ local function resolve(spec)
   if spec.saved then return case.saved[spec.saved] end
   if spec.constant then return lib:constant(spec.constant) end
   if spec.symbol then return lib:symbol(spec.symbol) end
-  if spec.bytes then return (spec.bytes:gsub("%x%x", function(h) return string.char(tonumber(h, 16)) end)) end
+  if spec.bytes then return unhex(spec.bytes) end
   if spec.struct then
     local t = {}
     for k, v in pairs(spec.struct) do t[k] = resolve(v) end
@@ -106,6 +110,7 @@ local function match(spec, actual)
       if type(want) == "table" then return yes(type(actual) == "table" and dec64(actual) == dec64(want), dec64(want)) end
       return match(want, actual)
     end
+    if spec.bytes then return yes(actual == unhex(spec.bytes), "bytes " .. spec.bytes) end
     if spec.struct then
       if type(actual) ~= "table" then return no("a table") end
       for k, v in pairs(spec.struct) do
@@ -378,7 +383,68 @@ function STEPS.counters(step)
 end
 
 function STEPS.alloc(step)
-  case.saved[step.save] = lib:alloc(step.alloc)
+  local n = step.alloc
+  if type(n) == "table" then n = lib:layout(n.sizeof).size * (n.count or 1) end
+  case.saved[step.save] = lib:alloc(n)
+  return true
+end
+
+-- C objects: the bound generated module of MODULE.TYPE, and TYPE
+local function objects(key)
+  local m, name = key:match("^(.-)%.([^.]+)$")
+  return gen[m] or error("no generated module " .. m), name
+end
+
+local function saved_result(step, ok, res)
+  if not ok or step.error then return ok, res end
+  case.saved[step.save] = res[1]
+  return true
+end
+
+function STEPS.new(step)
+  local mod, name = objects(step.new)
+  local value = step.value ~= nil and resolve(step.value) or nil
+  return saved_result(step, outcome(step, pcall(mod.new, name, value)))
+end
+
+function STEPS.view(step)
+  local mod, name = objects(step.view)
+  return saved_result(step, outcome(step, pcall(mod.view, name, resolve(step.at), step.count)))
+end
+
+-- a path's element in Lua: an index (from 0 in the table) from 1
+local function key_of(p) return type(p) == "number" and p + 1 or p end
+
+function STEPS.field(step)
+  local path = step.path
+  local ok, res = outcome(step, pcall(function()
+    local o = resolve(step.field)
+    for k = 1, #path - 1 do o = o[key_of(path[k])] end
+    local last = key_of(path[#path])
+    if step.set == nil then return o[last] end
+    o[last] = resolve(step.set)
+  end))
+  if not ok or step.error or step.set ~= nil then return ok, res end
+  return match(step.expect, res[1])
+end
+
+function STEPS.record(step)
+  local ok, res = outcome(step, pcall(function() return resolve(step.record):record() end))
+  if not ok or step.error then return ok, res end
+  return match(step.expect, res[1])
+end
+
+function STEPS.assign(step)
+  local o, v = resolve(step.assign), resolve(step.value)
+  return outcome(step, pcall(function() o:assign(v) end))
+end
+
+function STEPS.read_bytes(step)
+  return match(step.expect, lib:read(resolve(step.read_bytes), step.length))
+end
+
+function STEPS.write_bytes(step)
+  lib:write(resolve(step.write_bytes), unhex(step.bytes))
   return true
 end
 
@@ -455,7 +521,8 @@ end
 -- Checked in this order: a callback step also has a "signature".
 local ORDER = {"call", "packed", "register_packed", "callback", "procedure", "group", "exhaust", "constant",
   "layout", "modules", "functions", "signature", "release", "check", "counters", "close", "forget",
-  "collect", "alloc", "free", "read_string", "repeat"}
+  "collect", "alloc", "free", "read_string", "repeat", "new", "view", "field", "record", "assign",
+  "read_bytes", "write_bytes"}
 
 function run_step(step)
   for _, key in ipairs(ORDER) do
@@ -464,35 +531,41 @@ function run_step(step)
   return false, "unknown step"
 end
 
-local passed, failed = 0, 0
-for _, c in ipairs(doc.cases) do
+-- Runs one case of the table: true, or false and why.
+local function run_case(c)
   local _, in_use, stale, mismatched, wrong_thread = lib:closure_stats()
   case = {saved = {}, closures = {}, procedures = {}, records = {},
     base = {refs = nccc.core.refs(), in_use = in_use, stale = stale, mismatched = mismatched,
       wrong_thread = wrong_thread}}
-  local steps = c.steps or {c}
-  local ok, why = true, nil
-  for k, step in ipairs(steps) do
+  for k, step in ipairs(c.steps or {c}) do
     local good, res, detail = pcall(run_step, step)
-    if not good then ok, why = false, fmt("step %d raised: %s", k, tostring(res))
-    elseif not res then ok, why = false, fmt("step %d: %s", k, tostring(detail)) end
-    if not ok then break end
+    if not good then return false, fmt("step %d raised: %s", k, tostring(res)) end
+    if not res then return false, fmt("step %d: %s", k, tostring(detail)) end
   end
-  if ok then
-    passed = passed + 1
-  else
-    failed = failed + 1
-    print(fmt("FAIL %s: %s", c.name, why))
+  return true
+end
+
+local only = os.getenv("NCCC_CASES_NEEDS")
+local passed, failed = 0, 0
+for _, c in ipairs(doc.cases) do
+  if only == nil or c.needs == only then
+    local ok, why = run_case(c)
+    if ok then
+      passed = passed + 1
+    else
+      failed = failed + 1
+      print(fmt("FAIL %s: %s", c.name, why))
+    end
   end
 end
 -- Then the checks that only make sense in Lua, and the generated module's.
-local more = require("lua_cases")(lib, nccc)
-if gen.tour then
+local more = only and {} or require("lua_cases")(lib, nccc)
+if gen.tour and not only then
   for _, c in ipairs(require("generated_cases")(lib, nccc, require("tour"))) do
     more[#more + 1] = c
   end
 end
-if gen.hcb then
+if gen.hcb and not only then
   for _, c in ipairs(require("bytes_cases")(lib, nccc, gen.hcb)) do
     more[#more + 1] = c
   end

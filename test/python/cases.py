@@ -19,7 +19,17 @@ ERRORS = {
     "scope": ("scope", ValueError),
     "released": ("released", ValueError), "closed": ("closed", ValueError),
     "pool": ("pool", nccc.Error), "packed": ("packed", nccc.Error),
-    "null": ("NULL", TypeError)}
+    "null": ("NULL", TypeError), "record": ("struct or union", TypeError),
+    "freed": ("freed", nccc.Error), "size": ("bytes expected", TypeError),
+    "outlive": ("would not outlive", TypeError)}
+
+# A C object's fields are ctypes' own (docs/PYTHON.md, "C objects"): the
+# errors of a field step are Python's, not nccc.Error.
+FIELD_ERRORS = dict(ERRORS, index=("invalid index", IndexError),
+                    field=("has no attribute", AttributeError),
+                    integral=("cannot be interpreted as an integer",
+                              TypeError),
+                    type=("must be real number", TypeError))
 
 
 class Failed(Exception):
@@ -106,6 +116,9 @@ class Case:
             if "constant" in spec:
                 return self.match(self.lib.constant(spec["constant"]),
                                   actual)
+            if "bytes" in spec:
+                want = bytes.fromhex(spec["bytes"])
+                return self.expect(actual == want, want, actual)
             if "struct" in spec:
                 for k, v in spec["struct"].items():
                     try:
@@ -218,17 +231,18 @@ class Case:
 
     # ---- steps ------------------------------------------------------------
 
-    def outcome(self, step, run):
-        """run()'s result, or None when an expected error came."""
+    def outcome(self, step, run, errors=ERRORS):
+        """run()'s result, or None when an expected error came; errors:
+        FIELD_ERRORS for a C object's field, whose errors are Python's."""
         try:
             result = run()
         except Exception as e:  # the kind decides
             if "error" not in step:
                 raise Failed("error: %s: %s" % (type(e).__name__, e))
-            word, cls = ERRORS[step["error"]]
+            word, cls = errors[step["error"]]
             msg = str(e)
             if word not in msg or not isinstance(e, cls) or \
-                    not isinstance(e, nccc.Error):
+                    (errors is ERRORS and not isinstance(e, nccc.Error)):
                 raise Failed("error %s('%s') is not of kind %s" % (
                     type(e).__name__, msg, step["error"]))
             if "message" in step and step["message"] not in msg:
@@ -360,7 +374,10 @@ class Case:
                         now[key] - self.base[key])
 
     def step_alloc(self, step):
-        self.saved[step["save"]] = self.lib.alloc(step["alloc"])
+        n = step["alloc"]
+        if isinstance(n, dict):
+            n = self.lib.layout(n["sizeof"]).size * n.get("count", 1)
+        self.saved[step["save"]] = self.lib.alloc(n)
 
     def step_free(self, step):
         self.lib.free(self.resolve(step["free"]))
@@ -419,10 +436,71 @@ class Case:
             except Failed as e:
                 raise Failed("round %d: %s" % (k + 1, e))
 
+    # ---- C objects -----------------------------------------------------
+
+    def objects(self, key):
+        """The bound generated module of MODULE.TYPE, and TYPE."""
+        m, _, name = key.rpartition(".")
+        return self.gen[m], name
+
+    def step_new(self, step):
+        mod, name = self.objects(step["new"])
+        value = self.resolve(step["value"]) if "value" in step else None
+        ok, obj = self.outcome(step, lambda: mod.new(name, value))
+        if ok:
+            self.saved[step["save"]] = obj
+
+    def step_view(self, step):
+        mod, name = self.objects(step["view"])
+        at = self.resolve(step["at"])
+        ok, obj = self.outcome(step, lambda: mod.view(name, at,
+                                                      step.get("count")))
+        if ok:
+            self.saved[step["save"]] = obj
+
+    def step_field(self, step):
+        obj, path = self.resolve(step["field"]), step["path"]
+
+        def walk():
+            o = obj
+            for p in path[:-1]:
+                o = o[p] if isinstance(p, int) else getattr(o, p)
+            last = path[-1]
+            if "set" not in step:
+                return o[last] if isinstance(last, int) else getattr(o, last)
+            v = self.resolve(step["set"])
+            if isinstance(last, int):
+                o[last] = v
+            else:
+                setattr(o, last, v)
+        ok, res = self.outcome(step, walk, FIELD_ERRORS)
+        if ok and "set" not in step:
+            self.match(step["expect"], res)
+
+    def step_record(self, step):
+        obj = self.resolve(step["record"])
+        ok, res = self.outcome(step, lambda: obj.record(), FIELD_ERRORS)
+        if ok:
+            self.match(step["expect"], res)
+
+    def step_assign(self, step):
+        obj, value = self.resolve(step["assign"]), self.resolve(step["value"])
+        self.outcome(step, lambda: obj.assign(value))
+
+    def step_read_bytes(self, step):
+        self.match(step["expect"], self.lib.read(
+            self.resolve(step["read_bytes"]), step["length"]))
+
+    def step_write_bytes(self, step):
+        self.lib.write(self.resolve(step["write_bytes"]),
+                       bytes.fromhex(step["bytes"]))
+
     ORDER = ["call", "packed", "register_packed", "callback", "procedure",
              "group", "exhaust", "constant", "layout", "modules", "functions",
              "signature", "release", "check", "counters", "close", "forget",
-             "collect", "alloc", "free", "read_string", "repeat"]
+             "collect", "alloc", "free", "read_string", "repeat", "new",
+             "view", "field", "record", "assign", "read_bytes",
+             "write_bytes"]
 
     def run_step(self, step):
         for key in self.ORDER:

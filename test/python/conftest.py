@@ -3,7 +3,7 @@ the generated modules and the support library, found from the
 environment ctest gives (test/python/CMakeLists.txt):
 
   NCCC_HOST_FIXTURE     the host fixture library (test/hosts/fixture)
-  NCCC_HOST_GENERATED   the directory holding tour.py and hcb.py
+  NCCC_HOST_GENERATED   the directory holding tour.py, hcb.py and cdata.py
   NCCC_PYTHON_BINDINGS  the directory holding the package nccc
   NCCC_PRIMITIVE        c or ctypes (nccc/primitive.py)
 """
@@ -48,7 +48,9 @@ def lib():
 
 @pytest.fixture(scope="session")
 def gen(lib):
-    """The generated modules tour and hcb, bound once."""
+    """The generated modules tour, hcb and cdata, bound once."""
+    import cdata
     import hcb
     import tour
-    return {"tour": tour.bind(lib), "hcb": hcb.bind(lib)}
+    return {"tour": tour.bind(lib), "hcb": hcb.bind(lib),
+            "cdata": cdata.bind(lib)}

@@ -1,6 +1,8 @@
 """The shared host case table, test/hosts/cases.json, unchanged, through
-the generated modules tour.py and hcb.py and the support library, under
-the primitive NCCC_PRIMITIVE names (ctest runs this file under both)."""
+the generated modules tour.py, hcb.py and cdata.py and the support
+library, under the primitive NCCC_PRIMITIVE names (ctest runs this file
+under both); with NCCC_CASES_NEEDS set, only the cases whose "needs" it
+names."""
 
 import json
 import os
@@ -10,8 +12,12 @@ import pytest
 import cases
 from conftest import CASES
 
+# NCCC_CASES_NEEDS=cdata: only the cases that need it (ctest
+# cdata_cases_python_*)
+NEEDS = os.environ.get("NCCC_CASES_NEEDS")
 with open(CASES, encoding="utf-8") as _f:
-    TABLE = json.load(_f)["cases"]
+    TABLE = [c for c in json.load(_f)["cases"]
+             if NEEDS is None or c.get("needs") == NEEDS]
 
 
 def test_the_primitive_is_the_one_asked_for():
