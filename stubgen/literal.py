@@ -49,6 +49,21 @@ def _items(value, syntax):
     return syntax.list, [("", v, "") for v in value]
 
 
+def _flat(value, syntax):
+    """The literal of value on one line (what _items and literal_lines
+    make of it with broken 0, without their lists: most of a record is
+    written so)."""
+    if isinstance(value, dict):
+        key, after = syntax.key, syntax.entry_close
+        return syntax.dict[0] + syntax.separator.join(
+            [key(k) + _flat(v, syntax) + after for k, v in value.items()]) \
+            + syntax.dict[1]
+    if isinstance(value, list):
+        return syntax.list[0] + syntax.separator.join(
+            [_flat(v, syntax) for v in value]) + syntax.list[1]
+    return _scalar(value, syntax)
+
+
 def literal_lines(value, syntax, broken=2, indent="  "):
     """The literal of value as lines (the first without indentation)."""
     if not isinstance(value, (dict, list)):
@@ -56,7 +71,7 @@ def literal_lines(value, syntax, broken=2, indent="  "):
     (open_, close), items = _items(value, syntax)
     if broken <= 0 or not items:
         return [open_ + syntax.separator.join(
-            before + literal_lines(v, syntax, 0)[0] + after
+            before + _flat(v, syntax) + after
             for before, v, after in items) + close]
     lines = [open_]
     for n, (before, v, after) in enumerate(items, 1):

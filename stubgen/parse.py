@@ -1,7 +1,8 @@
 """Parsing: IDL text -> syntax nodes (syntax.py).
 
-The grammar lives in idl/nccc.lark; the parser is Lark's LALR(1) with the
-contextual lexer, so parsing is linear. Lark's exceptions never escape:
+The grammar lives in idl/nccc.lark; the parser is Lark's LALR(1) with
+its basic lexer's terminals read by stubgen/lexer.py, so parsing is
+linear. Lark's exceptions never escape:
 parse() turns them into IdlError with a message chosen by matching the
 failure against the example bad inputs in SYNTAX_ERRORS (Lark's
 match_examples), or else one that names the expected tokens.
@@ -16,6 +17,7 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF,
 
 from stubgen import syntax as S
 from stubgen.errors import IdlError, Pos
+from stubgen.lexer import TokenLoop
 
 
 def grammar_path():
@@ -39,7 +41,7 @@ def lark_parser():
         except OSError as e:
             raise RuntimeError("cannot read the IDL grammar %s: %s"
                                % (path, e.strerror)) from None
-        _parser = Lark(text, parser="lalr", lexer="basic",
+        _parser = Lark(text, parser="lalr", lexer=TokenLoop,
                        maybe_placeholders=False, transformer=_ToSyntax(),
                        cache=_cache_file(text))
     return _parser

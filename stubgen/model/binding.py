@@ -131,7 +131,15 @@ def _field_text(f):
 
 
 def records(module):
-    """The module's binding record (see the module docstring)."""
+    """The module's binding record (see the module docstring), made on
+    the first call and kept on the module: every host emitter reads the
+    same one (and none changes it)."""
+    if module.binding_records is None:
+        module.binding_records = _records(module)
+    return module.binding_records
+
+
+def _records(module):
     lowered = lower(module)
     return {
         "module": module.name,

@@ -65,6 +65,7 @@ class Module:
         self.identifiers = set()    # every C identifier the IDL declares
         self.qualified_returns = False  # a return type has qualifiers
         self.lowered = None         # its Lowered, once lower() ran
+        self.binding_records = None  # its binding records, once made
 
     @property
     def has_includes(self):
