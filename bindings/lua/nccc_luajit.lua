@@ -98,16 +98,26 @@ for c, info in pairs(abi.codes) do
   if type(info.max) == "number" and type(info.min) == "number" then RANGE[c] = {info.min, info.max} end
 end
 
+-- One side of a spec in the native cores' item format (docs/ABI.md,
+-- "Core items"): its items (an item marked helper has the mark as its
+-- code: no fast path takes it), slots and whether it ends in '*'.
+local G, ITEMS, KEY = abi.grammar, abi.items, abi.items.helper_keys
 local function parse(side)
   local items, slot, var, pos = {}, 0, false, 1
   while pos <= #side do
-    local nonnull = side:sub(pos, pos) == "!"
-    if nonnull then pos = pos + 1 end
+    if side:sub(pos) == G.variadic then var = true break end
+    local nonnull, helper = false, false
+    while true do
+      local m = side:sub(pos, pos)
+      if m == ITEMS.nonnull and not nonnull then nonnull = true
+      elseif m == ITEMS.helper and not helper then helper = true
+      else break end
+      pos = pos + 1
+    end
     local c = side:sub(pos, pos)
-    if c == "*" and pos == #side then var = true break end
     local it = {code = c, nonnull = nonnull, slot = slot}
-    if c == "{" then
-      local close = side:find("}", pos, true)
+    if c == G.record_open then
+      local close = side:find(G.record_close, pos, true)
       it.size = tonumber(side:sub(pos + 1, (close or 0) - 1))
       if not close or not it.size then error("malformed slot spec '" .. side .. "'", 3) end
       pos = close + 1
@@ -116,6 +126,7 @@ local function parse(side)
       if not abi.codes[c] then
         error("malformed slot spec '" .. side .. "'", 3)
       end
+      if helper then it.code = ITEMS.helper end
       pos, slot = pos + 1, slot + 1
     end
     items[#items + 1] = it
@@ -149,7 +160,7 @@ local function enc_src(it, a, v, k, helper)
   elseif c == "s" then
     return string.format("if type(%s) == 'string' and not find(%s, '\\0', 1, true) then %s = cast(intptr_t, cast(ccharp, %s)) else %s end",
       a, a, v, a, fallback)
-  elseif c == "{" then
+  elseif c == G.record_open then
     return string.format("if type(%s) == 'string' and #%s == %d then %s = %s else %s end",
       a, a, it.size, v, a, fallback)
   end
@@ -158,7 +169,7 @@ end
 
 -- Source storing v into buffer b for item it.
 local function store_src(it, b, v)
-  if it.code == "{" then
+  if it.code == G.record_open then
     local n = math.ceil(it.size / 8)
     return string.format("do local d = cast(charp, %s) + %d fill(d, %d) copy(d, %s, %d) end",
       b, 8 * it.slot, 8 * n, v, it.size)
@@ -176,9 +187,11 @@ local function dec_src(it, b, k, base, helper)
   elseif c == "f" or c == "d" then return "s2f(" .. s .. ")"
   elseif c == "p" or c == "F" or c == "c" then return "vptr(" .. s .. ")"
   elseif c == "s" then return string.format("(%s ~= 0 and ffistring(cast(ccharp, %s)) or nil)", s, s)
-  elseif c == "{" then
+  elseif c == G.record_open then
     return string.format("%s(%d, ffistring(cast(ccharp, %s) + %d, %d))", helper, k, b,
       8 * (it.slot + base), it.size)
+  elseif c == ITEMS.helper then
+    return string.format("%s(%d, %s)", helper, k, s)
   end
   return "tonumber(" .. s .. ")"
 end
@@ -200,7 +213,8 @@ end
 -- fn(addr, ins, outs, name, slow, post[, clear, last]): the function's
 -- converter and call; with clear and last (the built-ins clear_error and
 -- last_error) the last error is cleared before each call and a thunk
--- pool left exhausted raises slow(-2, message).
+-- pool left exhausted raises slow(pool exhausted, message); slow raises
+-- a wrong count and callback errors by their helper keys too.
 function M.fn(addr, ins, outs, name, slow, post, clear, last)
   local f = ffi.cast(fn_t, addr)
   if f == nil then error("NULL function", 2) end
@@ -244,12 +258,12 @@ function M.fn(addr, ins, outs, name, slow, post, clear, last)
   for k, it in ipairs(ritems) do rs[k] = dec_src(it, "o", k, 0, "post") end
   if #rs > 0 then L[#L + 1] = "return " .. table.concat(rs, ", ") end
   L[#L + 1] = "end"
-  local function argcount(got) slow(0, got) end
-  local function cberr(e) slow(-1, e) end
+  local function argcount(got) slow(KEY.count, got) end
+  local function cberr(e) slow(KEY.callback_errors, e) end
   local clearf, lastf
   if guard then clearf, lastf = ffi.cast(fn_t, clear), ffi.cast(fn_t, last) end
   local function pool(p)
-    slow(-2, p ~= 0 and ffi.string(ffi.cast("const char *", ffi.cast("intptr_t", p))) or "thunk pool exhausted")
+    slow(KEY.pool_exhausted, p ~= 0 and ffi.string(ffi.cast("const char *", ffi.cast("intptr_t", p))) or "thunk pool exhausted")
   end
   return compile(table.concat(L, "\n"), name, env_values(M.codec.s2f, M.codec.vptr, f, slow, post,
     argcount, cberr, clearf, lastf, pool))

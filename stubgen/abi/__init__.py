@@ -4,9 +4,11 @@ Every table of an ABI fact — signature codes, the code grammar, the
 handle layout, status codes, built-ins (with the size of their '*'
 sides), the closure target's signature, closure scopes and flags, type
 kinds, the targets a signature may differ on, packed functions' flags,
-type codes and sized calls — is generated from this one file: the C header nccc/abi.h, the
-Lua table nccc/abi.lua, the Scheme library (nccc abi), and the
-generator's own tables (stubgen.ctype, the host emitters) read it here.
+type codes and sized calls, the native cores' item format and helper
+keys — is generated from this one file: the C header nccc/abi.h (and
+the Python C extension's nccc_items.h), the Lua table nccc/abi.lua, the
+Scheme library (nccc abi), and the generator's own tables
+(stubgen.ctype, the host emitters) read it here.
 
     abi = stubgen.abi.load()
     abi.code("h").max   # 32767
@@ -144,6 +146,21 @@ class Packed:
         return next(t.value for t in self.type_codes if t.name == name)
 
 
+class Items:
+    """The item format of the hosts' native cores: nonnull and helper,
+    the marks before an item; helper_keys (Named), what slow takes in
+    place of an argument number to raise a call's other errors."""
+
+    def __init__(self, data):
+        self.nonnull = data["nonnull"]
+        self.helper = data["helper"]
+        self.helper_keys = [Named(e) for e in data["helper_keys"]]
+
+    def key(self, name):
+        """The value of the helper key called name."""
+        return next(k.value for k in self.helper_keys if k.name == name)
+
+
 class Abi:
     def __init__(self, data):
         self.codes = [Code(e) for e in data["codes"]]
@@ -165,6 +182,7 @@ class Abi:
         self.builtins = [Builtin(k, e, self)
                          for k, e in enumerate(data["builtins"])]
         self.closure_target_signature = data["closure_target"]["signature"]
+        self.items = Items(data["items"])
         self.builtins_module = data["builtins_module"]
         t = data["targets"]
         self.targets = [Target(m, signed) for m in t["data_models"]
@@ -326,6 +344,7 @@ def _check(abi):
             seen = [getattr(e, attr) for e in entries]
             if len(set(seen)) != len(seen):
                 raise AbiError("%s: duplicate %s" % (group, attr))
+    _check_items(abi, letters)
     ct = abi.closure_type_params
     if ct.get("hash") != "FNV-1a 32" or ct["untyped"] == ct["zero_becomes"]:
         raise AbiError("closure_type: FNV-1a 32 with distinct untyped and "
@@ -347,6 +366,19 @@ def _check(abi):
             h["function_marker"] << h["module_shift"] != h["module_marker"]:
         raise AbiError("handle: markers must sit just above each 15-bit "
                        "index, the module's in the upper half")
+
+
+def _check_items(abi, letters):
+    marks = [abi.items.nonnull, abi.items.helper]
+    grammar = [g for _, g in abi.grammar_chars()]
+    if len(set(marks)) != 2 or any(len(m) != 1 for m in marks) or \
+            set(marks) & set(letters + grammar):
+        raise AbiError("items: nonnull and helper are two distinct "
+                       "characters, neither a code nor a grammar character")
+    keys = [k.value for k in abi.items.helper_keys]
+    if len(set(keys)) != len(keys) or any(v > 0 for v in keys):
+        raise AbiError("items: helper keys are distinct and not above 0 "
+                       "(argument numbers start at 1)")
 
 
 def _check_targets(abi):

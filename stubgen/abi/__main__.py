@@ -10,7 +10,8 @@ import os
 import sys
 
 from stubgen.abi import ROOT, SOURCE, AbiError, load
-from stubgen.abi import emit_c, emit_js, emit_lua, emit_python, emit_rpc, emit_rust, emit_scheme
+from stubgen.abi import (emit_c, emit_items, emit_js, emit_lua, emit_python,
+                         emit_rpc, emit_rust, emit_scheme)
 
 EMITTERS = ((emit_c.HEADER, emit_c.emit),
             (emit_lua.MODULE, emit_lua.emit),
@@ -18,7 +19,8 @@ EMITTERS = ((emit_c.HEADER, emit_c.emit),
             (emit_rust.MODULE, emit_rust.emit),
             (emit_rpc.HEADER, emit_rpc.emit),
             (emit_js.MODULE, emit_js.emit),
-            (emit_python.MODULE, emit_python.emit))
+            (emit_python.MODULE, emit_python.emit),
+            (emit_items.HEADER, emit_items.emit))
 
 
 def generate(abi):

@@ -1,5 +1,6 @@
 """nccc/abi.h: the ABI's enums, constants and X-macro tables for C."""
 
+from stubgen.abi import emit_items
 from stubgen.source import Source
 
 HEADER = "nccc_runtime/include/nccc/abi.h"
@@ -73,6 +74,7 @@ def emit(abi):
     src.line("#define NCCC_ABI_SLOTS_VARIABLE 0x%xu /* or'ed into a count: "
              "the side ends in '*' */" % abi.slots_variable)
     src.blank()
+    emit_items.section(src, abi, _char)
     src.line("/* ---- handles ---- */")
     src.blank()
     h = abi.handle

@@ -176,6 +176,15 @@ def emit(abi):
         src.line("out_codes: %s," % json.dumps(abi.out_codes()))
         src.line("grammar: %s," % _obj(
             (role, json.dumps(c)) for role, c in abi.grammar_chars()))
+        src.line("// the native cores' items: the marks before an item, and "
+                 "what slow takes")
+        src.line("// in place of an argument number to raise a call's other "
+                 "errors")
+        src.line("items: %s," % _obj([
+            ("nonnull", json.dumps(abi.items.nonnull)),
+            ("helper", json.dumps(abi.items.helper)),
+            ("helper_keys", _obj((k.name, str(k.value))
+                                 for k in abi.items.helper_keys))]))
         src.line("max_slots: %d," % abi.max_slots)
         src.line("slots_variable: %d," % abi.slots_variable)
         src.line("handle: %s," % _obj(

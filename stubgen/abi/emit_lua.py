@@ -64,6 +64,14 @@ def emit(abi):
         src.line("out_codes = %s," % _str(abi.out_codes()))
         src.line("grammar = {%s}," % ", ".join(
             "%s = %s" % (role, _str(c)) for role, c in abi.grammar_chars()))
+        src.line("-- the native cores' items: the marks before an item, and "
+                 "what slow takes")
+        src.line("-- in place of an argument number to raise a call's other "
+                 "errors")
+        src.line("items = {nonnull = %s, helper = %s, helper_keys = {%s}},"
+                 % (_str(abi.items.nonnull), _str(abi.items.helper),
+                    ", ".join("%s = %d" % (k.name, k.value)
+                              for k in abi.items.helper_keys)))
         src.line("max_slots = %d," % abi.max_slots)
         src.line("slots_variable = %d," % abi.slots_variable)
         src.line("handle = {%s}," % ", ".join(

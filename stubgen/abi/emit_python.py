@@ -47,6 +47,15 @@ def emit(abi):
     with src.block("GRAMMAR = {", "}"):
         for role, c in abi.grammar_chars():
             src.line("%r: %r," % (role, c))
+    src.line("# the native cores' items: the marks before an item, and what "
+             "slow takes")
+    src.line("# in place of an argument number to raise a call's other "
+             "errors")
+    src.line("ITEM_NONNULL = %r" % abi.items.nonnull)
+    src.line("ITEM_HELPER = %r" % abi.items.helper)
+    with src.block("HELPER_KEYS = {", "}"):
+        for k in abi.items.helper_keys:
+            src.line("%r: %d," % (k.name, k.value))
     src.line("MAX_SLOTS = %d" % abi.max_slots)
     src.line("SLOTS_VARIABLE = %d" % abi.slots_variable)
     with src.block("HANDLE = {", "}"):

@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT, cc
 from stubgen.abi import AbiError, load
 from stubgen.abi.__main__ import generate, main
-from stubgen.abi import emit_rpc
+from stubgen.abi import emit_items, emit_rpc
 
 
 def test_tree_tables_are_current():
@@ -118,8 +118,48 @@ def test_generated_outputs_differ_for_every_language(tmp_path, change):
     before = generate(load())
     after = generate(load(_mutated(tmp_path, change)))
     assert set(before) == set(after)
-    # the remote-call protocol's header carries only the protocol's numbers
-    assert all(before[k] != after[k] for k in before if k != emit_rpc.HEADER)
+    # the remote-call protocol's header carries only the protocol's
+    # numbers, the Python core's items header only codes, grammar and items
+    narrow = {emit_rpc.HEADER}
+    if change is not _widen_int16:
+        narrow.add(emit_items.HEADER)
+    assert all(before[k] != after[k] for k in before if k not in narrow)
+
+
+def _helper_key_renumbered(data):
+    for k in data["items"]["helper_keys"]:
+        if k["name"] == "keywords":
+            k["value"] = -4
+
+
+def test_the_cores_items_follow_the_source(tmp_path):
+    """The item marks and helper keys reach both C headers and the Lua,
+    Python and JavaScript tables."""
+    after = generate(load(_mutated(tmp_path, _helper_key_renumbered)))
+    assert "NCCC_HELPER_KEYWORDS = -4" in after["nccc_runtime/include/nccc/abi.h"]
+    assert "NCCC_HELPER_KEYWORDS = -4" in after[emit_items.HEADER]
+    assert "keywords = -4" in after["bindings/lua/nccc/abi.lua"]
+    assert "'keywords': -4," in after["bindings/python/nccc/abi.py"]
+    assert '"keywords": -4' in after["bindings/js/nccc/abi.mjs"]
+
+
+@pytest.mark.parametrize("items, message", [
+    ({"nonnull": "!", "helper": "!"}, "two distinct characters"),
+    ({"nonnull": "i", "helper": "~"}, "neither a code"),
+    ({"nonnull": "!", "helper": "{"}, "neither a code"),
+])
+def test_bad_item_marks_are_refused(tmp_path, items, message):
+    def change(data):
+        data["items"].update(items)
+    with pytest.raises(AbiError, match=message):
+        load(_mutated(tmp_path, change))
+
+
+def test_a_positive_helper_key_is_refused(tmp_path):
+    def change(data):
+        data["items"]["helper_keys"][0]["value"] = 1
+    with pytest.raises(AbiError, match="not above 0"):
+        load(_mutated(tmp_path, change))
 
 
 def test_the_protocol_header_follows_the_source(tmp_path):

@@ -7,8 +7,8 @@ generator and fails on the shapes a hand-written copy takes: a status
 code, a handle marker, a range limit, a list of signature codes or a
 signature with a '*' side spelled as a literal, a list of built-in
 names, the number of targets or a list of them, the flags of registering
-a packed function, the rule that sizes a '*' side, or TVM's type codes
-of packed values.
+a packed function, the rule that sizes a '*' side, TVM's type codes of
+packed values, or a native core's helper key written as its number.
 """
 
 import re
@@ -19,7 +19,7 @@ from conftest import ROOT
 from stubgen.abi import load
 
 GENERATED = {"nccc_runtime/include/nccc/abi.h", "bindings/lua/nccc/abi.lua",
-             "bindings/python/nccc/abi.py",
+             "bindings/python/nccc/abi.py", "bindings/python/core/nccc_items.h",
              "bindings/scheme/nccc/abi.sls", "bindings/rust/nccc/src/abi.rs",
              "bindings/js/nccc/abi.mjs",
              "nccc_runtime/rpc/include/nccc/rpc_wire.h"}
@@ -91,6 +91,9 @@ _SHAPES = [
      r"\barg\s*[=:]\s*\d+\s*,.*\bmul\s*[=:]\s*\d"),
     ("a TVM type code by TVM's name",
      r"\bk(DL|TVM)[A-Z]\w*\s*=\s*\d"),
+    ("a native core's helper key by number (abi items.helper_keys)",
+     r"\b(call_slow|slow|lcore_ask)\((\s*\w+\s*,){0,2}\s*-?\d+\s*,"
+     r"|\bk\s*==\s*-[1-9]\b"),
 ]
 
 

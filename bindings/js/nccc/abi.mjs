@@ -25,6 +25,9 @@ const abi = {
   value_codes: "?bBhHiIlLfdpsF",
   out_codes: "?bBhHiIlLfdpsFceW",
   grammar: {"separator": ":", "variadic": "*", "record_open": "{", "record_close": "}", "record_count": ":"},
+  // the native cores' items: the marks before an item, and what slow takes
+  // in place of an argument number to raise a call's other errors
+  items: {"nonnull": "!", "helper": "~", "helper_keys": {"count": 0, "callback_errors": -1, "pool_exhausted": -2, "keywords": -3}},
   max_slots: 32767,
   slots_variable: 32768,
   handle: {"function_marker": 32768, "index_mask": 32767, "module_marker": 2147483648, "module_shift": 16},

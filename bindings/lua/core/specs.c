@@ -8,13 +8,16 @@
 ** the argument count, converts each argument straight into a slot buffer
 ** on the C stack (so a callback may call the same function again), calls
 ** and pushes the results. Values the C side cannot take itself (u64
-** boxes, closures, records, NULL, anything wrong) go to slow(k, v),
-** which returns the slot (or the record's bytes) or raises the error;
-** post(k, v) makes the Lua value of out item k where C cannot (records,
-** uint64 values above math.maxinteger). The dispatcher (dispatch.c)
+** boxes, closures, records, NULL, anything wrong, items marked helper)
+** go to slow(k, v), which returns the slot (or the record's bytes) or
+** raises the error; with a helper key in place of k (nccc/abi.h) slow
+** raises the call's other errors. post(k, v) makes the Lua value of out
+** item k where C cannot (records, uint64 values above math.maxinteger,
+** items marked helper). The dispatcher (dispatch.c)
 ** converts callbacks by the same specs and conversions.
 **
-** The codes, their kinds and widths come from nccc/abi.h.
+** The item format (docs/ABI.md, "Core items"), the codes, their kinds
+** and widths come from nccc/abi.h.
 */
 #include <float.h>
 #include <math.h>
@@ -61,16 +64,22 @@ static const lua_Integer LO[128] = {NCCC_ABI_CODES(LO_ENTRY)};
 static const lua_Integer HI[128] = {NCCC_ABI_CODES(HI_ENTRY)};
 static const char INTEGER[128] = {NCCC_ABI_CODES(INTEGER_ENTRY)};
 
-/* Parses one side of a spec ("ll", "!s{16}", ...) into items; returns
-** the item count (-1: malformed), *slots the slots taken. */
+/* Parses one side of a spec in the native cores' item format (docs/ABI.md,
+** "Core items": "ll", "!s{16}", "~p" ...) into items; returns the item
+** count (-1: malformed), *slots the slots taken. */
 static int parse_side(const char *s, lcore_item *out, int max, uint32_t *slots, int *var) {
   int n = 0;
   uint32_t slot = 0;
   *var = 0;
   while (*s) {
     lcore_item it = {0, 0, 0, 0, 0, 0, 0};
-    if (*s == '!') { it.nonnull = 1; s++; }
+    int helper = 0;
     if (*s == NCCC_ABI_SIG_VARIADIC && s[1] == '\0') { *var = 1; s++; break; }
+    for (;; s++) {
+      if (*s == NCCC_ABI_ITEM_NONNULL && !it.nonnull) it.nonnull = 1;
+      else if (*s == NCCC_ABI_ITEM_HELPER && !helper) helper = 1;
+      else break;
+    }
     it.code = *s++;
     if (it.code == NCCC_ABI_SIG_RECORD_OPEN) {
       char *end;
@@ -89,6 +98,11 @@ static int parse_side(const char *s, lcore_item *out, int max, uint32_t *slots, 
     it.lo = LO[(unsigned char)it.code & 127];
     it.hi = HI[(unsigned char)it.code & 127];
     it.integer = INTEGER[(unsigned char)it.code & 127];
+    /* a helper item keeps the mark as its code: no fast path takes it */
+    if (helper && it.code != NCCC_ABI_SIG_RECORD_OPEN) {
+      it.code = NCCC_ABI_ITEM_HELPER;
+      it.integer = 0;
+    }
     slot += it.code == NCCC_ABI_SIG_RECORD_OPEN ? (it.size + 7u) / 8u : 1u;
     out[n++] = it;
   }
@@ -115,7 +129,8 @@ lcore_spec *lcore_new_spec(lua_State *L, const char *ins, const char *outs, cons
   /* as a callback: C pushes every argument itself and has room for the
   ** results (strings and records need the helper or may allocate) */
   sp->direct = !strchr(ins, 's') && !strchr(ins, NCCC_ABI_SIG_RECORD_OPEN) &&
-               !strchr(outs, NCCC_ABI_SIG_RECORD_OPEN) && sp->nout <= LCORE_STACK_SLOTS;
+               !strchr(outs, NCCC_ABI_SIG_RECORD_OPEN) && !strchr(ins, NCCC_ABI_ITEM_HELPER) &&
+               !strchr(outs, NCCC_ABI_ITEM_HELPER) && sp->nout <= LCORE_STACK_SLOTS;
   luaL_setmetatable(L, LCORE_SPEC);
   return sp;
 }
@@ -231,6 +246,9 @@ void lcore_decode(lua_State *L, const uint64_t *p, const lcore_item *it, int h, 
     return;
   case 'L':
     if ((int64_t)*p >= 0) { lua_pushinteger(L, (lua_Integer)*p); return; }
+    /* the helper makes a uint64 above math.maxinteger */
+    /* fall through */
+  case NCCC_ABI_ITEM_HELPER:
     lua_pushvalue(L, h);
     lua_pushinteger(L, k);
     lua_pushinteger(L, (lua_Integer)*p);
@@ -247,8 +265,8 @@ void lcore_decode(lua_State *L, const uint64_t *p, const lcore_item *it, int h, 
 }
 
 /* After a call that binds a thunk: the wrapper zeroed its outputs and
-** left NCCC_ERR_POOL_EXHAUSTED as the last error only; slow(-2, message)
-** raises it (or a plain error without slow). */
+** left NCCC_ERR_POOL_EXHAUSTED as the last error only; slow(pool
+** exhausted, message) raises it (or a plain error without slow). */
 static void pool_check(lua_State *L, const lcore_spec *sp) {
   uint64_t g[3] = {0, 0, 0};
   sp->last(g, g);
@@ -258,7 +276,7 @@ static void pool_check(lua_State *L, const lcore_spec *sp) {
   if (lua_isnil(L, lua_upvalueindex(2))) {
     luaL_error(L, "'%s': %s", sp->name, lua_tostring(L, -1));
   }
-  lcore_ask(L, lua_upvalueindex(2), -2, lua_gettop(L), NULL, NULL); /* raises */
+  lcore_ask(L, lua_upvalueindex(2), NCCC_HELPER_POOL_EXHAUSTED, lua_gettop(L), NULL, NULL); /* raises */
 }
 
 /* The closure core.fn makes: upvalues spec, slow, post. */
@@ -274,8 +292,8 @@ static int l_fast(lua_State *L) {
       return luaL_error(L, "'%s' expects %s%d argument%s, got %d", sp->name,
                         sp->var ? "at least " : "", sp->nargs, sp->nargs == 1 ? "" : "s", n);
     }
-    lua_pushinteger(L, n); /* slow(0, n) raises the count error */
-    lcore_ask(L, lua_upvalueindex(2), 0, lua_gettop(L), NULL, NULL);
+    lua_pushinteger(L, n); /* slow(count, n) raises the count error */
+    lcore_ask(L, lua_upvalueindex(2), NCCC_HELPER_COUNT, lua_gettop(L), NULL, NULL);
   }
   if (nin > LCORE_STACK_SLOTS) in = (uint64_t *)lua_newuserdatauv(L, nin * 8u, 0);
   if (sp->nout > LCORE_STACK_SLOTS) out = (uint64_t *)lua_newuserdatauv(L, sp->nout * 8u, 0);
@@ -300,7 +318,7 @@ static int l_fast(lua_State *L) {
   if (errors) {
     lcore_push_errors(L, &f);
     if (lua_isnil(L, lua_upvalueindex(2))) return lua_error(L);
-    lcore_ask(L, lua_upvalueindex(2), -1, lua_gettop(L), NULL, NULL); /* raises */
+    lcore_ask(L, lua_upvalueindex(2), NCCC_HELPER_CALLBACK_ERRORS, lua_gettop(L), NULL, NULL); /* raises */
   }
   if (sp->last != NULL) pool_check(L, sp);
   /* a C function starts with LUA_MINSTACK free slots; only the userdata
@@ -330,8 +348,8 @@ static int l_fast_int(lua_State *L) {
   uint64_t in[LCORE_STACK_SLOTS], out[LCORE_STACK_SLOTS];
   lcore_frame f;
   if (lua_gettop(L) != sp->nargs) {
-    lua_pushinteger(L, lua_gettop(L)); /* slow(0, n) raises the count error */
-    lcore_ask(L, lua_upvalueindex(2), 0, lua_gettop(L), NULL, NULL);
+    lua_pushinteger(L, lua_gettop(L)); /* slow(count, n) raises the count error */
+    lcore_ask(L, lua_upvalueindex(2), NCCC_HELPER_COUNT, lua_gettop(L), NULL, NULL);
   }
   for (k = 0; k < sp->nargs; k++) {
     const lcore_item *it = &sp->ins[k];
@@ -346,7 +364,7 @@ static int l_fast_int(lua_State *L) {
   errors = lcore_run(L, sp->st, sp->fn, in, out, &f);
   if (errors) {
     lcore_push_errors(L, &f);
-    lcore_ask(L, lua_upvalueindex(2), -1, lua_gettop(L), NULL, NULL); /* raises */
+    lcore_ask(L, lua_upvalueindex(2), NCCC_HELPER_CALLBACK_ERRORS, lua_gettop(L), NULL, NULL); /* raises */
   }
   for (k = 0; k < sp->nres; k++) {
     if (sp->outs[k].code == 'L' && (int64_t)out[k] < 0) {
@@ -361,7 +379,8 @@ static int l_fast_int(lua_State *L) {
 /* fn(addr, ins, outs, name[, slow[, post[, clear, last]]]): the closure
 ** of one function; with clear and last (the addresses of the built-ins
 ** clear_error and last_error) it clears the last error before each call
-** and raises slow(-2, message) when the call left a thunk pool exhausted. */
+** and raises slow(pool exhausted, message) when the call left a thunk
+** pool exhausted. */
 static int l_fn(lua_State *L) {
   lua_Integer a = luaL_checkinteger(L, 1);
   const char *ins = luaL_checkstring(L, 2), *outs = luaL_checkstring(L, 3);

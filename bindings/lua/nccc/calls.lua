@@ -100,15 +100,17 @@ end
 -- ---- specialised calls -------------------------------------------------------
 
 -- slow(k, v): argument k's slot (a record's bytes) where the primitive's
--- own fast path did not take v, or the error, raised at the caller.
+-- own fast path did not take v, or the error, raised at the caller; a
+-- helper key in place of k (abi.items) raises the call's other errors.
+local KEY = abi.items.helper_keys
 local function slow_for(f, nonnull, refuse)
   return function(k, v)
-    if k == 0 then
+    if k == KEY.count then
       if refuse then refuse() end
       raise(count_message(f, v), 2)
-    elseif k == -1 then
+    elseif k == KEY.callback_errors then
       raise("error in callback: " .. tostring(v), 2)
-    elseif k == -2 then -- the call needed a thunk and its pool was full
+    elseif k == KEY.pool_exhausted then -- the call needed a thunk and its pool was full
       v = tostring(v)
       if not v:find("pool", 1, true) then v = "thunk pool exhausted: " .. v end
       raise(fmt("'%s': %s", f.name, v), 2)

@@ -73,14 +73,15 @@ function signature.count_side(items, find_type, label)
   return n
 end
 
--- The primitive's slot spec of one side (docs/LUA.md, "The primitive"):
--- the signature with each record's size in place of its name, "!"
--- before an item that must not be NULL (nonnull[k]), codes[k] in place
--- of item k's code where given.
+-- The primitive's slot spec of one side, in the native cores' item format
+-- (docs/ABI.md, "Core items"): the signature with each record's size in
+-- place of its name, the nonnull mark before an item that must not be
+-- NULL (nonnull[k]), codes[k] in place of item k's code where given.
+local NONNULL = abi.items.nonnull
 function signature.spec_side(items, var, nonnull, codes_instead)
   local parts = {}
   for k, item in ipairs(items) do
-    parts[k] = (nonnull and nonnull[k] and "!" or "") .. (codes_instead and codes_instead[k] or
+    parts[k] = (nonnull and nonnull[k] and NONNULL or "") .. (codes_instead and codes_instead[k] or
       (item.code == G.record_open and G.record_open .. item.layout.size .. G.record_close or item.code))
   end
   return concat(parts) .. (var and G.variadic or "")

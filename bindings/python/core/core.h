@@ -8,8 +8,9 @@
 ** the references it calls; module.c: loading libraries, memory, the raw
 ** call, the module itself.
 **
-** The primitive knows no ABI fact: the support library turns signature
-** codes into the primitive's own spec letters (nccc/signature.py).
+** Its specs are sides of signatures in the native cores' one item format
+** (docs/ABI.md, "Core items"), whose codes, marks and helper keys come
+** from idl/abi.json through the generated nccc_items.h.
 */
 #ifndef NCCC_PYTHON_CORE_H
 #define NCCC_PYTHON_CORE_H
@@ -18,31 +19,34 @@
 #include <Python.h>
 #include <stdint.h>
 
+#include "nccc_items.h"
+
 #if defined(__GNUC__)
 #pragma GCC visibility push(hidden)
 #endif
 
 typedef void (*pcore_fn)(const uint64_t *in, uint64_t *out);
 
-/* How one item of a spec converts (its letter in the spec). */
+/* How one item of a spec converts (spec.c: from its code's ABI kind). */
 enum pcore_kind {
-  PCORE_BOOL,   /* '?': True / False */
-  PCORE_SINT,   /* 'iN': a signed integer of N bits */
-  PCORE_UINT,   /* 'uN': an unsigned integer of N bits */
-  PCORE_F32,    /* 'f': a float C narrows (its double's bits in the slot) */
-  PCORE_F64,    /* 'd': a double */
-  PCORE_PTR,    /* 'p': an address, None for NULL */
-  PCORE_STR,    /* 'z': a str (its UTF-8) or bytes; results are str */
-  PCORE_RAW,    /* 'r': any 64-bit integer, two's complement */
-  PCORE_WORD,   /* 'w': one slot only the support library converts */
-  PCORE_BYTES   /* 'xN': N slots as bytes, only the support library's */
+  PCORE_BOOL,   /* True / False */
+  PCORE_SINT,   /* a signed integer of bits bits */
+  PCORE_UINT,   /* an unsigned integer of bits bits */
+  PCORE_F32,    /* a float C narrows (its double's bits in the slot) */
+  PCORE_F64,    /* a double */
+  PCORE_PTR,    /* an address (a pointer, a function), None for NULL */
+  PCORE_STR,    /* a str (its UTF-8) or bytes; results are str */
+  PCORE_RAW,    /* any 64-bit integer, two's complement: a slot after '*' */
+  PCORE_WORD,   /* one slot only the support library converts: a closure,
+                   an item marked helper */
+  PCORE_BYTES   /* a record's slots as bytes, only the support library's */
 };
 
 typedef struct pcore_item {
   unsigned char kind;
-  unsigned char nonnull; /* '!' before it: a zero slot goes to the slow path */
+  unsigned char nonnull; /* marked nonnull: a zero slot goes to the slow path */
   unsigned short bits;
-  uint32_t slots;        /* slots it takes (PCORE_BYTES: N, else 1) */
+  uint32_t slots;        /* slots it takes (a record's: its bytes / 8, up) */
   uint32_t slot;         /* its first slot */
 } pcore_item;
 

@@ -9,13 +9,15 @@
 ** be called from another thread (pcore_releasing > 0: a closure claimed
 ** for any thread, a packed function, or nccc.release_gil(True)): then C
 ** runs with the GIL released, so that a thread C started can take it
-** and call back while this call waits. What its fast paths do not take goes to the support library:
+** and call back while this call waits. What its fast paths do not take
+** goes to the support library (docs/ABI.md, "Core items"):
 **   slow(k, v)   argument k (from 1): its slot (int) or bytes, or raises;
-**                slow(0, n) raises the count error, slow(-1, errors) the
-**                error of the callbacks that raised during the call,
-**                slow(-2, names) the error of keyword arguments;
-**   post(k, v)   result k (from 1) of a 'w' or 'x' item from its raw slot
-**                or bytes;
+**                with a helper key in place of k (nccc_items.h) it raises
+**                that error: the count (v: the count given), the
+**                callbacks' (v: their errors), keyword arguments (v:
+**                their names);
+**   post(k, v)   result k (from 1) of a closure, a helper or a record
+**                item from its raw slot or bytes;
 **   refused(a)   (or None) called with the arguments before a refusal
 **                is raised: it releases the closures the call took.
 */
@@ -118,13 +120,13 @@ static PyObject *function_call(PyObject *self, PyObject *const *args, size_t nar
   PyObject *r = NULL;
   pcore_frame fr;
   if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
-    Py_XDECREF(call_slow(f, -2, kwnames));
+    Py_XDECREF(call_slow(f, NCCC_HELPER_KEYWORDS, kwnames));
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "no keyword arguments");
     return refuse(f, args, n);
   }
   if (n != f->ins.n && !(f->ins.var && n > f->ins.n)) {
     PyObject *count = PyLong_FromSsize_t(n);
-    if (count != NULL) Py_XDECREF(call_slow(f, 0, count));
+    if (count != NULL) Py_XDECREF(call_slow(f, NCCC_HELPER_COUNT, count));
     Py_XDECREF(count);
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "wrong argument count");
     return refuse(f, args, n);
@@ -154,7 +156,7 @@ static PyObject *function_call(PyObject *self, PyObject *const *args, size_t nar
   }
   pcore_run(f->fn, in, out, &fr);
   if (fr.errors != NULL) {
-    Py_XDECREF(call_slow(f, -1, fr.errors));
+    Py_XDECREF(call_slow(f, NCCC_HELPER_CALLBACK_ERRORS, fr.errors));
     Py_DECREF(fr.errors);
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "error in callback");
     goto done;

@@ -1,9 +1,10 @@
 /*
-** spec.c — slot specs (docs/PYTHON.md, "The primitive"): a string of
-** items, each a letter with an optional '!' before it and a number after
-** it (core.h, enum pcore_kind), parsed once; and the conversions of one
-** item between a Python value and its slot. A value the fast paths do
-** not take goes to the support library (pcore_take returns 0).
+** spec.c — slot specs: one side of a signature in the native cores'
+** item format (docs/ABI.md, "Core items"; nccc_items.h, generated from
+** idl/abi.json), parsed once into items of the kinds of core.h; and the
+** conversions of one item between a Python value and its slot. A value
+** the fast paths do not take goes to the support library (pcore_take
+** returns 0).
 */
 #include <float.h>
 #include <math.h>
@@ -11,9 +12,58 @@
 
 #include "core.h"
 
+/* How each signature code converts, from the ABI's kind, size and
+** sign of the code: an int of its bits, a closure only by the helper. */
+#define KIND_BOOL(bytes, sgn) PCORE_BOOL
+#define KIND_INT(bytes, sgn) ((sgn) ? PCORE_SINT : PCORE_UINT)
+#define KIND_ERRNO KIND_INT
+#define KIND_FLOAT(bytes, sgn) ((bytes) == 4 ? PCORE_F32 : PCORE_F64)
+#define KIND_POINTER(bytes, sgn) PCORE_PTR
+#define KIND_FUNCTION KIND_POINTER
+#define KIND_STRING(bytes, sgn) PCORE_STR
+#define KIND_CLOSURE(bytes, sgn) PCORE_WORD
+#define CODE_ENTRY(c, kind, bytes, sgn) \
+  [(unsigned char)(c)] = {1, KIND_##kind(bytes, sgn), 8 * (bytes)},
+static const struct {
+  unsigned char known, kind;
+  unsigned short bits;
+} CODES[128] = {NCCC_ITEM_CODES(CODE_ENTRY)};
+
+/* The largest record: as many bytes as the most slots a call takes. */
+#define MAX_RECORD_BYTES ((unsigned long)1 << 27)
+
 static int spec_error(PyObject *spec) {
   PyErr_Format(PyExc_ValueError, "nccc._core: malformed slot spec %R", spec);
   return -1;
+}
+
+/* One item at s[*k] (its marks, then a code or a record) into it. */
+static int parse_item(const char *s, Py_ssize_t len, Py_ssize_t *k, pcore_item *it) {
+  int helper = 0;
+  unsigned char c;
+  for (; *k < len; ++*k) {
+    if (s[*k] == NCCC_ABI_ITEM_NONNULL && !it->nonnull) it->nonnull = 1;
+    else if (s[*k] == NCCC_ABI_ITEM_HELPER && !helper) helper = 1;
+    else break;
+  }
+  if (*k >= len) return -1;
+  c = (unsigned char)s[(*k)++];
+  it->slots = 1;
+  if (c == NCCC_ABI_SIG_RECORD_OPEN) {
+    unsigned long size = 0;
+    while (*k < len && s[*k] >= '0' && s[*k] <= '9') {
+      size = size * 10 + (unsigned long)(s[(*k)++] - '0');
+      if (size > MAX_RECORD_BYTES) return -1;
+    }
+    if (size == 0 || *k >= len || s[(*k)++] != NCCC_ABI_SIG_RECORD_CLOSE) return -1;
+    it->kind = PCORE_BYTES;
+    it->slots = (uint32_t)((size + 7) / 8);
+    return 0;
+  }
+  if (c >= 128 || !CODES[c].known) return -1;
+  it->kind = helper ? PCORE_WORD : CODES[c].kind;
+  it->bits = CODES[c].bits;
+  return 0;
 }
 
 int pcore_parse(PyObject *spec, pcore_side *side) {
@@ -28,37 +78,8 @@ int pcore_parse(PyObject *spec, pcore_side *side) {
   if (side->items == NULL) { PyErr_NoMemory(); return -1; }
   while (k < len) {
     pcore_item *it = &side->items[n];
-    unsigned long num = 0;
-    char c;
-    if (s[k] == '*' && k == len - 1) { side->var = 1; break; }
-    if (s[k] == '!') { it->nonnull = 1; k++; }
-    if (k >= len) goto bad;
-    c = s[k++];
-    while (k < len && s[k] >= '0' && s[k] <= '9') {
-      num = num * 10 + (unsigned long)(s[k++] - '0');
-      if (num > 1u << 24) goto bad;
-    }
-    it->slots = 1;
-    switch (c) {
-    case '?': it->kind = PCORE_BOOL; break;
-    case 'i': case 'u':
-      if (num < 1 || num > 64) goto bad;
-      it->kind = c == 'i' ? PCORE_SINT : PCORE_UINT;
-      it->bits = (unsigned short)num;
-      break;
-    case 'f': it->kind = PCORE_F32; break;
-    case 'd': it->kind = PCORE_F64; break;
-    case 'p': it->kind = PCORE_PTR; break;
-    case 'z': it->kind = PCORE_STR; break;
-    case 'r': it->kind = PCORE_RAW; break;
-    case 'w': it->kind = PCORE_WORD; break;
-    case 'x':
-      if (num < 1) goto bad;
-      it->kind = PCORE_BYTES;
-      it->slots = (uint32_t)num;
-      break;
-    default: goto bad;
-    }
+    if (s[k] == NCCC_ABI_SIG_VARIADIC && k == len - 1) { side->var = 1; break; }
+    if (parse_item(s, len, &k, it) != 0) goto bad;
     it->slot = slot;
     slot += it->slots;
     n++;

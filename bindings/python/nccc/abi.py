@@ -38,6 +38,16 @@ GRAMMAR = {
     'record_close': '}',
     'record_count': ':',
 }
+# the native cores' items: the marks before an item, and what slow takes
+# in place of an argument number to raise a call's other errors
+ITEM_NONNULL = '!'
+ITEM_HELPER = '~'
+HELPER_KEYS = {
+    'count': 0,
+    'callback_errors': -1,
+    'pool_exhausted': -2,
+    'keywords': -3,
+}
 MAX_SLOTS = 32767
 SLOTS_VARIABLE = 32768
 HANDLE = {

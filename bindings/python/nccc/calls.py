@@ -41,13 +41,16 @@ def _refused_closures(args):
             a._nccc_refused()
 
 
+KEY = abi.HELPER_KEYS
+
+
 def _slow(f, nonnull):
     def slow(k, v):
-        if k == 0:
+        if k == KEY["count"]:
             raise count_error(f.name, f.nargs, v, f.var_in)
-        if k == -1:
+        if k == KEY["callback_errors"]:
             raise callback_error(v)
-        if k == -2:
+        if k == KEY["keywords"]:
             raise ArgumentError("'%s' takes no keyword arguments" % f.name,
                                 function=f.name)
         try:

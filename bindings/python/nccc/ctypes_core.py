@@ -1,7 +1,7 @@
 """nccc.ctypes_core: the primitive in pure ctypes, for an interpreter with
 no compiler around (docs/PYTHON.md, "The primitive"). It has exactly the
 names of the C extension nccc._core and behaves the same: slot specs
-(letters the support library makes from signature codes), Function,
+(the native cores' item format, docs/ABI.md "Core items"), Function,
 the raw call, the one dispatcher, references, memory. The dispatcher is
 one ctypes callback, made once when this module loads: the only machine
 code made at run time, one callback for every closure.
@@ -13,49 +13,83 @@ import struct
 import sys
 import threading
 
+from nccc import abi
+
 KIND = "ctypes"
 
 _FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 _U64 = ctypes.c_uint64
 _TOP = 1 << 64
+_KEY = abi.HELPER_KEYS
 _FLT_MAX = struct.unpack("<f", b"\xff\xff\x7f\x7f")[0]
-_ITEM = re.compile(r"(!?)([?iufdpzrwx])(\d*)")
 _frames = threading.local()
+_MARKS = (abi.ITEM_NONNULL, abi.ITEM_HELPER)
+_RECORD = re.compile(re.escape(abi.GRAMMAR["record_open"]) + r"(\d+)" +
+                     re.escape(abi.GRAMMAR["record_close"]))
 
 
 class _Item:
     __slots__ = ("kind", "nonnull", "bits", "slots", "slot", "lo", "hi")
 
 
+def _kind(info, helper):
+    """The conversion of a code's item, as nccc._core's (spec.c): its
+    letter here; "w" the support library's."""
+    if helper or info.kind == "closure":
+        return "w"
+    if info.kind == "bool":
+        return "?"
+    if info.kind in ("int", "errno"):
+        return "i" if info.signed else "u"
+    if info.kind == "float":
+        return "f" if info.bytes == 4 else "d"
+    return "z" if info.kind == "string" else "p"
+
+
+def _item(body, pos):
+    """The item at body[pos] and the position after it, or None."""
+    it, helper = _Item(), False
+    it.nonnull, it.slots, it.bits = False, 1, 0
+    while pos < len(body) and body[pos] in _MARKS:
+        mark = body[pos] == abi.ITEM_NONNULL
+        if (it.nonnull if mark else helper):
+            return None
+        it.nonnull, helper = it.nonnull or mark, helper or not mark
+        pos += 1
+    m = _RECORD.match(body, pos)
+    if m:
+        size = int(m.group(1))
+        if size < 1:
+            return None
+        it.kind, it.slots = "x", -(-size // 8)
+        return it, m.end()
+    info = abi.CODES.get(body[pos:pos + 1])
+    if info is None:
+        return None
+    it.kind = _kind(info, helper)
+    if it.kind in "iu":
+        it.bits = info.bits
+        it.lo, it.hi = info.min, info.max
+    return it, pos + 1
+
+
 def _parse(spec):
-    """[items], var, slots of a spec string (core.h, enum pcore_kind)."""
+    """[items], var, slots of a spec in the native cores' item format
+    (docs/ABI.md, "Core items")."""
     if not isinstance(spec, str):
         raise ValueError("nccc.ctypes_core: malformed slot spec %r" % (spec,))
-    var = spec.endswith("*")
+    var = spec.endswith(abi.GRAMMAR["variadic"])
     body = spec[:-1] if var else spec
     items, pos, slot = [], 0, 0
-    for m in _ITEM.finditer(body):
-        if m.start() != pos:
-            break
-        it = _Item()
-        it.nonnull, it.kind = bool(m.group(1)), m.group(2)
-        num = int(m.group(3)) if m.group(3) else 0
-        it.slots, it.bits = 1, num
-        if it.kind in "iu":
-            if not 1 <= num <= 64:
-                break
-            it.lo = -(1 << (num - 1)) if it.kind == "i" else 0
-            it.hi = (1 << (num - 1)) - 1 if it.kind == "i" else (1 << num) - 1
-        elif it.kind == "x":
-            if num < 1:
-                break
-            it.slots = num
+    while pos < len(body):
+        got = _item(body, pos)
+        if got is None:
+            raise ValueError("nccc.ctypes_core: malformed slot spec %r"
+                             % spec)
+        it, pos = got
         it.slot = slot
         slot += it.slots
         items.append(it)
-        pos = m.end()
-    if pos != len(body):
-        raise ValueError("nccc.ctypes_core: malformed slot spec %r" % spec)
     return items, var, slot
 
 
@@ -179,12 +213,12 @@ class Function:
         n = len(args)
         if kw:
             try:
-                self.slow(-2, tuple(kw))
+                self.slow(_KEY["keywords"], tuple(kw))
             finally:
                 self._refuse(args)
         if n != self.nargs and not (self.var and n > self.nargs):
             try:
-                self.slow(0, n)
+                self.slow(_KEY["count"], n)
             finally:
                 self._refuse(args)
         extra = n - self.nargs
@@ -207,7 +241,7 @@ class Function:
             raise
         errors = _run(self.fn, inb, outb)
         if errors:
-            self.slow(-1, errors)
+            self.slow(_KEY["callback_errors"], errors)
         res = []
         for k, it in enumerate(self.outs):
             v = _give(it, outb, it.slot)
@@ -217,7 +251,8 @@ class Function:
         return res[0] if len(res) == 1 else tuple(res)
 
 
-_RAW = _parse("r")[0][0]
+_RAW = _Item()
+_RAW.kind, _RAW.nonnull, _RAW.slots, _RAW.slot = "r", False, 1, 0
 function = Function
 
 

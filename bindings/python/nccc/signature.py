@@ -1,6 +1,6 @@
 """Signature strings (docs/ABI.md) parsed by the codes and grammar of
-nccc.abi, and turned into the primitive's slot specs (docs/PYTHON.md,
-"The primitive"): one letter per item, '!' before a non-NULL one."""
+nccc.abi, and turned into the primitive's slot specs: the native cores'
+item format (docs/ABI.md, "Core items")."""
 
 from nccc import abi
 from nccc.errors import Error
@@ -70,30 +70,21 @@ def size_side(items, find_layout, label):
     return n
 
 
-def letter(item, nonnull=False, word=False):
-    """The primitive's spec letter of an item: word=True when only the
-    support library converts it (closures, owned results)."""
-    info = abi.CODES.get(item.code)
-    if item.code == RECORD:
-        s = "x%d" % max(item.slots, 1)
-    elif word or info.kind == "closure":
-        s = "w"
-    elif info.kind == "bool":
-        s = "?"
-    elif info.kind in ("int", "errno"):
-        s = "%s%d" % ("i" if info.signed else "u", info.bits)
-    elif info.kind == "float":
-        s = "f" if info.bytes == 4 else "d"
-    elif info.kind == "string":
-        s = "z"
-    else:
-        s = "p"
-    return ("!" if nonnull else "") + s
+def item(it, nonnull=False, helper=False):
+    """One item in the native cores' format (docs/ABI.md, "Core items"):
+    its code, or a record's size in bytes, after the marks nonnull and
+    helper (the support library converts it: closures, owned results)."""
+    marks = (abi.ITEM_NONNULL if nonnull else "") + \
+        (abi.ITEM_HELPER if helper else "")
+    if it.code == RECORD:
+        return "%s%s%d%s" % (marks, RECORD, max(it.layout.size, 1),
+                             G["record_close"])
+    return marks + it.code
 
 
-def spec(items, var=False, nonnull=(), words=()):
-    """The spec string of a side; nonnull and words hold 1-based item
-    positions."""
-    text = "".join(letter(it, k in nonnull, k in words)
+def spec(items, var=False, nonnull=(), helpers=()):
+    """The spec of a side for the primitive; nonnull and helpers hold
+    1-based item positions."""
+    text = "".join(item(it, k in nonnull, k in helpers)
                    for k, it in enumerate(items, 1))
-    return text + ("*" if var else "")
+    return text + (VARIADIC if var else "")

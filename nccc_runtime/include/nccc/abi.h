@@ -45,6 +45,21 @@
 #define NCCC_ABI_MAX_SLOTS 0x7fffu /* per side */
 #define NCCC_ABI_SLOTS_VARIABLE 0x8000u /* or'ed into a count: the side ends in '*' */
 
+/* ---- the native cores' items (docs/ABI.md, "Core items") ---- */
+
+/* Marks before an item: a zero slot is the helper's to refuse; the
+** helper converts the item both ways. */
+#define NCCC_ABI_ITEM_NONNULL '!'
+#define NCCC_ABI_ITEM_HELPER '~'
+/* What slow(k, v) takes in place of an argument number k to raise
+** one of the call's other errors. */
+typedef enum nccc_helper_key {
+  NCCC_HELPER_COUNT = 0, /* the call has the wrong number of arguments; v: how many it has */
+  NCCC_HELPER_CALLBACK_ERRORS = -1, /* callbacks raised during the call; v: what they raised */
+  NCCC_HELPER_POOL_EXHAUSTED = -2, /* the call needed a thunk and its pool was full; v: the last error's message */
+  NCCC_HELPER_KEYWORDS = -3 /* the call has keyword arguments; v: their names */
+} nccc_helper_key;
+
 /* ---- handles ---- */
 
 #define NCCC_ABI_HANDLE_MODULE_MARKER 0x80000000u
