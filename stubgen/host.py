@@ -33,6 +33,10 @@ class HostModule:
         # each constant's slot code, a target-dependent one for char, long...
         self.constant_codes = {c.name: c.code for c in module.constants}
         self.layouts = [entry.name for entry in module.layouts]
+        # the structs and unions (layouts with fields): what a host makes
+        # C objects of
+        self.records = [entry.name for entry in module.layouts
+                        if entry.fields]
         self.callbacks = lowered.callbacks
         self.closure_sets = lowered.closure_sets
 

@@ -89,6 +89,19 @@ def emit_types(host):
         export interface Owned { readonly address: number | null; close(): boolean; }
         /** A struct or union: its fields by name, or its bytes. */
         export type Struct = { [field: string]: any } | Uint8Array;
+        /** A struct or union in wasm memory, its fields as properties
+         *  (new and view; docs/JS.md, "C objects"). */
+        export interface CObject {
+          readonly address: number; readonly freed: boolean;
+          free(): boolean; close(): boolean; record(): { [field: string]: any };
+          bytes(): Uint8Array; assign(value: Struct | CObject): void;
+          [field: string]: any;
+        }
+        /** Count records (or elements) in wasm memory, indexes checked. */
+        export interface CArray<T = any> {
+          readonly length: number; readonly address: number;
+          [index: number]: T; toArray(): T[]; [Symbol.iterator](): Iterator<T>;
+        }
         """)
     with src.block("export interface Bound {", "}"):
         for lf in host.functions:
@@ -103,6 +116,17 @@ def emit_types(host):
                                or "string"))
         src.line("signature(type: string): string;")
         src.line("layout(type: string): object;")
+        records = " | ".join('"%s"' % r for r in host.records) or "never"
+        src.line("/** A zeroed C object of one of the module's structs "
+                 "or unions. */")
+        # quoted: new( in an interface would declare a constructor
+        src.line("\"new\"(type: %s, value?: Struct | CObject): CObject;"
+                 % records)
+        src.line("/** A borrowed view of the record (or of count records) "
+                 "at p. */")
+        src.line("view(type: %s, p: Pointer): CObject;" % records)
+        src.line("view(type: %s, p: Pointer, count: number): "
+                 "CArray<CObject>;" % records)
     src.line("export const name: %s;" % ('"%s"' % host.name))
     src.line("/** The module bound to a runtime from nccc.load. */")
     src.line("export function bind(rt: object): Bound;")

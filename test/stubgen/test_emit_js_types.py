@@ -39,3 +39,13 @@ def test_constants_are_numbers_unless_64_bits_wide_on_wasm32():
     assert "readonly WORD: number;" in d      # long: 32 bits on wasm32
     assert "readonly WIDE: bigint;" in d
     assert "readonly EXACT: bigint;" in d
+
+
+def test_new_and_view_name_the_structs_and_unions():
+    d = generate(IDL + "struct pair { int a; int b; };\nstruct handle;\n",
+                 "m.idl", ["js"])["m.d.ts"]
+    assert '"new"(type: "pair", value?: Struct | CObject): CObject;' in d
+    assert 'view(type: "pair", p: Pointer): CObject;' in d
+    assert 'view(type: "pair", p: Pointer, count: number): ' \
+        'CArray<CObject>;' in d
+    assert "export interface CObject {" in d

@@ -12,6 +12,7 @@ import { releaseRefused } from "./calls.mjs";
 import { PUT, valueList } from "./values.mjs";
 import { bytesIn, converting, closureSets } from "./owners.mjs";
 import { specialCaller, specialSignature } from "./special.mjs";
+import { Classes } from "./cdata.mjs";
 
 // The methods this part gives the Runtime (composed in index.mjs).
 export const methods = {};
@@ -171,8 +172,8 @@ function openModule(rt, M) {
 }
 
 // rt.bindModule(M): an object with a function per IDL function, the
-// constants' values, and the helpers callback, signature, layout, pack,
-// unpack and values.
+// constants' values, and the helpers callback, signature, layout,
+// values, new and view.
 methods.bindModule = function (M) {
   openModule(this, M);
   const t = {};
@@ -198,6 +199,10 @@ methods.bindModule = function (M) {
   };
   helpers.callback = (name, fn, scope) => this.callback(helpers.signature(name), helpers.values(name, fn), scope);
   helpers.layout = (name) => this.layout(`${M.module}.${name}`);
+  // C objects of the module's structs and unions (cdata.mjs)
+  const objects = new Classes(this, M.module, M.layouts || []);
+  helpers.new = (name, value) => objects.make(name, value);
+  helpers.view = (name, p, count) => objects.view(name, p, count);
   for (const e of M.functions) {
     const params = closureParams(e);
     if (!params) continue;

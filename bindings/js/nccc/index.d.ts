@@ -2,7 +2,7 @@
 // manual.
 
 /** A pointer argument: its address, null for NULL, or an object holding one. */
-export type Pointer = number | null | Owned | Closure;
+export type Pointer = number | null | Owned | Closure | CObject | CArray;
 /** A callback scope (docs/CALLBACKS.md, "Scopes"). */
 export type Scope = "call" | "async" | "notified" | "forever";
 
@@ -39,6 +39,38 @@ export class Owned {
   readonly address: number | null;
   close(): boolean;
   [Symbol.dispose](): void;
+}
+
+/** A C object (docs/JS.md, "C objects"): a struct or union in wasm memory
+ *  made by a bound module's new (owned: freed by free(), close(),
+ *  [Symbol.dispose]() or the collector) or view (borrowed: never frees),
+ *  its fields as properties. A field named like a member below hides it. */
+export class CObject {
+  /** its address; throws once freed */
+  readonly address: number;
+  readonly freed: boolean;
+  /** frees it (a view: only stops it); false if it was freed already */
+  free(): boolean;
+  close(): boolean;
+  [Symbol.dispose](): void;
+  /** a copy of the whole record, an object of its fields */
+  record(): { [field: string]: any };
+  /** a copy of its bytes */
+  bytes(): Uint8Array;
+  /** copies a whole record in: an object of fields (the others zero), its bytes, or a C object of its layout */
+  assign(value: { [field: string]: any } | Uint8Array | CObject): void;
+  /** its fields */
+  [field: string]: any;
+}
+
+/** An array field of a C object, or count records from view: elements by
+ *  index from 0, checked. */
+export interface CArray<T = any> {
+  readonly length: number;
+  readonly address: number;
+  [index: number]: T;
+  toArray(): T[];
+  [Symbol.iterator](): Iterator<T>;
 }
 
 /** A record layout from the registry. */

@@ -7,7 +7,7 @@
 // its parts; the parts live beside it, one concept a file: runtime
 // (loading, the primitive, the slot stack, built-ins), values, registry,
 // calls, callbacks, owned, owners, packed, binder (what generated modules
-// call), errors, abi.
+// call), cdata (C objects), errors, abi.
 import { Runtime } from "./runtime.mjs";
 import { compose } from "./parts.mjs";
 import { methods as registry } from "./registry.mjs";
@@ -32,6 +32,7 @@ export { load, attach, Runtime } from "./runtime.mjs";
 export { NcccError } from "./errors.mjs";
 export { Closure } from "./callbacks.mjs";
 export { Owned } from "./owned.mjs";
+export { CObject } from "./cdata.mjs";
 export { default as abi } from "./abi.mjs";
 export { valueList } from "./values.mjs";
 

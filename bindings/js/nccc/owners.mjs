@@ -6,6 +6,7 @@
 // the owner is freed.
 import { NcccError, asArgumentError, vtype } from "./errors.mjs";
 import { ADDRESS, pointer, readScalar } from "./values.mjs";
+import { keepWith, ownsMemory } from "./cdata.mjs";
 
 // The elements of an array at address p (value description spec): n of
 // them, or up to a zero one.
@@ -49,28 +50,46 @@ export function converting(rt, specs, fn) {
 }
 
 // call taking a Uint8Array (any ArrayBuffer view: its bytes) for each
-// [bytes] argument of function record e that the library does not keep
-// ([kept]): copied into wasm memory for the call, freed when it returns.
+// [bytes] argument of function record e: copied into wasm memory for the
+// call, what C wrote there copied back into it when the call returns,
+// and freed. One the library keeps ([kept=OWNER]) stays in wasm memory
+// with its owner, a C object from new (cdata.mjs, keepWith).
 export function bytesIn(rt, e, call) {
-  const kept = new Set((e.kept || []).map((k) => k.arg));
-  const slots = ((e.values && e.values[0]) || []).filter((s) => s.kind === "bytes" && !kept.has(s.arg)).map((s) => s.arg);
+  const kept = new Map((e.kept || []).map((k) => [k.arg, k.owner]));
+  const slots = ((e.values && e.values[0]) || []).filter((s) => s.kind === "bytes").map((s) => s.arg);
   if (!slots.length) return call;
   return (...args) => {
-    const copies = [];
+    const copies = [], keeps = [];
     try {
       for (const k of slots) {
         const v = args[k - 1];
         if (!ArrayBuffer.isView(v)) continue;
-        const p = rt.alloc(Math.max(v.byteLength, 1));
-        copies.push(p);
-        rt.write(p, new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+        const bytes = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+        const owner = kept.has(k) ? keeper(args[kept.get(k) - 1], e.error_name, k, kept.get(k)) : undefined;
+        const p = rt.alloc(Math.max(bytes.length, 1));
+        rt.write(p, bytes);
         args[k - 1] = p;
+        if (owner) keeps.push([owner, k, p]);
+        else copies.push([p, bytes]);
       }
-      return call(...args);
+      const r = call(...args);
+      for (const [p, bytes] of copies) bytes.set(rt.mem.u8.subarray(p, p + bytes.length));
+      for (const [owner, k, p] of keeps) keepWith(owner, `${e.error_name}#${k}`, p);
+      keeps.length = 0;
+      return r;
     } finally {
-      for (const p of copies) rt.free(p);
+      for (const [p] of copies) rt.free(p);
+      for (const [, , p] of keeps) rt.free(p);
     }
   };
+}
+
+// The owner of a kept Uint8Array argument k of fn: a C object from new
+// (argument o), or the refusal.
+function keeper(owner, fn, k, o) {
+  if (ownsMemory(owner)) return owner;
+  throw new NcccError(`bad argument #${k} to '${fn}' (a Uint8Array the library keeps needs a C object from new as ` +
+    `argument #${o}, which keeps it; got ${vtype(owner)})`, { kind: "type", function: fn, parameter: k });
 }
 
 // The address an owner is (an object holding one, or the address

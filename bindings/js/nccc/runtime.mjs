@@ -115,6 +115,7 @@ class Memory {
     this.buffer = b;
     this.shared = typeof SharedArrayBuffer === "function" && b instanceof SharedArrayBuffer;
     this.u8 = new Uint8Array(b);
+    this.dv = new DataView(b);
     this.i32 = new Int32Array(b);
     this.u32 = new Uint32Array(b);
     this.f64 = new Float64Array(b);

@@ -11,6 +11,10 @@ export const scope: nccc.Scope = "call";
 export const bits: bigint = nccc.doubleToBits(1.5);
 // @ts-expect-error: doubleToBits takes a number
 nccc.doubleToBits("1.5");
+// C objects: passed where a pointer goes, their members typed
+export const objectPointer = (o: nccc.CObject): nccc.Pointer => o;
+// @ts-expect-error: a C object's bytes are a Uint8Array
+export const objectBytes = (o: nccc.CObject): string => o.bytes();
 
 // nccc/remote and nccc/remote/node: their own declarations, through the
 // package's "exports".
