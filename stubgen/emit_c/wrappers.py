@@ -11,13 +11,13 @@ ERROR_SLOTS = {"errno": "NCCC_ERRNO_SLOT()",
                "lasterror": "NCCC_LASTERROR_SLOT()"}
 
 
-def nonnull_checks(lf, v_in, v_out, status=False, end_calls=False):
+def nonnull_checks(lf, name, v_in, v_out, status=False, end_calls=False):
     """One NCCC_NONNULL_REQUIRE per value the LoweredFunction lf refuses
     when NULL (lf.nonnull_values; closure slots have their own check,
-    NCCC_CB_REQUIRE, as does a function_pointer target): the _STATUS
+    NCCC_CB_REQUIRE, as does a function_pointer target), its message
+    naming the function by its registry name, 'module.function': the _STATUS
     form when out[0] is a status, the _END form when the wrapper itself
     releases CALL-scoped closures (a refused call releases them too)."""
-    f = lf.function
     macro, end = "NCCC_NONNULL_REQUIRE", ""
     if status:
         macro += "_STATUS"
@@ -25,9 +25,9 @@ def nonnull_checks(lf, v_in, v_out, status=False, end_calls=False):
         macro += "_END"
         end = ", " + release_calls(lf, v_in)
     return ["%s(%s[%s], %s, %s, %s, %s%s);" % (
-        macro, v_in, slot_index(s.index), c_string(f.name),
+        macro, v_in, slot_index(s.index), c_string(name),
         c_string(s.name or "argument %d" % (s.param.index + 1)), v_out,
-        slot_index(f.n_out), end) for s in lf.nonnull_values]
+        slot_index(lf.function.n_out), end) for s in lf.nonnull_values]
 
 
 def release_calls(lf, v_in):
@@ -50,6 +50,11 @@ class WrappersPart:
             src.blank()
             self.wrapper(src, lf)
 
+    def registry_name(self, f):
+        """The name a wrapper's errors give its function: 'module.function',
+        as the registry and every host's messages name it."""
+        return "%s.%s" % (self.m.name, f.name)
+
     def local(self, name):
         """A local name of the wrappers that no IDL identifier shadows."""
         while name in self.m.identifiers:
@@ -69,7 +74,8 @@ class WrappersPart:
         sig = signature_literal(f.packed.codes,
                                 [f.packed.ret] if f.packed.ret else [])
         with src.block(head, "}"):
-            for line in nonnull_checks(lf, v_in, v_out, status=True):
+            for line in nonnull_checks(lf, self.registry_name(f), v_in, v_out,
+                                       status=True):
                 src.line(line)
             src.line("nccc_packed_forward(%s, %s, %s, %s, %s);"
                      % (c_string(f.packed.name), where, sig, v_in, v_out))
@@ -91,7 +97,8 @@ class WrappersPart:
             self.p, f.name, v_in, v_out)
         with src.block(head, "}"):
             src.line("NCCC_WINDOWS_ONLY(%s, %s, %s, %s);" % (
-                c_string(f.name), v_in, v_out, slot_index(f.n_out)))
+                c_string(self.registry_name(f)), v_in, v_out,
+                slot_index(f.n_out)))
         src.line("#endif")
 
     def native_wrapper(self, src, lf):
@@ -291,7 +298,8 @@ class WrappersPart:
             src.line("NCCC_FP_REQUIRE(%s[0], %s, %s);"
                      % (w.v_in, w.v_out, w.n_out))
         # [nonnull]: refused before anything else (one compare each)
-        for line in nonnull_checks(lf, w.v_in, w.v_out, end_calls=end_calls):
+        for line in nonnull_checks(lf, self.registry_name(lf.function),
+                                   w.v_in, w.v_out, end_calls=end_calls):
             src.line(line)
 
     def _results(self, src, lf, w):

@@ -72,7 +72,7 @@ START_TEST(test_pointers) {
   call("tour.join", in, 2, out, 1);
   ck_assert_uint_eq(out[0], 0);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_NULL_POINTER);
-  ck_assert_str_eq(nccc_last_error(), "join: b is NULL ([nonnull])");
+  ck_assert_str_eq(nccc_last_error(), "tour.join: b is NULL ([nonnull])");
 
   /* an opaque handle, owned */
   in[0] = nccc_slot_from_i32(-1);
@@ -128,9 +128,9 @@ START_TEST(test_nonnull_refused_before_c) {
   ** slot included, the last error naming function and parameter */
   for (k = 0; k < 4; k++) {
     static const char *const msgs[4] = {
-        "nonnull_sum: s is NULL ([nonnull])",
-        "nonnull_sum: p is NULL ([nonnull])", NULL,
-        "nonnull_sum: word is NULL ([nonnull])"};
+        "edges.nonnull_sum: s is NULL ([nonnull])",
+        "edges.nonnull_sum: p is NULL ([nonnull])", NULL,
+        "edges.nonnull_sum: word is NULL ([nonnull])"};
     if (msgs[k] == NULL) continue;
     memcpy(in, good, sizeof in);
     in[k] = 0;
@@ -145,7 +145,7 @@ START_TEST(test_nonnull_refused_before_c) {
   /* all NULL: the first [nonnull] slot is named */
   memset(in, 0, sizeof in);
   call("edges.nonnull_sum", in, 4, out, 4);
-  ck_assert_str_eq(nccc_last_error(), "nonnull_sum: s is NULL ([nonnull])");
+  ck_assert_str_eq(nccc_last_error(), "edges.nonnull_sum: s is NULL ([nonnull])");
   ck_assert_int_eq(nonnull_calls(), before + 2);
 
   /* a refusal leaves nothing behind: the next good call runs */
@@ -184,7 +184,7 @@ START_TEST(test_nonnull_refusal_releases_call_closures) {
   call("edges.nonnull_visit", in, 2, out, 1);
   ck_assert_uint_eq(out[0], 0);
   ck_assert_int_eq(nccc_last_status(), NCCC_ERR_NULL_POINTER);
-  ck_assert_str_eq(nccc_last_error(), "nonnull_visit: v is NULL ([nonnull])");
+  ck_assert_str_eq(nccc_last_error(), "edges.nonnull_visit: v is NULL ([nonnull])");
   ck_assert_int_eq(nonnull_calls(), before + 1);
   ck_assert_int_eq(nccc_closure_check(ctx), NCCC_ERR_STALE_CLOSURE);
 

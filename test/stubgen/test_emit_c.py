@@ -202,15 +202,15 @@ def test_nonnull_slots_are_refused_before_the_call():
     w = w[:w.index("\n}\n")]
     # one check per [nonnull] slot, first, before C is called
     assert w.split("\n")[1:3] == [
-        '  NCCC_NONNULL_REQUIRE(in[0], "f", "s", out, 1);',
-        '  NCCC_NONNULL_REQUIRE(in[3], "f", "p", out, 1);']
+        '  NCCC_NONNULL_REQUIRE(in[0], "m.f", "s", out, 1);',
+        '  NCCC_NONNULL_REQUIRE(in[3], "m.f", "p", out, 1);']
     assert w.count("NCCC_NONNULL_REQUIRE") == 2   # not a, b (unannotated)
     g = src[src.index("void nccc_m_g("):]
     g = g[:g.index("\n}\n")]
     # after the target's check; the [inout] value's slot is checked too
     assert g.index("NCCC_FP_REQUIRE(in[0], out, 1);") < g.index(
-        'NCCC_NONNULL_REQUIRE(in[1], "g", "w", out, 1);') < g.index(
-        'NCCC_NONNULL_REQUIRE(in[2], "g", "q", out, 1);')
+        'NCCC_NONNULL_REQUIRE(in[1], "m.g", "w", out, 1);') < g.index(
+        'NCCC_NONNULL_REQUIRE(in[2], "m.g", "q", out, 1);')
     # an [out] value has no in slot: nothing to check
     assert '"h"' not in src[src.index("void nccc_m_h("):]
 
@@ -222,11 +222,11 @@ def test_nonnull_refusal_releases_call_closures():
             "int g([nonnull] int *p, fn_t *a, [context=a] void *ca) "
             "[trace];\n")
     src = c_of(text)
-    assert ('  NCCC_NONNULL_REQUIRE_END(in[0], "f", "p", out, 1, '
+    assert ('  NCCC_NONNULL_REQUIRE_END(in[0], "m.f", "p", out, 1, '
             "(NCCC_CB_END_CALL(nccc_slot_to_ptr(in[1])), "
             "NCCC_CB_END_CALL(nccc_slot_to_ptr(in[2]))));\n") in src
     # under a call-site shim the public wrapper releases after the body
-    assert '  NCCC_NONNULL_REQUIRE(in[0], "g", "p", out, 1);\n' in src
+    assert '  NCCC_NONNULL_REQUIRE(in[0], "m.g", "p", out, 1);\n' in src
 
 
 def test_no_nonnull_shim_without_nonnull():

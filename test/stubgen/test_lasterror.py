@@ -97,4 +97,4 @@ def test_windows_only_declaration_refuses_elsewhere(tmp_path, runtime_lib):
     assert (out0, out1) == ("0", "0")
     assert int(status) == next(e.value for e in load().status
                                if e.name == "ERR_NOT_IMPLEMENTED")
-    assert message.strip() == "attributes: on Windows only ([windows])"
+    assert message.strip() == "m.attributes: on Windows only ([windows])"

@@ -156,8 +156,8 @@ def test_nonnull_argument_is_refused_with_a_status():
     start = src.index("void nccc_m_f(")
     assert src[start:src.index("}\n", start) + 2] == (
         "void nccc_m_f(const uint64_t *in, uint64_t *out) {\n"
-        '  NCCC_NONNULL_REQUIRE_STATUS(in[1], "f", "s", out, 2);\n'
-        '  NCCC_NONNULL_REQUIRE_STATUS(in[3], "f", "q", out, 2);\n'
+        '  NCCC_NONNULL_REQUIRE_STATUS(in[1], "m.f", "s", out, 2);\n'
+        '  NCCC_NONNULL_REQUIRE_STATUS(in[3], "m.f", "q", out, 2);\n'
         '  nccc_packed_forward("x", NCCC_PACKED_MODULE, "spp:i", in, out);\n'
         "}\n")
     assert "#include <nccc/shim_nonnull.h>\n" in src
@@ -294,7 +294,7 @@ def test_nonnull_refused_through_the_runtime(tmp_path, runtime_lib):
     out = _run_with_runtime(
         M + 'packed "demo.len" int len([nonnull] const char *s);',
         NONNULL_MAIN, tmp_path, runtime_lib)
-    assert out == ("0x4004 0 len: s is NULL ([nonnull])\n"
+    assert out == ("0x4004 0 m.len: s is NULL ([nonnull])\n"
                           "0x100 packed function not registered: "
                           "demo.len\n")
 
