@@ -17,8 +17,9 @@ packages=(
   emscripten nodejs node-typescript  # node-typescript: tsc, the npm tarball's test
   chromium  # the web example's browser test
 )
-# npm fetches SQLite's amalgamation and the browser test's packages; a
-# nodejs that bundles its own npm (NodeSource's) conflicts with Debian's.
+# npm fetches SQLite's amalgamation, zlib's sources for wasm and the
+# browser test's packages; a nodejs that bundles its own npm
+# (NodeSource's) conflicts with Debian's.
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
