@@ -111,6 +111,15 @@ check("errors, never a crash", function()
   refuses("non-NULL address", function() cd.view("cd_event", nil) end)
   local big = cd.new("cd_big")
   local data = ev.data
+  big.used = 5
+  eq(big.used, 5, "used")
+  refuses("range", function() big.used = 2 ^ 31 end)
+  refuses("no integer representation", function() big.used = 1.5 end)
+  refuses("integer expected, got string", function() big.used = "5" end)
+  eq(big.used, 5, "a refused write leaves C memory unchanged")
+  local shape = data.shape
+  shape.tag = 3
+  eq(shape.tag, 3, "tag")
   eq(big:free(), true, "free")
   eq(big:free(), false, "free again")
   refuses("cd_big object was freed", function() return big.used end)
@@ -118,6 +127,8 @@ check("errors, never a crash", function()
   refuses("freed", function() cd.cd_big_used(big) end)
   ev:close()
   refuses("freed", function() return data.shape.tag end)
+  refuses("freed", function() return shape.tag end)
+  refuses("freed", function() shape.tag = 4 end)
 end)
 
 check("parser fills events from kept input", function()

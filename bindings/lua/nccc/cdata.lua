@@ -17,8 +17,11 @@ local cdata = {}
 -- through the library's peek and poke
 local load, store, field_pointer = N.load, N.store, N.field_pointer
 
--- the hidden keys of a C object or array view
-local ADDR, CLASS, STATE, FIELD, ROOT, PTRS = {}, {}, {}, {}, {}, {}
+-- the hidden keys of a C object or array view: strings no C name can
+-- be (a field name never reaches them), read by the VM without the hash
+-- of a table key
+local ADDR, CLASS, STATE, FIELD, ROOT, PTRS, RANGES_OF = "(addr)", "(class)", "(state)", "(field)", "(root)",
+  "(pointers)", "(ranges)"
 local Object, Array = require("nccc.common").CObject, require("nccc.common").CArray
 
 local function what(o) return o[CLASS].what end
@@ -29,8 +32,15 @@ local function live(o)
   return o[ADDR]
 end
 
+-- state: {owned, name, closed, pointer_caches: the weak set of every
+-- PTRS table of the object and its views, emptied by free}
+local function new_state(owned, name)
+  return {owned = owned, name = name, closed = false, pointer_caches = setmetatable({}, {__mode = "k"})}
+end
+
 local function view(class, addr, state)
-  return setmetatable({[ADDR] = addr, [CLASS] = class, [STATE] = state, [PTRS] = {}}, Object)
+  return setmetatable({[ADDR] = addr, [CLASS] = class, [STATE] = state, [PTRS] = false,
+    [RANGES_OF] = class.ranges}, Object)
 end
 
 local function element_size(fd) return math.floor(fd.size / fd.count) end
@@ -79,6 +89,11 @@ function methods.free(o)
   local st = o[STATE]
   if st.closed then return false end
   st.closed = true
+  -- the typed pointers of the object and its views go: their next
+  -- access takes the slow path, which raises
+  for ptrs in pairs(st.pointer_caches) do
+    for k in pairs(ptrs) do ptrs[k] = nil end
+  end
   if st.owned then st.lib:free(o[ADDR]) end
   return true
 end
@@ -104,21 +119,24 @@ function methods.assign(o, v)
   class.lib:write(a, bytes)
 end
 
--- LuaJIT: a plain scalar field through a typed pointer made once per
--- object and field
+-- LuaJIT: a plain scalar field through a typed pointer made on its first
+-- access and kept in the object's PTRS table (created then, and entered
+-- in the state's pointer_caches so that free empties it)
 local function scalar_pointer(o, class, k, code)
   local st = o[STATE]
   if st.closed then error(fmt("%s object was freed", st.name), 3) end
   local ptrs = o[PTRS]
-  local p = ptrs[k]
-  if p == nil then
-    p = field_pointer(o[ADDR] + class.layout.field[k].offset, code)
-    ptrs[k] = p
+  if not ptrs then
+    ptrs = {}
+    rawset(o, PTRS, ptrs)
+    st.pointer_caches[ptrs] = true
   end
+  local p = field_pointer(o[ADDR] + class.layout.field[k].offset, code)
+  ptrs[k] = p
   return p
 end
 
-Object.__index = function(o, k)
+local function index(o, k)
   local class = o[CLASS]
   local code = class.scalars[k]
   if code then return scalar_pointer(o, class, k, code)[0] end
@@ -132,7 +150,16 @@ Object.__index = function(o, k)
   return get(o, class, fd, a)
 end
 
-Object.__newindex = function(o, k, v)
+-- The fast paths: a kept typed pointer, and for a write a plain number
+-- that an integer field's range holds (the rest as poke checks it)
+Object.__index = function(o, k)
+  local ptrs = o[PTRS]
+  local p = ptrs and ptrs[k]
+  if p then return p[0] end
+  return index(o, k)
+end
+
+local function newindex(o, k, v)
   local class = o[CLASS]
   local code = class.scalars[k]
   if code then
@@ -145,6 +172,19 @@ Object.__newindex = function(o, k, v)
   if fd == nil then error(fmt("%s has no field '%s'", what(o), tostring(k)), 2) end
   if fd.count > 1 then error(fmt("field '%s' of %s is an array: write its elements", k, what(o)), 2) end
   put(o, class, fd, live(o) + fd.offset, v, k)
+end
+
+Object.__newindex = function(o, k, v)
+  local ptrs = o[PTRS]
+  local p = ptrs and ptrs[k]
+  if p and type(v) == "number" then
+    local range = o[RANGES_OF][k]
+    if range and v >= range[1] and v <= range[2] and v % 1 == 0 then
+      p[0] = v
+      return
+    end
+  end
+  return newindex(o, k, v)
 end
 
 Object.__gc = function(o)
@@ -192,16 +232,16 @@ function cdata.classes(lib, module, records)
   local classes = {}
   for _, rec in ipairs(records) do
     if rec.kind == "struct" or rec.kind == "union" then
-      local texts, scalars = {}, {}
+      local texts, scalars, ranges = {}, {}, {}
       for _, t in ipairs(rec.texts or {}) do texts[t.field] = t end
       local layout = lib:layout(module .. "." .. rec.name)
       for _, fd in ipairs(field_pointer and layout.fields or {}) do
         if fd.count == 1 and not fd.layout and not texts[fd.name] and not POINTER_CODES[fd.type] then
-          scalars[fd.name] = fd.type
+          scalars[fd.name], ranges[fd.name] = fd.type, values.RANGES[fd.type]
         end
       end
       classes[rec.name] = {lib = lib, layout = layout, what = module .. "." .. rec.name,
-        texts = texts, scalars = scalars, module_classes = classes}
+        texts = texts, scalars = scalars, ranges = ranges, module_classes = classes}
     end
   end
   return classes
@@ -222,7 +262,8 @@ function cdata.new(classes, module, name, value)
   local lib, size = class.lib, class.layout.size
   local a = N.ptr(lib:alloc(size))
   lib:write(a, string.rep("\0", size))
-  local state = {owned = true, lib = lib, name = name, closed = false}
+  local state = new_state(true, name)
+  state.lib = lib
   local o = view(class, a, state)
   rawset(o, ROOT, true)
   -- views hold the state, the state the object: the memory lives while
@@ -242,7 +283,7 @@ function cdata.view(classes, module, name, p, count)
   if a == nil or a == 0 then
     error(fmt("bad argument #2 to 'view' (non-NULL address expected, got %s)", tostring(p)), 2)
   end
-  local state = {owned = false, name = name, closed = false}
+  local state = new_state(false, name)
   if count == nil then return view(class, a, state) end
   local fd = {name = name, count = count, size = count * class.layout.size, layout = class.layout}
   return setmetatable({[ADDR] = a, [CLASS] = class, [STATE] = state, [FIELD] = fd}, Array)

@@ -94,16 +94,18 @@ local DECODE = {
   ["?"] = function(s) return s ~= 0 end,
   l = N.vi64, L = N.vu64, p = N.vptr, F = N.vptr, c = N.vptr, f = N.s2f, d = N.s2f}
 
--- The integer codes narrower than 64 bits: checked against their range,
--- plain numbers back.
+-- The integer codes narrower than 64 bits: checked against their range
+-- (RANGES[code]: {lo, hi}), plain numbers back.
+local RANGES = {}
 for code, info in pairs(abi.codes) do
   if (info.kind == "int" or info.kind == "errno") and type(info.max) == "number" then
     local lo, hi = info.min, info.max
+    RANGES[code] = {lo, hi}
     ENCODE[code] = function(v) return N.int(v, lo, hi) end
     DECODE[code] = tonumber
   end
 end
-values.ENCODE, values.DECODE = ENCODE, DECODE
+values.ENCODE, values.DECODE, values.RANGES = ENCODE, DECODE, RANGES
 
 -- Records (structs and unions) <-> byte strings, by the layout table.
 local pack_record, unpack_record
