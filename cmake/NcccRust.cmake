@@ -25,3 +25,18 @@ if(NOT NCCC_CARGO OR NOT NCCC_RUSTC)
   message(WARNING "nccc: cargo or rustc not found; the Rust tests and the "
                   "Rust demo are not built (apt-get install cargo rustc)")
 endif()
+
+# nccc_generate_rust(IDL DIR WHAT): the custom command writing DIR/M.rs
+# (nccc-stubgen --lang rust) from IDL at build time, for a Rust test
+# (WHAT names it in the build's messages).
+function(nccc_generate_rust idl dir what)
+  get_filename_component(_m ${idl} NAME_WE)
+  file(GLOB_RECURSE _stubgen_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/stubgen/*.py)
+  add_custom_command(
+    OUTPUT ${dir}/${_m}.rs
+    COMMAND ${CMAKE_COMMAND} -E env "NCCC_PYTHON=${NCCC_PYTHON}"
+            ${PROJECT_SOURCE_DIR}/bin/nccc-stubgen --lang rust -o ${dir} ${idl}
+    DEPENDS ${idl} ${_stubgen_sources} ${PROJECT_SOURCE_DIR}/bin/nccc-stubgen
+    COMMENT "nccc-stubgen --lang rust ${_m} (${what})"
+    VERBATIM)
+endfunction()

@@ -20,7 +20,10 @@ result side) gets a method over raw slots instead.
 from stubgen.ctype import STRING_CODE
 from stubgen.errors import IdlError
 from stubgen.host import HostModule
+from stubgen.model.binding import layout_record
 from stubgen.emit_rust.callbacks import closure_params, set_closure_params
+from stubgen.emit_rust.objects import (emit_constructors, emit_layouts,
+                                       emit_records)
 from stubgen.emit_rust.types import (code_rust, ident, pointee_rust,
                                      record_name, rust_str, sigs, slot_at,
                                      value_rust)
@@ -352,6 +355,31 @@ def _record(src, host, layout):
                 src.line("each(%s, nccc::offset_of!(%s, %s), core::mem::size_of::<%s>());" % (rust_str(cname), name, f, t))
 
 
+def _by_value(host):
+    """The names of the records some value passes by value (a function's
+    or callback's slot), with the records they hold: the ones that get a
+    #[repr(C)] Rust type, checked against the library's layout."""
+    names = set()
+
+    def add(t):
+        r = t.resolved()
+        if r.kind == "array":
+            add(r.elem)
+        elif r.kind in ("struct", "union") and r.decl.name not in names:
+            names.add(r.decl.name)
+            for f in r.decl.fields or ():
+                add(f.type)
+    for lf in host.functions:
+        for s in lf.in_slots + lf.out_slots:
+            if s.record is not None:
+                add(s.record)
+    for lc in host.callbacks:
+        for s in lc.callback.in_slots + lc.callback.out_slots:
+            if s.record is not None:
+                add(s.record)
+    return names
+
+
 def _holds_union(t):
     """A union, or a struct or array holding one (no Debug or PartialEq
     can be derived for it)."""
@@ -383,9 +411,16 @@ def emit(module, idl_name):
     src.line("#![allow(unknown_lints, unexpected_cfgs)]  // %s: set by the crate" % _static_cfg(host))
     src.line("pub const MODULE: &str = %s;" % rust_str(host.name))
     src.blank()
+    by_value = _by_value(host)
     for layout in module.layouts:
-        _record(src, host, layout)
-        src.blank()
+        if layout.kind == "opaque" or layout.name in by_value:
+            _record(src, host, layout)
+            src.blank()
+    layouts = [(layout_record(e), e) for e in module.layouts]
+    emit_layouts(src, layouts)
+    src.blank()
+    emit_records(src, layouts)
+    src.blank()
     src.line("/// The module's constants and enumerators, read from the library when it binds.")
     src.line("#[derive(Clone, Copy, Debug)]")
     with src.block("pub struct Constants {", "}"):
@@ -408,6 +443,7 @@ def emit(module, idl_name):
         src.line("rt: &'r nccc::Runtime<'r>,")
         src.line("target: usize,")
         src.line("pub constants: Constants,")
+        src.line("pub layouts: Layouts,")
         for lf in host.functions:
             src.line("f_%s: nccc::Function," % lf.name)
     src.blank()
@@ -417,6 +453,8 @@ def emit(module, idl_name):
         _callback_signature(src, host)
         src.blank()
         _call_dynamic(src, host)
+        src.blank()
+        emit_constructors(src)
         for lf in host.functions:
             src.blank()
             if _typed(lf):
@@ -504,9 +542,11 @@ def _bind(src, host, module):
     src.line("/// and reads the constants. Errors: kind Signature, Layout or Unknown.")
     with src.block("pub fn bind(rt: &'r nccc::Runtime<'r>) -> Result<Module<'r>, nccc::Error> {", "}"):
         src.line("rt.open(nccc_%s_open, MODULE)?;" % host.name)
+        by_value = _by_value(host)
         for layout in module.layouts:
-            if layout.kind != "opaque":
+            if layout.kind != "opaque" and layout.name in by_value:
                 src.line("nccc::check_layout::<%s>(rt)?;" % ident(layout.name))
+        src.line("let layouts = Layouts::read(rt)?;")
         src.line("let mut targets = u32::MAX;")
         for lf in host.functions:
             src.line("let (f_%s, t) = rt.bind_targets(%s, %s)?; targets &= t;"
@@ -519,5 +559,5 @@ def _bind(src, host, module):
         with src.block("let constants = Constants {", "};"):
             for c in module.constants:
                 src.line("%s: rt.constant(MODULE, %s)?," % (ident(c.name), rust_str(c.name)))
-        src.line("Ok(Module { rt, target: targets.trailing_zeros() as usize, constants, %s })"
+        src.line("Ok(Module { rt, target: targets.trailing_zeros() as usize, constants, layouts, %s })"
                  % ", ".join("f_%s" % lf.name for lf in host.functions))

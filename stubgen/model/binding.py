@@ -85,7 +85,9 @@ def callback_record(lc):
     return rec
 
 
-def _layout(entry):
+def layout_record(entry):
+    """The record of one entry of the layout table (docs/BINDING.md, "A
+    layout")."""
     rec = {"name": entry.name, "kind": entry.kind}
     if not entry.fields:
         return rec
@@ -150,5 +152,5 @@ def _records(module):
             {"name": m.name, "callback": m.callback.name}
             for m in cs.members]} for cs in lowered.closure_sets],
         "constants": [c.name for c in module.constants],
-        "layouts": [_layout(e) for e in module.layouts],
+        "layouts": [layout_record(e) for e in module.layouts],
     }

@@ -9,15 +9,12 @@ use std::env;
 use std::fs;
 use std::path::Path;
 
+include!("link.rs");
+
 fn main() {
     let fixture = env::var("NCCC_FIXTURE").expect("NCCC_FIXTURE: the host fixture library");
     let generated = env::var("NCCC_RUST_GENERATED").expect("NCCC_RUST_GENERATED: a directory");
-    let path = Path::new(&fixture);
-    let dir = path.parent().expect("a directory").display().to_string();
-    let name = path.file_stem().expect("a file name").to_string_lossy();
-    println!("cargo:rustc-link-search=native={}", dir);
-    println!("cargo:rustc-link-lib=dylib={}", name.trim_start_matches("lib"));
-    println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dir);
+    link_library(&fixture);
     println!("cargo:rustc-env=NCCC_RUST_GENERATED={}", generated);
     let mut modules = String::new();
     for m in ["tour", "hcb"] {

@@ -18,6 +18,7 @@ from stubgen.model import build
 from test_emit_hosts import SMALL as HOSTS_SMALL
 
 SMALL = HOSTS_SMALL + """int sum([length=n] const int *xs, size_t n);
+int norm(struct pt p);
 int check(int d) [errno];
 typedef int step_fn(int acc, int i, [context] void *ctx);
 int fold(int n, step_fn *step, [context=step] void *ctx);
@@ -66,6 +67,35 @@ def test_module_text():
     assert "return Err(nccc::Error::errno(\"m.check\", errno));" in text
     # heap-scoped callbacks only with the crate's alloc feature
     assert "nccc::with_alloc! {" in text
+
+
+def test_records_in_c_memory():
+    # every struct and union gets a record type over C memory (M::c::T)
+    # with its fields from the layout record; only those a value passes
+    # by value get a #[repr(C)] type, checked against the library's
+    text = rust_of("""module m;
+struct inner { short lo; short hi; };
+typedef struct {
+    int kind;
+    union { int tag; float weight; };
+    struct inner spans[2];
+    double stamps[3];
+    [string, length=n] const char *text;
+    size_t n;
+} ev;
+int use(ev *e);
+""")
+    assert "#[repr(C)]" not in text and "check_layout" not in text
+    assert "pub ev: nccc::Shape<7>," in text
+    assert ('ev: nccc::Shape::read(rt, MODULE, "ev", [("kind", core::mem::size_of::<i32>()), '
+            '("tag", core::mem::size_of::<i32>()), ("weight", core::mem::size_of::<f32>()), '
+            '("spans", 0), ("stamps", core::mem::size_of::<f64>())') in text
+    assert "pub fn weight(&self) -> Result<f32, nccc::Error> { self.m.get(self.t.ev.fields[2].offset) }" in text
+    assert "pub fn set_tag(&self, value: i32) -> Result<(), nccc::Error>" in text
+    assert "pub fn spans(&self) -> nccc::CRecords<'_, inner<'_>>" in text
+    assert "pub fn stamps(&self) -> nccc::CArray<'_, f64>" in text
+    assert "pub fn text_text(&self) -> Result<Option<nccc::String>, nccc::Error> { let n = self.n()? as usize;" in text
+    assert "pub fn new<'m, R: nccc::CRecord<'m, Table = Layouts>>(&'m self)" in text
 
 
 def test_every_unsafe_block_says_why():

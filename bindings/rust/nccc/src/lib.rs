@@ -23,6 +23,8 @@ extern crate std;
 pub mod abi;
 pub mod callback;
 #[cfg(feature = "alloc")]
+mod cdata;
+#[cfg(feature = "alloc")]
 pub mod dynamic;
 #[cfg(feature = "alloc")]
 mod packed;
@@ -37,10 +39,12 @@ mod slot;
 mod text;
 
 pub use callback::{Callback, Closure, Stats, StrArray};
+#[cfg(feature = "alloc")]
+pub use cdata::{CArray, CObject, CRecord, CRecords, Mem};
 pub use error::{Error, ErrorKind};
 pub use ffi::RawFn;
 pub use owned::Owned;
-pub use record::{check_layout, Record};
+pub use record::{check_layout, Place, Record, Shape};
 pub use runtime::{Function, Handle, Layout, LayoutField, Runtime};
 pub use slot::{slot_bytes, FnPtr, Field, Plain, Ptr, Value};
 #[cfg(feature = "alloc")]

@@ -1,7 +1,9 @@
 //! Structs and unions by value: a generated `#[repr(C)]` type written
 //! into its slots field by field (padding bytes 0, docs/ABI.md "Slots"),
 //! read back the same way, and its Rust layout compared with the
-//! module's layout table when the module binds.
+//! module's layout table when the module binds; and the `Shape` of every
+//! record, read from that table, by which C objects (cdata.rs) reach
+//! their fields.
 
 use core::mem::{align_of, size_of};
 
@@ -79,5 +81,61 @@ fn mismatch<T: Record>(what: &str, c_value: usize) -> Error {
     if c_value == usize::MAX {
         e.append(b" (not in C's table)");
     }
+    e
+}
+
+/// Where a field lies in its record, from the library's layout table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    pub offset: usize,
+    pub size: usize,
+    /// Array elements, 1 for a plain field.
+    pub count: usize,
+}
+
+/// A record's size, alignment and its N fields' places, in the order of
+/// the module's layout record (`field_names`).
+#[derive(Clone, Copy, Debug)]
+pub struct Shape<const N: usize> {
+    pub size: usize,
+    pub align: usize,
+    pub fields: [Place; N],
+}
+
+impl<const N: usize> Shape<N> {
+    /// Reads layout `name` of `module` from the library's table: each of
+    /// `fields` is (its name, the size of one element in Rust, 0 when the
+    /// element is a record). Errors: kind `Unknown` (no such layout), kind
+    /// `Layout` (a field missing, or an element size C does not have).
+    pub fn read(rt: &Runtime<'_>, module: &str, name: &'static str,
+                fields: [(&str, usize); N]) -> Result<Shape<N>, Error> {
+        let layout = rt.layout(module, name).map_err(|mut e| {
+            e.function = name;
+            e
+        })?;
+        let mut shape = Shape { size: layout.size, align: layout.align, fields: [Place::default(); N] };
+        for (k, (field, elem)) in fields.iter().enumerate() {
+            let mut found = None;
+            for j in 0..layout.n_fields {
+                let f = rt.field(&layout, j)?;
+                if f.name == field.as_bytes() {
+                    found = Some(Place { offset: f.offset, size: f.size, count: f.count.max(1) });
+                }
+            }
+            let place = found.ok_or_else(|| layout_error(name, field, " (not in C's table)"))?;
+            if *elem != 0 && place.size != place.count * elem
+                || place.offset + place.size > shape.size {
+                return Err(layout_error(name, field, " (C's size differs)"));
+            }
+            shape.fields[k] = place;
+        }
+        Ok(shape)
+    }
+}
+
+fn layout_error(name: &'static str, field: &str, why: &str) -> Error {
+    let mut e = Error::new(ErrorKind::Layout, name, "field ");
+    e.append(field.as_bytes());
+    e.append(why.as_bytes());
     e
 }

@@ -162,10 +162,15 @@ impl Ptr {
         Ptr(addr)
     }
 
-    /// A pointer to Rust memory that C may read (and, for `&mut`, write)
-    /// during one call; kept by C past the call it dangles.
-    pub fn to<T>(value: &T) -> Ptr {
-        Ptr(value as *const T as usize)
+    /// A pointer to Rust memory that C may read during one call (a value,
+    /// or the first element of a slice); kept by C past the call it dangles.
+    pub fn to<T: ?Sized>(value: &T) -> Ptr {
+        Ptr(value as *const T as *const u8 as usize)
+    }
+
+    /// The same for memory C may also write (`next_out` of a `z_stream`).
+    pub fn to_mut<T: ?Sized>(value: &mut T) -> Ptr {
+        Ptr(value as *mut T as *mut u8 as usize)
     }
 
     pub fn addr(self) -> usize {

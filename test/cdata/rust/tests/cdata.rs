@@ -1,0 +1,206 @@
+//! C objects in Rust (docs/RUST.md, "C objects") over the cdata fixture
+//! (test/cdata/cdata.idl, cdata.c) as a shared library: new, fields by
+//! name through nested records, unions and arrays, the object passed as
+//! a `T *`, borrowed views of C memory, whole-record copies, bytes in
+//! both directions, and the errors (an index past an array, a freed
+//! object, NULL). A wrong field type is refused when compiled
+//! (refusals_cdata.rs). Run by ctest as cdata_rust.
+
+use nccc::{abi, CRecord, ErrorKind, Ptr, Runtime};
+use nccc_cdata_test::cdata::{self, c};
+use nccc_cdata_test::with_runtime;
+
+fn with_module<R>(test: impl FnOnce(&Runtime<'_>, &cdata::Module<'_>) -> R) -> R {
+    with_runtime(|rt| test(rt, &cdata::Module::bind(rt).expect("cdata binds")))
+}
+
+#[test]
+fn new_is_zeroed_and_of_the_library_size() {
+    with_module(|_, m| {
+        let ev = m.new::<c::cd_event>().unwrap();
+        assert_eq!(m.layouts.cd_event.size, 64);
+        assert_eq!(ev.to_bytes().unwrap(), vec![0u8; 64]);
+        assert_eq!(ev.r#type().unwrap(), 0);
+        assert!(ev.data().scalar().value().unwrap().is_null());
+        assert_eq!(ev.data().scalar().value_text().unwrap(), None);
+        let stamps = ev.stamps();
+        assert_eq!(stamps.len(), 3);
+        assert_eq!((0..3).map(|k| stamps.get(k).unwrap()).collect::<Vec<_>>(), [0.0; 3]);
+        // a record the IDL names partly: the header's size, its one field
+        // at the header's offset
+        assert_eq!(m.layouts.cd_big.size, 68);
+        assert_eq!(m.layouts.cd_big.fields[0].offset, 24);
+    });
+}
+
+#[test]
+fn c_fills_an_object_passed_as_a_pointer() {
+    with_module(|_, m| {
+        let ev = m.new::<c::cd_event>().unwrap();
+        assert_eq!(m.cd_event_fill(ev.ptr().unwrap(), 2).unwrap(), 0);
+        assert_eq!(ev.r#type().unwrap(), 2);
+        let data = ev.data(); // a view borrows the record it came from
+        let shape = data.shape();
+        assert_eq!(shape.corners().at(0).unwrap().x().unwrap(), -3);
+        assert_eq!(shape.corners().at(1).unwrap().y().unwrap(), 7);
+        assert_eq!(shape.weight().unwrap(), 0.5); // a member of an anonymous union
+        assert_eq!(ev.stamps().get(2).unwrap(), 2.25);
+        assert_eq!(ev.ranges().at(1).unwrap().hi().unwrap(), -2);
+        assert_eq!(m.cd_event_fill(ev.ptr().unwrap(), 1).unwrap(), 0);
+        assert_eq!(ev.data().scalar().length().unwrap(), 5);
+        assert_eq!(ev.data().scalar().value_text().unwrap().as_deref(), Some("café"));
+    });
+}
+
+#[test]
+fn fields_written_by_name_reach_c() {
+    with_module(|_, m| {
+        let big = m.new::<c::cd_big>().unwrap();
+        big.set_used(41).unwrap();
+        assert_eq!(m.cd_big_used(big.ptr().unwrap()).unwrap(), 41);
+        big.set_used(big.used().unwrap() + 1).unwrap();
+        assert_eq!(m.cd_big_used(big.ptr().unwrap()).unwrap(), 42);
+        let ev = m.new::<c::cd_event>().unwrap();
+        ev.data().shape().corners().at(1).unwrap().set_x(9).unwrap();
+        ev.data().shape().set_tag(5).unwrap();
+        ev.stamps().set(0, 1.5).unwrap();
+        let bytes = ev.to_bytes().unwrap();
+        let at = |o: usize| i32::from_ne_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
+        let shape = m.layouts.cd_event.fields[1].offset + m.layouts.cd_event__data.fields[1].offset;
+        assert_eq!(at(shape + m.layouts.cd_point.size + m.layouts.cd_point.fields[0].offset), 9);
+        assert_eq!(at(shape + m.layouts.cd_event__data__shape.fields[1].offset), 5);
+    });
+}
+
+#[test]
+fn union_members_share_memory() {
+    with_module(|_, m| {
+        let ev = m.new::<c::cd_event>().unwrap();
+        ev.data().shape().set_weight(1.0).unwrap();
+        assert_eq!(ev.data().shape().tag().unwrap(), 0x3F80_0000);
+        assert_eq!(m.layouts.cd_event__data.fields[0].offset, m.layouts.cd_event__data.fields[1].offset);
+    });
+}
+
+#[test]
+fn borrowed_view_of_c_memory() {
+    with_module(|rt, m| {
+        let size = m.layouts.cd_event.size as u64;
+        let mut out = [0u64; 2];
+        rt.run(abi::ALLOC, &[size], &mut out).unwrap();
+        // SAFETY: the address C's alloc gave, of a cd_event's size.
+        let p = unsafe { Ptr::from_addr(out[1] as usize) };
+        {
+            let mut view = m.view::<c::cd_event>(p).unwrap();
+            assert!(!view.is_owned());
+            assert_eq!(m.cd_event_fill(p, 2).unwrap(), 0);
+            assert_eq!(view.data().shape().corners().at(1).unwrap().y().unwrap(), 7);
+            view.set_type(12).unwrap();
+            let mut peek = [0u64; 2];
+            rt.run(abi::PEEK, &[out[1], b'i' as u64], &mut peek).unwrap();
+            assert_eq!(peek[1] as i32, 12);
+            assert_eq!(view.ptr().unwrap(), p);
+            assert!(view.free()); // a view stops; C's memory stays
+            assert_eq!(view.r#type().unwrap_err().kind, ErrorKind::Closed);
+        }
+        // the view's drop frees nothing: C's memory is still there
+        let mut peek = [0u64; 2];
+        rt.run(abi::PEEK, &[out[1], b'i' as u64], &mut peek).unwrap();
+        assert_eq!(peek[1] as i32, 12);
+        rt.run(abi::FREE, &[out[1]], &mut [0u64]).unwrap();
+        assert_eq!(m.view::<c::cd_event>(Ptr::NULL).unwrap_err().kind, ErrorKind::Null);
+    });
+}
+
+#[test]
+fn array_indexes_are_checked() {
+    with_module(|_, m| {
+        let ev = m.new::<c::cd_event>().unwrap();
+        ev.ranges().at(1).unwrap().set_lo(3).unwrap();
+        assert_eq!(ev.ranges().at(1).unwrap().lo().unwrap(), 3);
+        let past = ev.ranges().at(2).err().expect("index 2 of 2 records");
+        assert_eq!(past.kind, ErrorKind::Range);
+        assert_eq!(ev.stamps().get(3).unwrap_err().kind, ErrorKind::Range);
+        assert_eq!(ev.stamps().set(3, 1.0).unwrap_err().kind, ErrorKind::Range);
+        assert_eq!(ev.data().shape().corners().at(2).err().map(|e| e.kind), Some(ErrorKind::Range));
+    });
+}
+
+#[test]
+fn whole_record_copies() {
+    with_module(|_, m| {
+        let ev = m.new::<c::cd_event>().unwrap();
+        m.cd_event_fill(ev.ptr().unwrap(), 2).unwrap();
+        let copy = m.new::<c::cd_event>().unwrap();
+        copy.copy_from(&ev).unwrap();
+        assert_eq!(copy.to_bytes().unwrap(), ev.to_bytes().unwrap());
+        assert_eq!(copy.ranges().at(1).unwrap().hi().unwrap(), -2);
+        copy.set_bytes(&[0u8; 64]).unwrap();
+        assert_eq!(copy.ranges().at(1).unwrap().hi().unwrap(), 0);
+        // a nested record copied out and in on its own
+        let shape = ev.data().shape().to_bytes().unwrap();
+        copy.data().shape().set_bytes(&shape).unwrap();
+        assert_eq!(copy.data().shape().corners().at(1).unwrap().y().unwrap(), 7);
+        assert_eq!(copy.r#type().unwrap(), 0);
+        let e = copy.set_bytes(&[0u8; 3]).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Count);
+    });
+}
+
+#[test]
+fn a_freed_object_is_an_error() {
+    with_module(|_, m| {
+        let mut big = m.new::<c::cd_big>().unwrap();
+        big.set_used(3).unwrap();
+        assert!(big.free());
+        assert!(!big.free());
+        assert!(big.is_freed());
+        assert_eq!(big.used().unwrap_err().kind, ErrorKind::Closed);
+        assert_eq!(big.set_used(1).unwrap_err().kind, ErrorKind::Closed);
+        assert_eq!(big.ptr().unwrap_err().kind, ErrorKind::Closed);
+        assert_eq!(big.to_bytes().unwrap_err().kind, ErrorKind::Closed);
+        let mut ev = m.new::<c::cd_event>().unwrap();
+        ev.free();
+        assert_eq!(ev.ranges().at(0).unwrap().lo().unwrap_err().kind, ErrorKind::Closed);
+        assert_eq!(ev.stamps().get(0).unwrap_err().kind, ErrorKind::Closed);
+        assert_eq!(ev.data().shape().tag().unwrap_err().kind, ErrorKind::Closed);
+    });
+}
+
+#[test]
+fn parser_fills_events_from_its_input() {
+    with_module(|_, m| {
+        let parser = m.new::<c::cd_parser>().unwrap();
+        let ev = m.new::<c::cd_event>().unwrap();
+        let text = b"ab cde".to_vec();
+        m.cd_parser_set_input(parser.ptr().unwrap(), &text).unwrap();
+        assert_eq!(parser.length().unwrap(), 6);
+        assert_eq!(parser.input().unwrap(), Ptr::to(&text[..]));
+        let mut words = Vec::new();
+        while m.cd_parser_next(parser.ptr().unwrap(), ev.ptr().unwrap()).unwrap() != 0 {
+            words.push(ev.data().scalar().value_text().unwrap().unwrap());
+        }
+        assert_eq!(words, ["ab", "cde"]);
+        assert_eq!(parser.at().unwrap(), 6);
+    });
+}
+
+#[test]
+fn bytes_cross_as_slices_both_ways() {
+    with_module(|_, m| {
+        // a callback fills the buffer C gives it: &mut [u8] over C's memory
+        let source = b"hello, world";
+        let mut at = 0;
+        let mut dest = [0u8; 32];
+        let n = m.cd_read_all(&mut |buffer: &mut [u8]| {
+            assert_eq!(buffer.len(), 4);
+            let k = (source.len() - at).min(buffer.len());
+            buffer[..k].copy_from_slice(&source[at..at + k]);
+            at += k;
+            k as i32
+        }, &mut dest).unwrap();
+        assert_eq!(&dest[..n], source);
+        // unsigned-char text as &str
+        assert_eq!(m.cd_text_length("café").unwrap(), 5);
+    });
+}
