@@ -16,6 +16,7 @@ Scheme library (nccc abi), and the generator's own tables
 
 import json
 import os
+import re
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -273,6 +274,10 @@ class Rpc:
         self.crc_bytes = data["crc_bytes"]
         self.header_bytes = data["header_bytes"]
         self.header = data["header"]
+        self.largest_message = data["largest_message"]
+        self.largest_message_doc = data["largest_message_doc"]
+        self.max_name_bytes = data["max_name_bytes"]
+        self.max_name_bytes_doc = data["max_name_bytes_doc"]
         self.result_flags = [Named(e) for e in data["result_flags"]]
         self.messages = [Named(e) for e in data["messages"]]
         # each message's layout, and a request's answer, as docs/RPC.md
@@ -302,6 +307,11 @@ def _check_rpc(rpc):
     framing = [rpc.escape, rpc.start, rpc.nop, rpc.data_ff]
     if len(set(framing)) != 4 or any(not 0 <= b <= 255 for b in framing):
         raise AbiError("rpc: escape, start, nop and data_ff are four distinct bytes")
+    name_field = re.search(r"\blength:(\d+)", rpc.layouts.get("lookup", ""))
+    if not name_field or \
+            rpc.max_name_bytes != (1 << (8 * int(name_field.group(1)))) - 1:
+        raise AbiError("rpc: max_name_bytes is the most the lookup's length "
+                       "field holds")
     if rpc.crc16(b"123456789") != rpc.crc["check"]:
         raise AbiError("rpc: the CRC of '123456789' is not crc.check")
     for group in ("messages", "byte_orders", "log_levels", "result_flags"):

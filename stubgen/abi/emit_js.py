@@ -140,6 +140,8 @@ def _rpc(rpc):
         ("length_bytes", str(rpc.length_bytes)),
         ("crc_bytes", str(rpc.crc_bytes)),
         ("header_bytes", str(rpc.header_bytes)),
+        ("largest_message", str(rpc.largest_message)),
+        ("max_name_bytes", str(rpc.max_name_bytes)),
         ("header", _offsets_obj(header_offsets(rpc))),
         ("result_flags", _named(rpc.result_flags)),
         ("messages", _named(rpc.messages)),

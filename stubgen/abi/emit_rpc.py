@@ -89,6 +89,10 @@ def emit(abi):
     src.line("** raise a failure of the remote call itself "
              "(docs/RPC.md). */")
     src.line('#define NCCC_RPC_BOUND_MARKER "%s"' % rpc.bound_marker)
+    src.line("/* %s */" % rpc.largest_message_doc)
+    src.line("#define NCCC_RPC_LARGEST_MESSAGE 0x%xu" % rpc.largest_message)
+    src.line("/* %s */" % rpc.max_name_bytes_doc)
+    src.line("#define NCCC_RPC_MAX_NAME_BYTES 0x%xu" % rpc.max_name_bytes)
     src.line("/* type, depth, session (2), id (4) */")
     src.line("#define NCCC_RPC_HEADER_BYTES %du" % rpc.header_bytes)
     src.blank()

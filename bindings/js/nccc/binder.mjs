@@ -125,6 +125,28 @@ function mismatch(v, w, types, scope) {
   return undefined;
 }
 
+// For each function of M with closure parameters: t[name] =
+// check(e, want, params), want the callback signatures each parameter
+// takes (signature(type name)), params their callback type names.
+export function checkClosures(t, M, signature, check) {
+  for (const e of M.functions) {
+    const params = closureParams(e);
+    if (!params) continue;
+    const want = {};
+    for (const [k, types] of Object.entries(params)) want[k] = types.map(signature);
+    t[e.name] = check(e, want, params);
+  }
+}
+
+// t[c] = values[c] for each constant of M; where (runtime, device) names
+// what lacks one.
+export function setConstants(t, M, values, where) {
+  for (const c of M.constants) {
+    if (values[c] === undefined) throw new NcccError(`nccc: the ${where} has no constant '${M.module}.${c}'`, { kind: "unknown" });
+    t[c] = values[c];
+  }
+}
+
 // call, refusing a closure argument made for callback signatures other
 // than the parameter's before C runs (want: {position: [signature per
 // member]}), and with scopes ({position: scope}) one of scope call where
@@ -203,18 +225,9 @@ methods.bindModule = function (M) {
   const objects = new Classes(this, M.module, M.layouts || []);
   helpers.new = (name, value) => objects.make(name, value);
   helpers.view = (name, p, count) => objects.view(name, p, count);
-  for (const e of M.functions) {
-    const params = closureParams(e);
-    if (!params) continue;
-    const want = {};
-    for (const [k, types] of Object.entries(params)) want[k] = types.map(helpers.signature);
-    t[e.name] = checkingClosures(e.error_name, t[e.name], want, params, closureScopes(e), helpers.callback);
-  }
-  const values = this.constants(M.module);
-  for (const c of M.constants) {
-    if (values[c] === undefined) throw new NcccError(`nccc: the runtime has no constant '${M.module}.${c}'`, { kind: "unknown" });
-    t[c] = values[c];
-  }
+  checkClosures(t, M, helpers.signature, (e, want, params) =>
+    checkingClosures(e.error_name, t[e.name], want, params, closureScopes(e), helpers.callback));
+  setConstants(t, M, this.constants(M.module), "runtime");
   Object.assign(t, helpers);
   t.runtime = this;
   return t;

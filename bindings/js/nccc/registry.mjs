@@ -119,6 +119,36 @@ methods.functions = function (m) {
   return list;
 };
 
+// A layout from a module_type answer o (name, module: texts), its
+// fields added by addField (the wasm runtime's and a device's readers).
+export function newLayout(name, module, o) {
+  const layout = { name, module, size: Number(o[2]), align: Number(o[3]),
+    kind: abi.type_kinds[Number(o[4])] || "unknown", fields: [], field: {} };
+  layout.slots = Math.ceil(layout.size / 8);
+  return layout;
+}
+
+// A field from a module_field answer f (name, type: texts) added to layout.
+export function addField(layout, name, type, f) {
+  const fd = { name, type, offset: Number(f[3]), size: Number(f[4]), count: Number(f[5]) };
+  layout.fields.push(fd);
+  layout.field[fd.name] = fd;
+}
+
+// Each record field of the layouts in types given the layout of its
+// type; unknown(layout, typeName) for a type not among them.
+export function linkFields(types, unknown) {
+  for (const layout of types.values()) {
+    for (const fd of layout.fields) {
+      const m = fd.type.startsWith(G.record_open) && /^.([A-Za-z_][A-Za-z0-9_]*)/.exec(fd.type);
+      if (m) {
+        fd.layout = types.get(m[1]);
+        if (!fd.layout) unknown(layout, m[1]);
+      }
+    }
+  }
+}
+
 // Every layout of module mi by name, read once.
 methods.types = function (mi) {
   if (this.cache.types.has(mi)) return this.cache.types.get(mi);
@@ -126,27 +156,16 @@ methods.types = function (mi) {
   const types = new Map();
   for (let t = 0; t < ntypes; t++) {
     const o = this.check(B.module_type, [mi, t], 6);
-    const layout = { name: this.cstring(Number(o[1])), module: mname, size: Number(o[2]),
-      align: Number(o[3]), kind: abi.type_kinds[Number(o[4])] || "unknown", fields: [], field: {} };
-    layout.slots = Math.ceil(layout.size / 8);
+    const layout = newLayout(this.cstring(Number(o[1])), mname, o);
     for (let k = 0; k < Number(o[5]); k++) {
       const f = this.check(B.module_field, [mi, t, k], 6);
-      const fd = { name: this.cstring(Number(f[1])), type: this.cstring(Number(f[2])),
-        offset: Number(f[3]), size: Number(f[4]), count: Number(f[5]) };
-      layout.fields.push(fd);
-      layout.field[fd.name] = fd;
+      addField(layout, this.cstring(Number(f[1])), this.cstring(Number(f[2])), f);
     }
     types.set(layout.name, layout);
   }
-  for (const layout of types.values()) {
-    for (const fd of layout.fields) {
-      const m = fd.type.startsWith(G.record_open) && /^.([A-Za-z_][A-Za-z0-9_]*)/.exec(fd.type);
-      if (m) {
-        fd.layout = types.get(m[1]);
-        if (!fd.layout) throw unknown(`nccc: layout ${mname}.${layout.name}: unknown type ${m[1]}`);
-      }
-    }
-  }
+  linkFields(types, (layout, type) => {
+    throw unknown(`nccc: layout ${mname}.${layout.name}: unknown type ${type}`);
+  });
   this.cache.types.set(mi, types);
   return types;
 };

@@ -12,9 +12,10 @@ from nccc.signature import RECORD
 ST = abi.STATUS
 
 
-class Closure:
+class Closure(values.Ending):
     """A claimed closure (or group): pass it where a callback goes.
     release() ends it now; with-blocks release it on exit."""
+    _ENDS = "release"
 
     def __init__(self, lib, scope, signatures):
         self.lib, self.scope, self.signatures = lib, scope, signatures
@@ -39,13 +40,6 @@ class Closure:
     def context(self):
         """The context C gets, as an int."""
         return self.ctx
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.release()
-        return False
 
     def _nccc_context(self):
         if not self.live:

@@ -25,11 +25,12 @@ _SCALARS = {"?": ctypes.c_bool, "b": ctypes.c_int8, "B": ctypes.c_uint8,
 _POINTERS = "psFc"
 
 
-class CData:
+class CData(values.Ending):
     """What every C object class adds to its ctypes union: the address,
     free/close, a with-block, and whole-record copies."""
 
     _nccc_layout = None
+    _ENDS = "free"
     _nccc_classes = None
     _nccc_owned = False
 
@@ -55,13 +56,6 @@ class CData:
         return True
 
     close = free
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.free()
-        return False
 
     def record(self):
         """A copy of the whole record as a Record value."""

@@ -9,10 +9,11 @@ from nccc import values
 from nccc.errors import ArgumentValueError
 
 
-class Owned:
+class Owned(values.Ending):
     """A pointer an IDL function frees: close() frees it now (True; False
     once closed); the collector frees it once if it was never closed."""
     __slots__ = ("_addr", "type", "_finalizer", "_kept", "__weakref__")
+    _ENDS = "close"
 
     def __init__(self, addr, free, type_name=None):
         self._addr, self.type, self._kept = addr, type_name, {}
@@ -33,13 +34,6 @@ class Owned:
     def address(self):
         """The pointer, or None once closed."""
         return None if self.closed else self._addr
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
 
     def __repr__(self):
         return "<%s %s0x%x>" % (self.type or "owned",

@@ -164,6 +164,20 @@ def decode(code, s):
     return s or None
 
 
+class Ending:
+    """A with-block of an object that ends (a closure, an owned object, a
+    C object): it ends the object when the block is left, by the method
+    its class names in _ENDS (release, close or free)."""
+    __slots__ = ()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        getattr(self, type(self)._ENDS)()
+        return False
+
+
 # ---- records ---------------------------------------------------------------
 
 class Record:

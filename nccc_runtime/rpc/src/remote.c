@@ -12,7 +12,6 @@
 #include "remote_internal.h"
 
 #define INITIAL_RX 65536u
-#define LARGEST_RX (16u << 20)
 
 nccc_remote_options nccc_remote_default_options(void) {
   nccc_remote_options o;
@@ -109,7 +108,7 @@ static nccc_status take_start(nccc_remote *r, const uint8_t *p, uint32_t n) {
   d.max_slots = nccc_rpc_get16(b + 8);
   d.session = nccc_rpc_get16(p + 2);
   if ((d.pointer_bytes != 4 && d.pointer_bytes != 8) || d.max_message < 256 ||
-      d.max_message > LARGEST_RX || d.session == 0) {
+      d.max_message > NCCC_RPC_LARGEST_MESSAGE || d.session == 0) {
     return nccc_fail(NCCC_ERR_RPC_PROTOCOL, "rpc", "start message out of range");
   }
   if (d.max_message > r->rx_cap) {

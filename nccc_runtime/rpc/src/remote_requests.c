@@ -73,7 +73,7 @@ static nccc_status lookup(nccc_remote *r, const char *name, nccc_handle *out, ui
   uint8_t *msg, *res = NULL;
   uint32_t res_n;
   nccc_status st;
-  if (len > 0xffffu) return nccc_fail(NCCC_ERR_BAD_NAME, "nccc_remote_lookup", name);
+  if (len > NCCC_RPC_MAX_NAME_BYTES) return nccc_fail(NCCC_ERR_BAD_NAME, "nccc_remote_lookup", name);
   msg = malloc(10 + len);
   if (msg == NULL) return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", NULL);
   msg[0] = NCCC_RPC_LOOKUP;

@@ -6,8 +6,8 @@
 // device (rpc.claim) and run the device's nested calls of them.
 import abi from "../abi.mjs";
 import { NcccError, badArgument, countError } from "../errors.mjs";
-import { methods as registry } from "../registry.mjs";
-import { checkingClosures, closureParams, functionCall, signatureOf, findEntry, TARGETS, WASM32 } from "../binder.mjs";
+import { addField, linkFields, methods as registry, newLayout } from "../registry.mjs";
+import { checkClosures, checkingClosures, functionCall, setConstants, signatureOf, findEntry, TARGETS, WASM32 } from "../binder.mjs";
 import { closureSets } from "../owners.mjs";
 import { GET, valueList } from "../values.mjs";
 import { failure } from "./device.mjs";
@@ -17,7 +17,7 @@ import { slotsOf, valueNow, valueOf } from "./slots.mjs";
 // The methods this part gives the Device (composed in remote/index.mjs).
 export const methods = {};
 
-const G = abi.grammar, RECORD = G.record_open, ST = abi.status;
+const G = abi.grammar, ST = abi.status;
 const ILP32 = abi.targets[WASM32].data_model;
 const encoder = new TextEncoder();
 
@@ -35,28 +35,20 @@ methods.findType = function (mi, name) {
   return undefined;
 };
 
-// The layouts of device module mi, read with the built-ins.
+// The layouts of device module mi, read with the built-ins (a field of
+// a type the module lacks keeps no layout).
 async function readTypes(dev, mi, mname, ntypes) {
   const types = new Map();
   for (let t = 0; t < ntypes; t++) {
     const o = await dev.builtin("module_type", [mi, t]);
-    const layout = { name: o[1], module: mname, size: Number(o[2]), align: Number(o[3]),
-      kind: abi.type_kinds[Number(o[4])] || "unknown", fields: [], field: {} };
-    layout.slots = Math.ceil(layout.size / 8);
+    const layout = newLayout(o[1], mname, o);
     for (let k = 0; k < Number(o[5]); k++) {
       const f = await dev.builtin("module_field", [mi, t, k]);
-      const fd = { name: f[1], type: f[2], offset: Number(f[3]), size: Number(f[4]), count: Number(f[5]) };
-      layout.fields.push(fd);
-      layout.field[fd.name] = fd;
+      addField(layout, f[1], f[2], f);
     }
     types.set(layout.name, layout);
   }
-  for (const layout of types.values()) {
-    for (const fd of layout.fields) {
-      const m = fd.type.startsWith(RECORD) && /^.([A-Za-z_][A-Za-z0-9_]*)/.exec(fd.type);
-      if (m) fd.layout = types.get(m[1]);
-    }
-  }
+  linkFields(types, () => {});
   return types;
 }
 
@@ -134,20 +126,12 @@ methods.bindModule = async function (M) {
     if (!l) throw new NcccError(`unknown type '${M.module}.${name}'`, { kind: "unknown" });
     return l;
   };
-  for (const e of M.functions) {
-    const params = closureParams(e);
-    if (!params) continue;
-    const want = {};
-    for (const [k, types] of Object.entries(params)) want[k] = types.map(helpers.signature);
+  checkClosures(t, M, helpers.signature, (e, want, params) => {
     // refused as a rejection, as every failure of a device's function is
     const checked = checkingClosures(e.error_name, t[e.name], want, params);
-    t[e.name] = async (...args) => checked(...args);
-  }
-  const values = await readConstants(this, mi, Number(nconst));
-  for (const c of M.constants) {
-    if (values[c] === undefined) throw new NcccError(`nccc: the device has no constant '${M.module}.${c}'`, { kind: "unknown" });
-    t[c] = values[c];
-  }
+    return async (...args) => checked(...args);
+  });
+  setConstants(t, M, await readConstants(this, mi, Number(nconst)), "device");
   Object.assign(t, helpers);
   t.runtime = this;
   return t;

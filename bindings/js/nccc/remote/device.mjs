@@ -57,7 +57,7 @@ export class Device {
   // global name, nccc.NAME for a built-in).
   async lookup(name) {
     const bytes = encoder.encode(name);
-    if (bytes.length > 0xffff) throw failure(ST.ERR_BAD_NAME, `name too long: ${name.slice(0, 40)}...`);
+    if (bytes.length > R.max_name_bytes) throw failure(ST.ERR_BAD_NAME, `name too long: ${name.slice(0, 40)}...`);
     const m = message(MSG.lookup, L.lookup.name + bytes.length);
     view(m).setUint16(L.lookup.length, bytes.length, true);
     m.set(bytes, L.lookup.name);

@@ -11,8 +11,8 @@ import { Decoder, encodeFrame } from "./frame.mjs";
 const R = abi.rpc, MSG = R.messages, ST = abi.status, HEADER = R.header_bytes;
 // Where the fields are: the header's, each message's (idl/abi.json).
 const HF = R.header, L = R.layouts, A = R.answers;
-// The largest message a device may announce (the C client's limit too).
-const LARGEST = 16 << 20;
+// The largest message a device may announce (idl/abi.json, as the C client's).
+const LARGEST = R.largest_message;
 
 const STATUS_NAME = Object.fromEntries(Object.entries(ST).map(([k, v]) => [v, `NCCC_${k}`]));
 

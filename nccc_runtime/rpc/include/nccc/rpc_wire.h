@@ -63,6 +63,10 @@
 /* The constant every module bound from a device has (value 1): host modules
 ** raise a failure of the remote call itself (docs/RPC.md). */
 #define NCCC_RPC_BOUND_MARKER "nccc.remote"
+/* the most bytes a client takes as a device's largest message (its start's max_message): a device announcing more is refused */
+#define NCCC_RPC_LARGEST_MESSAGE 0x1000000u
+/* the longest name a lookup carries (its length field, 2 bytes); a client refuses a longer one before sending */
+#define NCCC_RPC_MAX_NAME_BYTES 0xffffu
 /* type, depth, session (2), id (4) */
 #define NCCC_RPC_HEADER_BYTES 8u
 
