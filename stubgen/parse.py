@@ -61,7 +61,11 @@ def _cache_file(grammar):
         os.makedirs(folder, exist_ok=True)
     except OSError:
         return False
-    digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:16]
+    # the lexer class is one of the options Lark's digest covers: named
+    # in the file's, so that trees with another lexer keep their own
+    lexer = "%s.%s" % (TokenLoop.__module__, TokenLoop.__qualname__)
+    digest = hashlib.sha256((grammar + "\0" + lexer).encode("utf-8")) \
+        .hexdigest()[:16]
     return os.path.join(folder, "idl-grammar-%s.lark-cache" % digest)
 
 
