@@ -184,6 +184,8 @@ class Abi:
                          for k, e in enumerate(data["builtins"])]
         self.closure_target_signature = data["closure_target"]["signature"]
         self.items = Items(data["items"])
+        self.refusal_kinds = list(data["refusals"]["kinds"])
+        self.refusal_statuses = list(data["refusals"]["statuses"])
         self.builtins_module = data["builtins_module"]
         t = data["targets"]
         self.targets = [Target(m, signed) for m in t["data_models"]
@@ -355,6 +357,9 @@ def _check(abi):
             if len(set(seen)) != len(seen):
                 raise AbiError("%s: duplicate %s" % (group, attr))
     _check_items(abi, letters)
+    if not set(abi.refusal_kinds) <= set(KINDS) or \
+            not set(abi.refusal_statuses) <= {st.name for st in abi.status}:
+        raise AbiError("refusals: kinds are code kinds, statuses status names")
     ct = abi.closure_type_params
     if ct.get("hash") != "FNV-1a 32" or ct["untyped"] == ct["zero_becomes"]:
         raise AbiError("closure_type: FNV-1a 32 with distinct untyped and "

@@ -187,6 +187,12 @@ def emit(abi):
             ("helper", json.dumps(abi.items.helper)),
             ("helper_keys", _obj((k.name, str(k.value))
                                  for k in abi.items.helper_keys))]))
+        src.line("// what a generated wrapper refuses itself: argument kinds, "
+                 "and the statuses")
+        src.line("// it leaves as the last error")
+        src.line("refusals: %s," % _obj([
+            ("kinds", json.dumps(abi.refusal_kinds)),
+            ("statuses", json.dumps(abi.refusal_statuses))]))
         src.line("max_slots: %d," % abi.max_slots)
         src.line("slots_variable: %d," % abi.slots_variable)
         src.line("handle: %s," % _obj(
@@ -206,6 +212,7 @@ def emit(abi):
             (f.name, str(f.value)) for f in abi.closure_flags))
         src.line("closure_target_signature: %s,"
                  % json.dumps(abi.closure_target_signature))
+        src.line("builtins_module: %s," % json.dumps(abi.builtins_module))
         src.line("// the targets a signature may differ on, in the order of "
                  "a module's entries")
         src.line("targets: [%s]," % ", ".join(_obj([

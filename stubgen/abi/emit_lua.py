@@ -72,6 +72,12 @@ def emit(abi):
                  % (_str(abi.items.nonnull), _str(abi.items.helper),
                     ", ".join("%s = %d" % (k.name, k.value)
                               for k in abi.items.helper_keys)))
+        src.line("-- what a generated wrapper refuses itself: argument kinds, "
+                 "and the statuses")
+        src.line("-- it leaves as the last error")
+        src.line("refusals = {kinds = {%s}, statuses = {%s}},"
+                 % (", ".join(_str(k) for k in abi.refusal_kinds),
+                    ", ".join(_str(st) for st in abi.refusal_statuses)))
         src.line("max_slots = %d," % abi.max_slots)
         src.line("slots_variable = %d," % abi.slots_variable)
         src.line("handle = {%s}," % ", ".join(
@@ -110,6 +116,7 @@ def emit(abi):
         with src.block("sized = {", "},"):
             for name, rest in sorted(abi.sized().items()):
                 src.line("[%s] = %s," % (_str(name), _rest_table(rest)))
+        src.line("builtins_module = %s," % _str(abi.builtins_module))
         src.line("packed = {module = %s, flags = {%s}, type_codes = {%s}},"
                  % (_str(abi.packed.module),
                     ", ".join("%s = %d" % (f.name, f.value)

@@ -56,6 +56,11 @@ def emit(abi):
     with src.block("HELPER_KEYS = {", "}"):
         for k in abi.items.helper_keys:
             src.line("%r: %d," % (k.name, k.value))
+    src.line("# what a generated wrapper refuses itself: argument kinds, and "
+             "the statuses")
+    src.line("# it leaves as the last error")
+    src.line("REFUSAL_KINDS = %r" % (tuple(abi.refusal_kinds),))
+    src.line("REFUSAL_STATUSES = %r" % (tuple(abi.refusal_statuses),))
     src.line("MAX_SLOTS = %d" % abi.max_slots)
     src.line("SLOTS_VARIABLE = %d" % abi.slots_variable)
     with src.block("HANDLE = {", "}"):
@@ -90,6 +95,7 @@ def emit(abi):
     with src.block("SIZED = {", "}"):
         for name, rest in sorted(abi.sized().items()):
             src.line("%r: %s," % (name, _rest(rest)))
+    src.line("BUILTINS_MODULE = %r" % abi.builtins_module)
     src.line("PACKED_MODULE = %r" % abi.packed.module)
     for f in abi.packed.flags:
         src.line("PACKED_%s = %d" % (f.name.upper(), f.value))

@@ -14,7 +14,8 @@ EXPORTS = """
     abi-status-text abi-builtins abi-builtin-index
     abi-closure-target-signature abi-scopes abi-closure-notify
     abi-closure-thread abi-rpc-bound-marker abi-type-kinds abi-targets
-    abi-sized abi-packed-module abi-packed-flags abi-packed-type-codes"""
+    abi-sized abi-builtins-module abi-packed-module abi-packed-flags
+    abi-packed-type-codes abi-refusal-kinds abi-refusal-statuses"""
 
 
 def _str(text):
@@ -134,6 +135,14 @@ def emit(abi):
         _list(src, "(define abi-sized '(", "))",
               ["(%s . %s)" % (_str(name), _rest(rest))
                for name, rest in sorted(abi.sized().items())])
+        src.line(";; what a generated wrapper refuses itself: argument kinds, "
+                 "and the statuses")
+        src.line(";; it leaves as the last error")
+        src.line("(define abi-refusal-kinds '(%s))" % " ".join(
+            abi.refusal_kinds))
+        src.line("(define abi-refusal-statuses '(%s))" % " ".join(
+            st.lower().replace("_", "-") for st in abi.refusal_statuses))
+        src.line("(define abi-builtins-module %s)" % _str(abi.builtins_module))
         src.line("(define abi-packed-module %s)" % _str(abi.packed.module))
         src.line("(define abi-packed-flags '(%s))" % " ".join(
             "(%s . %d)" % (f.name, f.value) for f in abi.packed.flags))

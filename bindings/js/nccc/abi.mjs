@@ -28,6 +28,9 @@ const abi = {
   // the native cores' items: the marks before an item, and what slow takes
   // in place of an argument number to raise a call's other errors
   items: {"nonnull": "!", "helper": "~", "helper_keys": {"count": 0, "callback_errors": -1, "pool_exhausted": -2, "keywords": -3}},
+  // what a generated wrapper refuses itself: argument kinds, and the statuses
+  // it leaves as the last error
+  refusals: {"kinds": ["pointer", "string", "function", "closure"], "statuses": ["ERR_NULL_POINTER", "ERR_STALE_CLOSURE", "ERR_POOL_EXHAUSTED"]},
   max_slots: 32767,
   slots_variable: 32768,
   handle: {"function_marker": 32768, "index_mask": 32767, "module_marker": 2147483648, "module_shift": 16},
@@ -76,6 +79,7 @@ const abi = {
   scopes: {"call": 1, "async": 2, "notified": 3, "forever": 4},
   closure_flags: {"notify": 256, "thread": 512},
   closure_target_signature: "L*:*",
+  builtins_module: "nccc",
   // the targets a signature may differ on, in the order of a module's entries
   targets: [{"data_model": "LP64", "char_signed": true}, {"data_model": "LP64", "char_signed": false}, {"data_model": "ILP32", "char_signed": true}, {"data_model": "ILP32", "char_signed": false}, {"data_model": "LLP64", "char_signed": true}, {"data_model": "LLP64", "char_signed": false}],
   // '*' sides an argument sizes, by qualified function name

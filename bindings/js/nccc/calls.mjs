@@ -163,9 +163,45 @@ methods.fast = function (key, opts) {
   return f.fast;
 };
 
-// rt.call(nameOrHandle, ...args): its results, converted by its signature.
+// What C's wrapper refuses itself (abi.refusals): a call by name or
+// handle, which no generated module checks first, of a function with an
+// argument of such a kind is checked for C's refusal (docs/CALLBACKS.md,
+// "Refused calls"); the modules whose functions give a status are not.
+const REFUSABLE = new Set(abi.refusals.kinds);
+const STATUS_MODULES = new Set([abi.builtins_module, abi.packed.module]);
+const REFUSALS = new Set(abi.refusals.statuses.map((name) => abi.status[name]));
+// the error kind of each refusal
+const REFUSAL_KIND = {
+  [abi.status.ERR_NULL_POINTER]: "null",
+  [abi.status.ERR_STALE_CLOSURE]: "released",
+  [abi.status.ERR_POOL_EXHAUSTED]: "pool",
+};
+
+function refusable(f) {
+  return !STATUS_MODULES.has(f.name.split(".")[0]) &&
+    f.ins.some((item) => abi.codes[item.code] !== undefined && REFUSABLE.has(abi.codes[item.code].kind));
+}
+
+// call raising the error of a call C's wrapper refused, which shows only
+// as the runtime's last error, cleared before the call.
+function refusalChecked(rt, f, call) {
+  return function (...args) {
+    rt.clearError();
+    const results = call(...args);
+    const [st, msg] = rt.lastError();
+    if (REFUSALS.has(st)) {
+      throw new NcccError(`'${f.name}': ${msg}`, { kind: REFUSAL_KIND[st] || "status", function: f.name, status: st });
+    }
+    return results;
+  };
+}
+
+// rt.call(nameOrHandle, ...args): its results, converted by its
+// signature; a call C's wrapper refuses throws.
 methods.call = function (key, ...args) {
-  return this.fast(key)(...args);
+  const f = this.fn(key);
+  if (f.checked === undefined) f.checked = refusable(f) ? refusalChecked(this, f, this.fast(key)) : null;
+  return (f.checked || this.fast(key))(...args);
 };
 
 // rt.callVar(nameOrHandle, count, ...args): a function whose results

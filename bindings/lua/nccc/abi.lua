@@ -29,6 +29,9 @@ return {
   -- the native cores' items: the marks before an item, and what slow takes
   -- in place of an argument number to raise a call's other errors
   items = {nonnull = "!", helper = "~", helper_keys = {count = 0, callback_errors = -1, pool_exhausted = -2, keywords = -3}},
+  -- what a generated wrapper refuses itself: argument kinds, and the statuses
+  -- it leaves as the last error
+  refusals = {kinds = {"pointer", "string", "function", "closure"}, statuses = {"ERR_NULL_POINTER", "ERR_STALE_CLOSURE", "ERR_POOL_EXHAUSTED"}},
   max_slots = 32767,
   slots_variable = 32768,
   handle = {function_marker = 32768, index_mask = 32767, module_marker = 2147483648, module_shift = 16},
@@ -198,6 +201,7 @@ return {
     ["tvm.call_global"] = {arg = 1, per = "pair", mul = 2, div = 1, out = false},
     ["tvm.call_packed"] = {arg = 1, per = "pair", mul = 2, div = 1, out = false},
   },
+  builtins_module = "nccc",
   packed = {module = "tvm", flags = {override = 1, status = 2}, type_codes = {int = 0, uint = 1, float = 2, handle = 3, null = 4, str = 11, bool = 15}},
   -- the constant of modules bound from a device (docs/RPC.md)
   rpc_bound_marker = "nccc.remote",

@@ -262,15 +262,51 @@ function methods:fast(key, opts)
   return fast_of(self, f, opts)
 end
 
+-- What C's wrapper refuses itself (abi.refusals): a call by name or
+-- handle, which no generated module checks first, of a function with an
+-- argument of such a kind is checked for C's refusal (docs/CALLBACKS.md,
+-- "Refused calls"); the modules whose functions give a status are not.
+local STATUS_MODULES = {[abi.builtins_module] = true, [abi.packed.module] = true}
+local REFUSABLE, REFUSALS = {}, {}
+for _, kind in ipairs(abi.refusals.kinds) do REFUSABLE[kind] = true end
+for _, name in ipairs(abi.refusals.statuses) do REFUSALS[abi.status[name]] = true end
+
+local function refusable(f)
+  if STATUS_MODULES[f.name:match("^([^.]*)%.") or ""] then return false end
+  for _, item in ipairs(f.ins) do
+    local code = abi.codes[item.code]
+    if code and REFUSABLE[code.kind] then return true end
+  end
+  return false
+end
+
+-- fast raising the error of a call C's wrapper refused, which shows only
+-- as the runtime's last error, cleared before the call.
+local function refusal_checked(lib, f, fast)
+  local function check(...)
+    local st, msg = builtins.last_error(lib)
+    if REFUSALS[st] then raise(fmt("'%s': %s", f.name, msg), 2) end
+    return ...
+  end
+  return function(...)
+    builtins.call(lib, B.clear_error, 1)
+    return check(fast(...))
+  end
+end
+
 -- call(name_or_handle, ...): the function's results (return value, then
--- [out] values, then errno), converted from its signature.
+-- [out] values, then errno), converted from its signature; a call C's
+-- wrapper refuses raises.
 function methods:call(key, ...)
   local f, msg = self.fns[key], nil
   if not f then
     f, msg = registry.fn(self, key)
     if not f then error(msg, 2) end
   end
-  return (f.fast or fast_of(self, f))(...)
+  if f.checked == nil then
+    f.checked = refusable(f) and refusal_checked(self, f, fast_of(self, f)) or false
+  end
+  return (f.checked or f.fast or fast_of(self, f))(...)
 end
 
 -- call_var(name_or_handle, count, ...): a function whose results end in

@@ -48,6 +48,10 @@ HELPER_KEYS = {
     'pool_exhausted': -2,
     'keywords': -3,
 }
+# what a generated wrapper refuses itself: argument kinds, and the statuses
+# it leaves as the last error
+REFUSAL_KINDS = ('pointer', 'string', 'function', 'closure')
+REFUSAL_STATUSES = ('ERR_NULL_POINTER', 'ERR_STALE_CLOSURE', 'ERR_POOL_EXHAUSTED')
 MAX_SLOTS = 32767
 SLOTS_VARIABLE = 32768
 HANDLE = {
@@ -196,6 +200,7 @@ SIZED = {
     'tvm.call_global': Rest(arg=1, per='pair', mul=2, div=1, out=False),
     'tvm.call_packed': Rest(arg=1, per='pair', mul=2, div=1, out=False),
 }
+BUILTINS_MODULE = 'nccc'
 PACKED_MODULE = 'tvm'
 PACKED_OVERRIDE = 1
 PACKED_STATUS = 2

@@ -6,7 +6,7 @@ that end in '*', and calls by address."""
 from nccc import abi, library, signature, values
 from nccc.errors import (ArgumentError, ArgumentValueError, Error,
                          UnknownError, bad_argument, callback_error,
-                         count_error, describe_type)
+                         count_error, describe_type, refused_by_c)
 from nccc.primitive import core
 from nccc.signature import RECORD
 
@@ -16,12 +16,25 @@ ST = abi.STATUS
 VAR_SIZE = abi.SIZED
 
 
+# What C's wrapper refuses itself (the ABI's refusals): a call by name or
+# handle, which no generated module checks first, of a function with an
+# argument of such a kind is checked for C's refusal (docs/CALLBACKS.md,
+# "Refused calls"); the modules whose functions give a status are not.
+STATUS_MODULES = (abi.BUILTINS_MODULE, abi.PACKED_MODULE)
+REFUSALS = frozenset(ST[name] for name in abi.REFUSAL_STATUSES)
+
+
 class Described:
-    """A callable description: name, address, signature, items, counts."""
+    """A callable description: name, address, signature, items, counts;
+    refusable: C's wrapper may refuse a call the caller did not check."""
 
     def __init__(self, lib, name, addr, sig, mi):
         self.name, self.addr, self.signature = name, addr, sig
         self.ins, self.var_in, self.outs, self.var_out = signature.parse(sig)
+        self.refusable = name.partition(".")[0] not in STATUS_MODULES and \
+            any(abi.CODES[it.code].kind in abi.REFUSAL_KINDS for it in self.ins
+                if it.code in abi.CODES)
+        self.checked = None
 
         def find(type_name):
             return lib.find_layout(type_name, mi)
@@ -215,8 +228,25 @@ class Calls:
     def call(self, key, *args):
         """Calls a function by name or handle: its results (the return
         value, then [out]/[inout] values, then errno) as None, one value
-        or a tuple."""
-        return self.fast(key)(*args)
+        or a tuple. A call C's wrapper refuses raises."""
+        f = self.describe(key)
+        if not f.refusable:
+            return self._plain(f)(*args)
+        if f.checked is None:
+            f.checked = self._refusal_checked(f, self._plain(f))
+        return f.checked(*args)
+
+    def _refusal_checked(self, f, fn):
+        """fn raising the error of a call C's wrapper refused, which shows
+        only as the runtime's last error, cleared before the call."""
+        def checked(*args):
+            self.builtin("clear_error", 1)
+            result = fn(*args)
+            st, msg = self.last_error()
+            if st in REFUSALS:
+                raise refused_by_c(f.name, st, msg, ST)
+            return result
+        return checked
 
     def call_var(self, key, count, *args):
         """A function whose results end in '*' (nccc.read): its results,

@@ -83,3 +83,12 @@ def callback_error(errors, name=None):
     err = CallbackError(text, list(errors), function=name)
     err.__cause__ = first
     return err
+
+
+def refused_by_c(name, status, message, statuses):
+    """The error of a call C's wrapper refused (docs/CALLBACKS.md,
+    "Refused calls"): status and message the runtime's last error;
+    statuses the ABI's status codes by name."""
+    cls = {statuses["ERR_NULL_POINTER"]: ArgumentError,
+           statuses["ERR_STALE_CLOSURE"]: ArgumentValueError}.get(status, Error)
+    return cls("'%s': %s" % (name, message), status=status, function=name)

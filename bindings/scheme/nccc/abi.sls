@@ -11,7 +11,8 @@
     abi-status abi-status-text abi-builtins abi-builtin-index
     abi-closure-target-signature abi-scopes abi-closure-notify abi-closure-thread
     abi-rpc-bound-marker abi-type-kinds abi-targets abi-sized
-    abi-packed-module abi-packed-flags abi-packed-type-codes)
+    abi-builtins-module abi-packed-module abi-packed-flags abi-packed-type-codes
+    abi-refusal-kinds abi-refusal-statuses)
   (import (rnrs))
 
   ;; #(code name kind bytes signed? min max in-ok? out-ok?), min/max for integers
@@ -182,6 +183,11 @@
                       ("nccc.write" . #(1 "byte" 1 8 #f))
                       ("tvm.call_global" . #(1 "pair" 2 1 #f))
                       ("tvm.call_packed" . #(1 "pair" 2 1 #f))))
+  ;; what a generated wrapper refuses itself: argument kinds, and the statuses
+  ;; it leaves as the last error
+  (define abi-refusal-kinds '(pointer string function closure))
+  (define abi-refusal-statuses '(err-null-pointer err-stale-closure err-pool-exhausted))
+  (define abi-builtins-module "nccc")
   (define abi-packed-module "tvm")
   (define abi-packed-flags '((override . 1) (status . 2)))
   (define abi-packed-type-codes '((int . 0) (uint . 1) (float . 2) (handle . 3) (null . 4) (str . 11) (bool . 15)))

@@ -89,7 +89,44 @@
     (make-function rt 'nccc-function-at (if (null? name) "<address>" (car name))
                    address 0 signature #f #f #f))
 
-  (define (nccc-call f . args) (call f #f args))
+  (define (nccc-call f . args)
+    (unless (nccc-function? f) (misuse 'nccc-call "not an nccc function" f))
+    (if (refusable? f) (refusal-checked f args) (call f #f args)))
+
+  ;; What C's wrapper refuses itself (abi-refusal-kinds): a call through
+  ;; nccc-call, which no generated module checks first, of a function with
+  ;; an argument of such a kind is checked for C's refusal (CALLBACKS.md,
+  ;; "Refused calls"). The built-ins and packed calls give a status.
+  (define (refusable? f)
+    (let* ([name (nccc-function-name f)]
+           [dot (let loop ([k 0])
+                  (cond [(= k (string-length name)) k]
+                        [(char=? (string-ref name k) #\.) k]
+                        [else (loop (+ k 1))]))]
+           [module (substring name 0 dot)])
+      (and (not (member module (list abi-builtins-module abi-packed-module)))
+           (exists (lambda (item)
+                     (and (char? item)
+                          (memq (vector-ref (abi-code item) 2) abi-refusal-kinds)
+                          #t))
+                   (fn-in-items f)))))
+
+  ;; The call, raising the error of a refusal by C's wrapper, which shows
+  ;; only as the runtime's last error, cleared before the call.
+  (define (refusal-checked f args)
+    (let ([rt (fn-rt f)] [name (nccc-function-name f)])
+      (builtin rt 'nccc-call B-CLEAR-ERROR 0)
+      (call-with-values (lambda () (call f #f args))
+        (lambda results
+          (let-values ([(st message) (nccc-last-error rt)])
+            (when (memv st (map status-value abi-refusal-statuses))
+              (raise-nccc (string->symbol name) st
+                          (cond [(= st (status-value 'err-null-pointer)) 'null]
+                                [(= st (status-value 'err-stale-closure)) 'released]
+                                [(= st (status-value 'err-pool-exhausted)) 'pool]
+                                [else 'status])
+                          (string-append "'" name "': " (or message "")) '()))
+            (apply values results))))))
 
   ;; For a function whose out side ends in '*': n-extra more out slots,
   ;; returned raw after the other results.
