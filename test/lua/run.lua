@@ -22,9 +22,19 @@ local f = assert(io.open(cases_path, "rb"))
 local doc = json.decode(f:read("*a"))
 f:close()
 
-local lib = nccc.open(fixture)
-assert(lib:call_address(lib:symbol(doc.fixture.open), doc.fixture.signature) == 0,
-  "fixture open failed")
+-- NCCC_REMOTE_DEVICE (a link, as remotes.connect takes it): FIXTURE is the
+-- remote-call client, GEN_DIR holds remotes.lua and cdata.lua, and the
+-- module cdata and the memory steps are the device's (device_memory.lua)
+local device = os.getenv("NCCC_REMOTE_DEVICE")
+local bind_lib = nccc.open(fixture)
+local lib = bind_lib
+if device then
+  package.path = gen_dir .. "/?.lua;" .. package.path
+  lib = require("device_memory")(nccc, bind_lib, device)
+else
+  assert(lib:call_address(lib:symbol(doc.fixture.open), doc.fixture.signature) == 0,
+    "fixture open failed")
+end
 print(fmt("nccc %s host tests (%s, runtime %s)", nccc.core.kind,
   rawget(_G, "jit") and jit.version or _VERSION, lib.version))
 
@@ -43,7 +53,7 @@ if gen_dir and gen_dir ~= "" then
   package.path = gen_dir .. "/?.lua;" .. package.path
   for _, m in ipairs({"tour", "hcb", "cdata"}) do
     local ok, mod = pcall(require, m)
-    if ok then gen[m] = mod.bind(lib) end
+    if ok then gen[m] = mod.bind(bind_lib) end
   end
 end
 
@@ -546,9 +556,12 @@ local function run_case(c)
 end
 
 local only = os.getenv("NCCC_CASES_NEEDS")
-local passed, failed = 0, 0
+local passed, failed, not_run = 0, 0, 0
 for _, c in ipairs(doc.cases) do
-  if only == nil or c.needs == only then
+  if device and c.not_remote then
+    not_run = not_run + 1
+    print(fmt("NOT RUN %s: %s", c.name, c.not_remote))
+  elseif only == nil or c.needs == only then
     local ok, why = run_case(c)
     if ok then
       passed = passed + 1
@@ -579,5 +592,6 @@ for _, c in ipairs(more) do
     print(fmt("FAIL %s: %s", c.name, tostring(why)))
   end
 end
-print(fmt("%d passed, %d failed", passed, failed))
+if device then lib.close() end
+print(fmt("%d passed, %d failed, %d not run", passed, failed, not_run))
 os.exit(failed == 0 and 0 or 1)

@@ -3,8 +3,8 @@ Python: the generated module libc.py bound to a library whose runtime has
 the device's module "libc" bound over the remote-call client (opened
 through the generated module remotes.py, from idl/remotes.idl), each call
 compared with what Python computes; then a failure of the remote call
-itself, which raises nccc.RemoteError, and C objects, which such a module
-refuses. (One library only: the Python
+itself, which raises nccc.RemoteError, and C objects, which need the
+device's memory bound (remote_cases.py has them work). (One library only: the Python
 layer loads libraries with RTLD_GLOBAL, so a second library holding libc
 would share the first one's runtime.) The package nccc and the generated
 modules come from PYTHONPATH. Prints failures and "N passed, M failed";
@@ -62,14 +62,16 @@ except nccc.RemoteError as e:
           (nccc.abi.STATUS["ERR_RPC_TOO_BIG"], "libc.strlen", True))
 check("libc.strlen after the failure", remote.strlen("after"), 5)
 
-# C objects live in this process's memory: a module bound from a device
-# refuses new and view (docs/PYTHON.md, "C objects").
+# C objects of a module bound from a device live in the device's memory,
+# through the module libc_memory, not bound here: new and view say so
+# (docs/PYTHON.md, "C objects on a device").
 for helper in ("new", "view"):
     try:
         getattr(remote, helper)("div_t", 1)
         check("libc.%s" % helper, "no error", "nccc.Error")
     except nccc.Error as e:
-        check("libc.%s" % helper, "bound from a device" in str(e), True)
+        check("libc.%s" % helper,
+              "memory is not bound as libc_memory" in str(e), True)
 
 # On the Windows device, [lasterror]: kernel32's values (winerror.h's
 # ERROR_FILE_NOT_FOUND 2, ERROR_PATH_NOT_FOUND 3, ERROR_INVALID_HANDLE 6)

@@ -1,6 +1,7 @@
 /*
 ** wire_device.c — the test device: the modules "wire" (wire.idl),
-** "libc" (idl/libc.idl) and "keep" (keep.idl) served by the remote-call
+** "libc" (idl/libc.idl), "keep" (keep.idl) and "cdata"
+** (test/cdata/cdata.idl) served by the remote-call
 ** server, the same program on x86-64 and, built by test/cross/, on
 ** 32-bit ARM and big-endian MIPS under qemu-user. The link is chosen by
 ** the arguments of nccc_rpc_serve_posix (nccc/rpc_posix.h): none for
@@ -22,6 +23,7 @@
 #include <nccc/rpc_posix.h>
 #endif
 
+#include "cdata_nccc.h"
 #include "keep_nccc.h"
 #include "libc_nccc.h"
 #include "wire_nccc.h"
@@ -32,6 +34,7 @@ static nccc_rpc_server server;
 int main(int argc, char **argv) {
   if (nccc_init(NULL, 0) != NCCC_OK || nccc_wire_register() != NCCC_OK ||
       nccc_libc_register() != NCCC_OK || nccc_keep_register() != NCCC_OK ||
+      nccc_cdata_register() != NCCC_OK ||
       nccc_rpc_server_serve_callbacks(&server) != NCCC_OK) {
     fprintf(stderr, "wire_device: %s\n", nccc_last_error());
     return 1;

@@ -275,10 +275,10 @@ local function bind(M, lib)
   -- (classes made on the first use, from the layout records)
   local cdata, classes
   local function objects()
-    if remote then error(fmt("nccc: C objects of %s: the module is bound from a device", M.module), 3) end
     if not classes then
       cdata = require("nccc.cdata")
-      classes = cdata.classes(lib, M.module, M.layouts or {})
+      classes = cdata.classes(lib, M.module, M.layouts or {},
+        remote and require("nccc.remote_memory").open(lib, M.module) or nil)
     end
     return cdata, classes
   end

@@ -3,8 +3,9 @@
 -- module's layout records (docs/BINDING.md, "A layout") and the
 -- library's layout table (sizes and offsets from the C compiler). Every
 -- access is a peek or poke at the field's offset (LuaJIT: its ffi in
--- place; Lua 5.4: the library's built-ins), its value checked as poke
--- checks it; nested
+-- place; Lua 5.4: the library's built-ins; a module bound from a device:
+-- the device's memory, nccc/remote_memory.lua), its value checked as
+-- poke checks it; nested
 -- records and arrays are views sharing the state of the object they
 -- came from, so freeing it stops them all.
 require("nccc.common").internal()
@@ -51,7 +52,13 @@ local function get(o, class, fd, a)
   local pointer = fd.type == "s" or fd.type == "F" or fd.type == "c"
   local code = pointer and "p" or fd.type
   local v
-  if load then v = load(a, code) else v = class.lib:peek(a, code) end
+  if class.remote then
+    v = class.lib:peek(a, code, element_size(fd))
+  elseif load then
+    v = load(a, code)
+  else
+    v = class.lib:peek(a, code)
+  end
   local text = class.texts[fd.name]
   if text and v ~= nil then
     local n = text.count.field and o[text.count.field] or text.count.fixed
@@ -64,6 +71,7 @@ local function put(o, class, fd, a, v, name)
   if fd.layout then
     local bytes, why = values.pack_record(fd.layout, v)
     if bytes == nil then error(fmt("field '%s' of %s (%s)", name, what(o), values.describe(why, "{", v)), 3) end
+    if class.remote then bytes = class.lib:record_bytes(fd.layout, bytes) end
     return class.lib:write(a, bytes)
   end
   local code = (fd.type == "s" or fd.type == "F" or fd.type == "c") and "p" or fd.type
@@ -73,7 +81,13 @@ local function put(o, class, fd, a, v, name)
   end
   local s, why = values.ENCODE[code](v)
   if s == nil then error(fmt("field '%s' of %s (%s)", name, what(o), values.describe(why, code, v)), 3) end
-  if store then store(a, code, v, s) else class.lib:poke(a, code, v) end
+  if class.remote then
+    class.lib:poke(a, code, element_size(fd), s)
+  elseif store then
+    store(a, code, v, s)
+  else
+    class.lib:poke(a, code, v)
+  end
 end
 
 local function array(o, fd, a)
@@ -103,7 +117,9 @@ function methods.address(o) return N.vptr(live(o)) end
 -- A copy of the whole record as a table (lib:unpack's).
 function methods.record(o)
   local class = o[CLASS]
-  return values.unpack_record(class.layout, class.lib:read(live(o), class.layout.size))
+  local bytes = class.lib:read(live(o), class.layout.size)
+  if class.remote then bytes = class.lib:record_bytes(class.layout, bytes) end
+  return values.unpack_record(class.layout, bytes)
 end
 -- Copies a whole record in: a table (fields left out are zero) or a
 -- string of the layout's size.
@@ -116,6 +132,7 @@ function methods.assign(o, v)
     error(fmt("bad argument #1 to 'assign' (%s)", bytes and fmt("%d bytes expected, got %d", class.layout.size, #bytes)
       or values.describe(why, "{", v)), 2)
   end
+  if class.remote and type(v) ~= "string" then bytes = class.lib:record_bytes(class.layout, bytes) end
   class.lib:write(a, bytes)
 end
 
@@ -218,30 +235,33 @@ end
 Array.__index = function(t, k)
   local fd = t[FIELD]
   local a = index_of(t, k)
-  return get(t, t[CLASS], {layout = fd.layout, type = fd.type, name = fd.name}, a)
+  local size = element_size(fd)
+  return get(t, t[CLASS], {layout = fd.layout, type = fd.type, name = fd.name, size = size, count = 1}, a)
 end
 Array.__newindex = function(t, k, v)
   local fd = t[FIELD]
-  put(t, t[CLASS], {layout = fd.layout, type = fd.type}, index_of(t, k), v, fd.name)
+  put(t, t[CLASS], {layout = fd.layout, type = fd.type, size = element_size(fd), count = 1}, index_of(t, k), v,
+    fd.name)
 end
 Array.__len = function(t) return t[FIELD].count end
 
--- classes(lib, module, layout_records): {name: class} of a module's
--- structs and unions.
-function cdata.classes(lib, module, records)
+-- classes(lib, module, layout_records[, memory]): {name: class} of a
+-- module's structs and unions; with memory (nccc/remote_memory.lua's, of
+-- a module bound from a device), in the device's memory.
+function cdata.classes(lib, module, records, memory)
   local classes = {}
   for _, rec in ipairs(records) do
     if rec.kind == "struct" or rec.kind == "union" then
       local texts, scalars, ranges = {}, {}, {}
       for _, t in ipairs(rec.texts or {}) do texts[t.field] = t end
       local layout = lib:layout(module .. "." .. rec.name)
-      for _, fd in ipairs(field_pointer and layout.fields or {}) do
+      for _, fd in ipairs(field_pointer and not memory and layout.fields or {}) do
         if fd.count == 1 and not fd.layout and not texts[fd.name] and not POINTER_CODES[fd.type] then
           scalars[fd.name], ranges[fd.name] = fd.type, values.RANGES[fd.type]
         end
       end
-      classes[rec.name] = {lib = lib, layout = layout, what = module .. "." .. rec.name,
-        texts = texts, scalars = scalars, ranges = ranges, module_classes = classes}
+      classes[rec.name] = {lib = memory or lib, layout = layout, what = module .. "." .. rec.name,
+        texts = texts, scalars = scalars, ranges = ranges, module_classes = classes, remote = memory ~= nil}
     end
   end
   return classes

@@ -7,7 +7,7 @@ arguments, owned results and strings, a thunk to bind), with the closure
 checks and closure sets it asks for. Every binding rule of Python lives
 here."""
 
-from nccc import cdata, owned, values
+from nccc import cdata, owned, remote_cdata, values
 from nccc.callbacks import Closure
 from nccc.errors import ArgumentError, ArgumentValueError, Error
 from nccc.errors import RemoteError, UnknownError
@@ -388,7 +388,8 @@ class Module:
         consts = lib.constants(self.name)
         remote = abi.RPC_BOUND_MARKER in consts
         if remote:
-            b.new = b.view = cdata.refuse_remote(self.name)
+            b._objects = remote_cdata.RemoteObjects(lib, self.name,
+                                                    self.layouts, lib.classes)
         else:
             b._objects = cdata.Objects(lib, self.name, self.layouts,
                                        lib.classes)

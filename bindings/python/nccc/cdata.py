@@ -14,7 +14,6 @@ that refuses every attribute."""
 
 import ctypes
 
-from nccc import abi
 from nccc.errors import ArgumentError, ArgumentValueError, Error
 from nccc import values
 
@@ -261,28 +260,27 @@ class Objects:
         own class, never freeing); with count, a bounds-checked array of
         count records there."""
         cls = self._class(name, "view")
-        if isinstance(p, CData):
-            try:
-                p = p._nccc_address()
-            except values.Refusal as r:
-                raise r.cls("bad argument #2 to 'view' (%s)" % r.why) \
-                    from None
-        if not isinstance(p, int) or isinstance(p, bool) or \
-                not 0 < p < values.TOP:
-            raise ArgumentError("bad argument #2 to 'view' (non-NULL "
-                                "address expected, got %r)" % (p,))
+        p = view_arguments(p, count, CData, values.TOP, "")
         if count is None:
             return cls.from_address(p)
-        if not isinstance(count, int) or count < 0:
-            raise ArgumentError("bad argument #3 to 'view' (count expected,"
-                                " got %r)" % (count,))
         return (cls * count).from_address(p)
 
 
-def refuse_remote(module):
-    """The refusal of new and view on a module bound from a device."""
-    def refuse(*args):
-        raise Error("nccc: C objects of %s: the module is bound from a "
-                    "device (%s); use lib.alloc, read and write there"
-                    % (module, abi.RPC_BOUND_MARKER))
-    return refuse
+def view_arguments(p, count, objects, top, where):
+    """The address of view(name, p, count), checked with its count: p an
+    address below top, or an object of class objects (its address);
+    count None or a count. where: words before 'address' in errors."""
+    if isinstance(p, objects):
+        try:
+            p = p._nccc_address()
+        except values.Refusal as r:
+            raise r.cls("bad argument #2 to 'view' (%s)" % r.why) from None
+    if not isinstance(p, int) or isinstance(p, bool) or not 0 < p < top:
+        raise ArgumentError("bad argument #2 to 'view' (non-NULL %saddress "
+                            "expected, got %r)" % (where, p))
+    if count is not None and (not isinstance(count, int) or
+                              isinstance(count, bool) or count < 0):
+        raise ArgumentError("bad argument #3 to 'view' (count expected, "
+                            "got %r)" % (count,))
+    return p
+

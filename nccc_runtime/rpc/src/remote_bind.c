@@ -386,7 +386,17 @@ static nccc_status bind_memory(nccc_remote *r, nccci_bound *b, const char *name)
   const char *names[N_MEMORY_FNS];
   nccc_status st;
   b->n_fns = N_MEMORY_FNS;
+  b->module.n_constants = 2;
   st = bound_tables(b, name);
+  /* the facts a host needs to lay out values in the device's memory */
+  if (st == NCCC_OK) {
+    b->constants[0].name = "big_endian";
+    b->constants[0].type = "i";
+    b->constants[0].value = r->device.byte_order == NCCC_RPC_ORDER_BIG;
+    b->constants[1].name = "pointer_bytes";
+    b->constants[1].type = "i";
+    b->constants[1].value = r->device.pointer_bytes;
+  }
   for (uint16_t i = 0; st == NCCC_OK && i < N_MEMORY_FNS; i++) {
     names[i] = memory_fns[i].name;
     b->info[i].signature = memory_fns[i].signature;
