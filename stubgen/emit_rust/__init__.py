@@ -5,22 +5,27 @@
     let m = tour::Module::bind(&rt)?;
     m.add(40, 2)?   // 42
 
-One safe method per IDL function, printed from the lowered facts
-(stubgen/model/lower.py): scalars as their Rust types, a [length=n]
-pointer with its count as one slice, strings as &str, [out]/[inout]
-values in a tuple, errno and status as Result<T, nccc::Error>, records
-as #[repr(C)] types whose layout `bind` checks against the library's
-table, [owned(F)] results as nccc::Owned<T> (strings copied, then freed
-at once), callbacks as closures (call scope: &mut dyn FnMut; the other
-scopes: Box<dyn FnMut + Send>). A function this target cannot type (a
-closure set's member, a packed declaration taking its module, a '*'
-result side) gets a method over raw slots instead.
+One safe method per IDL function, printed from its binding record
+(stubgen/model/binding.py: its error name, and which pointers are slices
+with which counts) and its lowered slots (stubgen/model/lower.py), whose
+C types give the Rust types: scalars as their Rust types, a pointer with
+a count (a value description) and that count as one slice, strings as
+&str, [out]/[inout] values in a tuple, errno and status as Result<T,
+nccc::Error>, records passed by value as #[repr(C)] types whose layout
+`bind` checks against the library's table, [owned(F)] results as
+nccc::Owned<T> (strings copied, then freed at once), callbacks as
+closures (call scope: &mut dyn FnMut; the other scopes: Box<dyn FnMut +
+Send>). A function this target cannot type (a closure set's member, a
+packed declaration taking its module, a '*' result side) gets a method
+over raw slots instead. Every struct and union is also a C object's
+record (objects.py), from the layout records.
 """
 
 from stubgen.ctype import STRING_CODE
 from stubgen.errors import IdlError
 from stubgen.host import HostModule
-from stubgen.model.binding import layout_record
+from stubgen.emit_rust.values import counted, counts, described
+from stubgen.model.binding import function_record, layout_record
 from stubgen.emit_rust.callbacks import closure_params, set_closure_params
 from stubgen.emit_rust.objects import (emit_constructors, emit_layouts,
                                        emit_records)
@@ -40,12 +45,6 @@ def _typed(lf):
     return True
 
 
-def _length_params(f):
-    """The names of parameters that are another's [length] (the slice
-    gives them)."""
-    return {p.info.length for p in f.params if p.info.length}
-
-
 class _Call:
     """One method being printed: its parameters, the statements before
     the call (slots in), the wrappers around it (strings, claims), and
@@ -53,7 +52,8 @@ class _Call:
 
     def __init__(self, host, lf):
         self.host, self.lf, self.f = host, lf, lf.function
-        self.qname = host.qualified(lf.name)
+        record = function_record(host.name, lf)
+        self.qname = record["error_name"]
         self.params = []        # "name: Type"
         self.pre = []           # statements before the call
         self.wrap = []          # (open line, close line) around the call
@@ -61,12 +61,16 @@ class _Call:
         self.results = []       # (Rust type, expression)
         self.claims = []        # statements claiming closures
         self.forever = []       # heap closures returned to the caller
+        # the function record's value descriptions: which arguments are
+        # slices, and which their counts (the slice gives them)
+        self.values = described(record)
+        self.counts = counts(self.values)
 
     def slot_in(self, slot, expr):
         self.pre.append("input[%s] = %s;" % (slot_at(slot.index), expr))
 
 
-def _param(call, slot, lengths):
+def _param(call, slot):
     """The Rust parameter of an in slot of role arg/inout/target."""
     p = slot.param
     name = ident(p.name if p is not None and p.name else "arg%d" % slot.index.fixed)
@@ -76,9 +80,8 @@ def _param(call, slot, lengths):
         call.slot_in(slot, "nccc::Value::to_slot(%s)" % name)
         _nonnull(call, slot, name, pos)
         return
-    if p is not None and p.name in lengths:
+    if pos in call.counts:
         return
-    info = slot.info
     t = slot.type
     if slot.record is not None:
         call.params.append("%s: %s" % (name, record_name(slot.record)))
@@ -88,8 +91,8 @@ def _param(call, slot, lengths):
     if slot.code == STRING_CODE:
         _string_param(call, slot, name, pos)
         return
-    if info is not None and info.length and slot.role == "arg":
-        _slice_param(call, slot, name)
+    if counted(call.values.get(pos)):
+        _slice_param(call, slot, name, call.values[pos])
         return
     call.params.append("%s: %s" % (name, value_rust(t)))
     call.slot_in(slot, "nccc::Value::to_slot(%s)" % name)
@@ -120,16 +123,17 @@ def _string_param(call, slot, name, pos):
         call.slot_in(slot, "%s as u64" % c)
 
 
-def _slice_param(call, slot, name):
-    """A [length=n] pointer and its count n: one slice."""
+def _slice_param(call, slot, name, d):
+    """A pointer with a count (its value description d) and that count:
+    one slice."""
     t = slot.type.resolved()
     mutable = not t.target.is_const
     elem = pointee_rust(slot.type)
     call.params.append("%s: &%s[%s]" % (name, "mut " if mutable else "", elem))
     call.slot_in(slot, "%s.as%s_ptr() as usize as u64" % (name, "_mut" if mutable else ""))
-    count = next(p for p in call.f.params if p.name == slot.info.length)
-    call.slot_in(count.in_slot, "nccc::Value::to_slot(%s.len() as %s)"
-                 % (name, value_rust(count.in_slot.type)))
+    count = call.lf.in_slots[d["count"]["arg"] - 1]
+    call.slot_in(count, "nccc::Value::to_slot(%s.len() as %s)"
+                 % (name, value_rust(count.type)))
 
 
 def _results(call):
@@ -176,7 +180,6 @@ def _set_names(host, sets):
 
 def _method(host, lf):
     call = _Call(host, lf)
-    lengths = _length_params(call.f)
     for slot in lf.in_slots:
         if slot.role == "closure":
             closure = next(c for c in lf.closures if c.slot is slot)
@@ -185,7 +188,7 @@ def _method(host, lf):
             else:
                 closure_params(call, closure)
         elif slot.role != "module":
-            _param(call, slot, lengths)
+            _param(call, slot)
     _results(call)
     call.types = [t for t, _ in call.results] + [
         "Option<nccc::Closure>" if nullable else "nccc::Closure"

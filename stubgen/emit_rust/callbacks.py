@@ -2,11 +2,16 @@
 closures (call scope: &mut dyn FnMut; the other scopes: Box<dyn FnMut +
 Send>), the slot-level closure around each for the crate's dispatcher,
 and the claim of them for the call (docs/RUST.md, "Callbacks"); the
-slots of closure sets, kept by the crate's nccc::sets."""
+slots of closure sets, kept by the crate's nccc::sets. Which arguments
+are slices (and which are their counts, left out) comes from the
+callback record's value descriptions (stubgen/model/binding.py)."""
 
 from stubgen.ctype import ERRNO_CODE, STRING_CODE
 from stubgen.emit_rust.types import (ident, pointee_rust, record_name,
                                      rust_str, sigs, slot_at, value_rust)
+from stubgen.emit_rust.values import counted, counts, described, string_array
+from stubgen.model.binding import callback_record
+from stubgen.model.lower import LoweredCallback
 
 
 def closure_params(call, closure):
@@ -16,12 +21,13 @@ def closure_params(call, closure):
     members = []
     for k, p in enumerate(closure.params):
         name = ident(p.name or "callback%d" % k)
-        members.append((name, p.callback, _closure_param(call, closure, name, p.callback, heap)))
+        lc = call.host.lowered_callback(p.callback)
+        members.append((name, lc, _closure_param(call, closure, name, lc, heap)))
     scope = closure.scope.upper()
     raw = []
-    for name, cb, n_outs in members:
-        lc = call.host.lowered_callback(cb)
-        body = _cb_body(name, cb, n_outs, heap)
+    for name, lc, n_outs in members:
+        cb = lc.callback
+        body = _cb_body(name, lc, n_outs, heap)
         n_in, n_out = slot_at(cb.n_in), slot_at(cb.n_out)
         sig = "pick_signature(self.target, %s)" % sigs(lc.signatures, nul=True)
         unwrap = "%s.map(|mut %s| " % (name, name) if closure.nullable else ""
@@ -70,14 +76,14 @@ def closure_params(call, closure):
             call.slot_in(closure.slot, "%s.context" % ctx)
 
 
-def _closure_param(call, closure, name, cb, heap):
-    """Adds the Rust parameter of callback `name` of type cb; gives the
-    number of values its closure returns."""
-    args = [_cb_arg_type(s) for s in _cb_args(cb)]
+def _closure_param(call, closure, name, lc, heap):
+    """Adds the Rust parameter of callback `name` of lowered type lc;
+    gives the number of values its closure returns."""
+    args = [_cb_arg_type(s, d) for _, s, d in _cb_args(lc)]
     # a string a callback gives C must outlive the callback: the closure
     # returns it as a pointer it keeps valid itself
-    outs = ["nccc::Ptr" if s.code == STRING_CODE else _cb_arg_type(s)
-            for s in cb.out_slots if s.code != ERRNO_CODE]
+    outs = ["nccc::Ptr" if s.code == STRING_CODE else _value_type(s)
+            for s in lc.callback.out_slots if s.code != ERRNO_CODE]
     ret = "()" if not outs else outs[0] if len(outs) == 1 else "(%s)" % ", ".join(outs)
     fn = "FnMut(%s) -> %s" % (", ".join(args), ret)
     ty = "nccc::Box<dyn %s + Send + 'static>" % fn if heap else "&mut dyn %s" % fn
@@ -112,8 +118,9 @@ def set_closure_params(call, closure):
         return
     p = closure.params[0]
     name = ident(p.name)
-    n_outs = _closure_param(call, closure, name, p.callback, True)
-    raw = _boxed_slot_closure(p.callback, n_outs, _cb_body(name, p.callback, n_outs, True))
+    lc = call.host.lowered_callback(p.callback)
+    n_outs = _closure_param(call, closure, name, lc, True)
+    raw = _boxed_slot_closure(p.callback, n_outs, _cb_body(name, lc, n_outs, True))
     ctx = "%s_ctx" % name.replace("r#", "")
     if closure.nullable:
         call.claims.append("let %s_given = %s.is_some();" % (ctx, name))
@@ -142,51 +149,39 @@ def _out_name(n_outs):
     return "o" if n_outs else "_o"
 
 
-def _cb_args(cb):
-    """The in slots a callback's closure takes: a [length=n] pointer with
-    its count is one slice (the count is left out)."""
-    counts = {s.info.length for s in cb.in_slots if s.info is not None and s.info.length}
-    return [s for s in cb.in_slots if s.param is None or s.param.name not in counts]
+def _cb_args(lc):
+    """(position, in slot, value description or None) of each value a
+    callback's closure takes, from the callback record: a slice stands
+    for its pointer and its count (the count is left out)."""
+    values = described(callback_record(lc))
+    left_out = counts(values)
+    return [(k, s, values.get(k)) for k, s in enumerate(lc.callback.in_slots, 1)
+            if k not in left_out]
 
 
 def callback_arguments(cb):
     """Per C value a callback of type cb gets (its in slots, in order):
     (k, counted), k the closure argument that gives it, counted when the
     value is the length of that argument's slice."""
-    args = _cb_args(cb)
-    out = []
-    for s in cb.in_slots:
-        if s in args:
-            out.append((args.index(s), False))
-        else:
-            out.append((next(k for k, a in enumerate(args) if a.info is not None
-                             and a.info.length == s.param.name), True))
-    return out
+    args = _cb_args(LoweredCallback(cb))
+    at = {pos: k for k, (pos, _, _) in enumerate(args)}
+    of_count = {d["count"]["arg"]: at[pos] for pos, _, d in args if counted(d)}
+    return [(at[pos], False) if pos in at else (of_count[pos], True)
+            for pos in range(1, len(cb.in_slots) + 1)]
 
 
-def _cb_count(cb, slot):
-    return next(s for s in cb.in_slots if s.param is not None
-                and s.param.name == slot.info.length)
-
-
-def _str_array(slot):
-    """A [zero_terminated] array of C strings."""
-    if slot.info is None or not slot.info.zero_terminated or slot.type.resolved().kind != "pointer":
-        return False
-    elem = slot.type.resolved().target.resolved()
-    if elem.kind != "pointer":
-        return False
-    text = elem.target.resolved()
-    return getattr(text, "name", None) == "char" and text.is_const
-
-
-def _cb_arg_type(slot):
-    if _str_array(slot):
+def _cb_arg_type(slot, d):
+    """The Rust type of a value a closure takes (d: its description)."""
+    if string_array(d):
         return "nccc::StrArray<'_>"
-    if slot.info is not None and slot.info.length:
+    if counted(d):
         # a buffer the callback fills ([out, length=N]) is written
-        return "&%s[%s]" % ("mut " if slot.info.fills else "",
-                            pointee_rust(slot.type))
+        return "&%s[%s]" % ("mut " if d.get("fill") else "", pointee_rust(slot.type))
+    return _value_type(slot)
+
+
+def _value_type(slot):
+    """The Rust type of a value a callback takes or gives in one slot."""
     if slot.record is not None:
         return record_name(slot.record)
     if slot.code == STRING_CODE:
@@ -194,19 +189,20 @@ def _cb_arg_type(slot):
     return value_rust(slot.type)
 
 
-def _cb_body(name, cb, n_outs, heap):
+def _cb_body(name, lc, n_outs, heap):
     """The slot-level closure around a typed one: arguments from i[k-1]
     (the dispatcher drops env), results into o."""
+    cb = lc.callback
     args = []
-    for s in _cb_args(cb):
+    for _, s, d in _cb_args(lc):
         # in[0] is the environment word: the closure gets in[1..]
         at = _cb_index(s)
-        if _str_array(s):
+        if string_array(d):
             args.append("nccc::StrArray::arg(i[%s])" % at)
-        elif s.info is not None and s.info.length:
+        elif counted(d):
             args.append("nccc::callback::%s(i[%s], i[%s])"
-                        % ("slice_arg_mut" if s.info.fills else "slice_arg",
-                           at, _cb_index(_cb_count(cb, s))))
+                        % ("slice_arg_mut" if d.get("fill") else "slice_arg",
+                           at, _cb_index(cb.in_slots[d["count"]["arg"] - 1])))
         elif s.record is not None:
             args.append("<%s as nccc::Record>::from_slots(&i[%s..])" % (record_name(s.record), at))
         elif s.code == STRING_CODE:
