@@ -4,10 +4,12 @@
 -- Then runs the Lua-only checks of lua_cases.lua, and with GEN_DIR (where
 -- nccc-stubgen wrote tour.lua and hcb.lua) those of generated_cases.lua
 -- and bytes_cases.lua.
--- Prints one line per failure and the closing line "N passed, M failed";
--- exits non-zero on any failure. The case format is described in the
--- "about" field of the case file. With NCCC_CASES_NEEDS set (cdata), only
--- the table's cases whose "needs" it names run, and no Lua-only checks.
+-- Prints one line per failure (and per case not run) and the closing line
+-- "N passed, M failed, K not run"; exits non-zero on any failure. The
+-- case format is described in the "about" field of the case file. With
+-- NCCC_CASES_NEEDS set (cdata), only the table's cases whose "needs" it
+-- names run, and no Lua-only checks; with NCCC_REMOTE_DEVICE, against
+-- that device (below).
 local bindings, cpath, fixture, cases_path, gen_dir = ...
 local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
 package.path = bindings .. "/?.lua;" .. here .. "/?.lua;" .. package.path
