@@ -65,6 +65,9 @@ class _Call:
         # slices, and which their counts (the slice gives them)
         self.values = described(record)
         self.counts = counts(self.values)
+        # [kept=OWNER] arguments: position -> the owner's position
+        self.kept = {d["arg"]: d["owner"] for d in record.get("kept", ())}
+        self.keeps = []         # statements handing them to nccc::kept
 
     def slot_in(self, slot, expr):
         self.pre.append("input[%s] = %s;" % (slot_at(slot.index), expr))
@@ -81,6 +84,9 @@ def _param(call, slot):
         _nonnull(call, slot, name, pos)
         return
     if pos in call.counts:
+        return
+    if pos in call.kept and (slot.code == STRING_CODE or counted(call.values.get(pos))):
+        _kept_param(call, slot, name, pos)
         return
     t = slot.type
     if slot.record is not None:
@@ -134,6 +140,36 @@ def _slice_param(call, slot, name, d):
     count = call.lf.in_slots[d["count"]["arg"] - 1]
     call.slot_in(count, "nccc::Value::to_slot(%s.len() as %s)"
                  % (name, value_rust(count.type)))
+
+
+def _kept_param(call, slot, name, pos):
+    """A string or slice the library keeps ([kept=OWNER]): a value the
+    method takes over (a &str copied with its NUL, an nccc::Vec) and hands
+    to nccc::kept after the call, held until the owner is freed."""
+    owner = ident(call.lf.in_slots[call.kept[pos] - 1].param.name)
+    keep = "nccc::kept::keep(%s.addr(), %d, nccc::Box::new(%%s));" % (owner, pos)
+    if slot.code == STRING_CODE:
+        c = "%s_c" % name.replace("r#", "")
+        copy = "nccc::kept::c_string(%%s).map_err(|e| e.about(%s, %d))?" % (rust_str(call.qname), pos)
+        if slot.info.nullable is True:
+            call.params.append("%s: Option<&str>" % name)
+            call.pre.append("let %s = match %s { Some(t) => Some(%s), None => None };"
+                            % (c, name, copy % "t"))
+            call.slot_in(slot, "%s.as_ref().map_or(0, |b| b.as_ptr() as usize as u64)" % c)
+            call.keeps.append("if let Some(b) = %s { %s }" % (c, keep % "b"))
+        else:
+            call.params.append("%s: &str" % name)
+            call.pre.append("let %s = %s;" % (c, copy % name))
+            call.slot_in(slot, "%s.as_ptr() as usize as u64" % c)
+            call.keeps.append(keep % c)
+        return
+    mutable = not slot.type.resolved().target.is_const
+    call.params.append("%s%s: nccc::Vec<%s>" % ("mut " if mutable else "", name,
+                                               pointee_rust(slot.type)))
+    call.slot_in(slot, "%s.as%s_ptr() as usize as u64" % (name, "_mut" if mutable else ""))
+    count = call.lf.in_slots[call.values[pos]["count"]["arg"] - 1]
+    call.slot_in(count, "nccc::Value::to_slot(%s.len() as %s)" % (name, value_rust(count.type)))
+    call.keeps.append(keep % name)
 
 
 def _results(call):
@@ -228,7 +264,7 @@ def _typed_method(src, host, lf):
         "(%s)" % ", ".join(values)
     checks = [line for line in call.pre if line.startswith("if ")]
     slots = [line for line in call.pre if not line.startswith("if ")]
-    heap = any(c.scope != "call" for c in lf.closures)
+    heap = any(c.scope != "call" for c in lf.closures) or call.keeps
     if heap:
         src.line("nccc::with_alloc! {")
         src.indent()
@@ -254,6 +290,8 @@ def _typed_method(src, host, lf):
         src.line("// SAFETY: the same, by the wrapper's symbol (a statically linked module).")
         src.line("#[cfg(%s)]" % _static_cfg(host))
         src.line("unsafe { %s(input.as_ptr(), output.as_mut_ptr()) };" % _symbol(host, lf))
+        for line in call.keeps:
+            src.line(line)
         src.line("nccc::callback::take_panic(%s)?;" % rust_str(call.qname))
         if lf.frees:
             # the destructor freed the owner: its closure groups go

@@ -47,6 +47,8 @@ def emit_layouts(src, layouts):
     src.blank()
     with src.block("impl Layouts {", "}"):
         with src.block("fn read(rt: &nccc::Runtime<'_>) -> Result<Layouts, nccc::Error> {", "}"):
+            if not shapes:
+                src.line("let _ = rt;")
             with src.block("Ok(Layouts {", "})"):
                 for rec, fields in shapes:
                     held = rec.get("records", {})

@@ -98,6 +98,25 @@ int use(ev *e);
     assert "pub fn new<'m, R: nccc::CRecord<'m, Table = Layouts>>(&'m self)" in text
 
 
+KEPT = """module m;
+typedef struct p p;
+void set_input([nonnull] p *o, [bytes, length=n, kept=o] const unsigned char *s, size_t n);
+void set_name(p *o, [string, kept=o] const char *name);
+"""
+
+
+def test_kept_arguments_are_taken_over():
+    # what C keeps is the method's to hold (nccc::kept), not a borrow
+    m = build(KEPT)
+    assert rust_signature(m, "t.idl", "set_input") == \
+        (["o: nccc::Ptr", "s: nccc::Vec<u8>"], [])
+    assert rust_signature(m, "t.idl", "set_name") == (["o: nccc::Ptr", "name: &str"], [])
+    text = rust_of(KEPT)
+    assert "nccc::kept::keep(o.addr(), 2, nccc::Box::new(s));" in text
+    assert 'let name_c = nccc::kept::c_string(name).map_err(|e| e.about("m.set_name", 2))?;' in text
+    assert "nccc::kept::keep(o.addr(), 2, nccc::Box::new(name_c));" in text
+
+
 def test_every_unsafe_block_says_why():
     for idl in ALL_IDLS:
         text = generate(idl.read_text(), idl.name, ["rust"])

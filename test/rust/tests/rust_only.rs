@@ -106,6 +106,22 @@ fn owned_objects_are_freed_once_by_close_or_drop() {
 }
 
 #[test]
+fn a_kept_buffer_is_held_until_its_owned_owner_closes() {
+    with_fixture(|_, _, h| {
+        let o = h.obj_new(1).unwrap();
+        // [kept=o]: the method takes the buffer over; C sums it later
+        h.obj_keep(o.ptr().unwrap(), vec![1, 2, 3]).unwrap();
+        assert_eq!(nccc::kept::count(), 1);
+        assert_eq!(h.obj_kept_sum(o.ptr().unwrap()).unwrap(), 6);
+        h.obj_keep(o.ptr().unwrap(), vec![10, 20]).unwrap();
+        assert_eq!(nccc::kept::count(), 1);
+        assert_eq!(h.obj_kept_sum(o.ptr().unwrap()).unwrap(), 30);
+        assert!(o.close());
+        assert_eq!(nccc::kept::count(), 0);
+    });
+}
+
+#[test]
 fn null_for_a_nonnull_parameter_is_refused_before_c() {
     with_fixture(|_, _, h| {
         let e = h.obj_value(Ptr::NULL).unwrap_err();

@@ -278,6 +278,8 @@ impl<'m, R: CRecord<'m>> CObject<'m, R> {
             return false;
         }
         if let Some(layout) = self.owned {
+            // what C kept for this object goes with it (kept.rs)
+            crate::kept::release(addr);
             // SAFETY: addr was allocated with this layout by new, and is
             // freed once (the cell is 0 from now on).
             unsafe { dealloc(addr as *mut u8, layout) };

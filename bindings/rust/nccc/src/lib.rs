@@ -30,6 +30,10 @@ pub mod dynamic;
 mod packed;
 mod error;
 mod ffi;
+#[cfg(feature = "alloc")]
+pub mod kept;
+#[cfg(feature = "alloc")]
+mod lock;
 mod owned;
 mod record;
 mod runtime;
@@ -75,12 +79,15 @@ pub type c_long = i32;
 #[cfg(not(all(target_pointer_width = "64", not(windows))))]
 pub type c_ulong = u32;
 
-/// Dropping the `Runtime` releases the closure sets' groups left (feature
-/// `alloc`; `sets` works above the runtime), then ends the C runtime.
+/// Dropping the `Runtime` releases the closure sets' groups left and drops
+/// the buffers C kept (feature `alloc`; `sets` and `kept` work above the
+/// runtime), then ends the C runtime.
 impl Drop for Runtime<'_> {
     fn drop(&mut self) {
         #[cfg(feature = "alloc")]
         sets::release_all();
+        #[cfg(feature = "alloc")]
+        kept::release_all();
         self.end();
     }
 }

@@ -56,6 +56,8 @@ impl<T> Owned<T> {
         self.free.call(&[ptr.to_slot()], &mut [0u64; 1]);
         #[cfg(feature = "alloc")]
         crate::sets::release(self.sets, addr);
+        #[cfg(feature = "alloc")]
+        crate::kept::release(addr);
         true
     }
 

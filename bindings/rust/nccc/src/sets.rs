@@ -9,18 +9,17 @@
 //! `Runtime` releases every group left.
 //!
 //! The table of groups is the process's, as the C runtime is: a small
-//! spin lock guards it and each member's closure, held only to take or
-//! put a value, never while a closure runs.
+//! spin lock (lock.rs) guards it and each member's closure, held only to
+//! take or put a value, never while a closure runs.
 
 use alloc::boxed::Box;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
-use core::cell::UnsafeCell;
-use core::sync::atomic::{AtomicBool, Ordering};
 
 use crate::abi;
 use crate::callback::claim_boxed_all;
 use crate::error::Error;
+use crate::lock::SpinLock;
 use crate::runtime::{run_builtin, Runtime};
 use crate::slot::Ptr;
 
@@ -30,35 +29,6 @@ type SlotFn = Box<dyn FnMut(&[u64], &mut [u64]) + Send>;
 /// type's signature for the bound target (ending in NUL) and its slot
 /// counts (in, after the environment word; out).
 pub type SetMember = (&'static str, usize, usize);
-
-struct SpinLock<T> {
-    held: AtomicBool,
-    value: UnsafeCell<T>,
-}
-
-// SAFETY: the value is reached only through `with`, which holds the lock,
-// so one thread at a time has it; T is sent between threads, not shared.
-unsafe impl<T: Send> Sync for SpinLock<T> {}
-
-impl<T> SpinLock<T> {
-    const fn new(value: T) -> SpinLock<T> {
-        SpinLock { held: AtomicBool::new(false), value: UnsafeCell::new(value) }
-    }
-
-    /// Runs `f` on the value with the lock held; `f` must not run user
-    /// code (a closure, a drop of one), which could take the lock again.
-    fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
-        while self.held.compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            core::hint::spin_loop();
-        }
-        // SAFETY: the lock is held: no other reference to the value exists.
-        let r = f(unsafe { &mut *self.value.get() });
-        self.held.store(false, Ordering::Release);
-        r
-    }
-}
 
 /// One member's closure; `generation` counts replacements, so a closure
 /// taken out to run is put back only if nothing replaced it meanwhile.

@@ -2,9 +2,9 @@
 //! (test/cdata/cdata.idl, cdata.c) as a shared library: new, fields by
 //! name through nested records, unions and arrays, the object passed as
 //! a `T *`, borrowed views of C memory, whole-record copies, bytes in
-//! both directions, and the errors (an index past an array, a freed
-//! object, NULL). A wrong field type is refused when compiled
-//! (refusals_cdata.rs). Run by ctest as cdata_rust.
+//! both directions, an input C keeps held with its owner, and the errors
+//! (an index past an array, a freed object, NULL). A wrong field type is
+//! refused when compiled (refusals_cdata.rs). Run by ctest as cdata_rust.
 
 use nccc::{abi, CRecord, ErrorKind, Ptr, Runtime};
 use nccc_cdata_test::cdata::{self, c};
@@ -173,15 +173,43 @@ fn parser_fills_events_from_its_input() {
         let parser = m.new::<c::cd_parser>().unwrap();
         let ev = m.new::<c::cd_event>().unwrap();
         let text = b"ab cde".to_vec();
-        m.cd_parser_set_input(parser.ptr().unwrap(), &text).unwrap();
+        let at = Ptr::to(&text[..]);
+        m.cd_parser_set_input(parser.ptr().unwrap(), text).unwrap();
         assert_eq!(parser.length().unwrap(), 6);
-        assert_eq!(parser.input().unwrap(), Ptr::to(&text[..]));
+        assert_eq!(parser.input().unwrap(), at);
         let mut words = Vec::new();
         while m.cd_parser_next(parser.ptr().unwrap(), ev.ptr().unwrap()).unwrap() != 0 {
             words.push(ev.data().scalar().value_text().unwrap().unwrap());
         }
         assert_eq!(words, ["ab", "cde"]);
         assert_eq!(parser.at().unwrap(), 6);
+    });
+}
+
+#[test]
+fn kept_input_lives_with_its_owner() {
+    with_module(|_, m| {
+        let mut parser = m.new::<c::cd_parser>().unwrap();
+        let ev = m.new::<c::cd_event>().unwrap();
+        // [kept=p]: the method takes the buffer over and holds it for p
+        m.cd_parser_set_input(parser.ptr().unwrap(), b"one two".to_vec()).unwrap();
+        assert_eq!(nccc::kept::count(), 1);
+        let mut words = Vec::new();
+        while m.cd_parser_next(parser.ptr().unwrap(), ev.ptr().unwrap()).unwrap() != 0 {
+            words.push(ev.data().scalar().value_text().unwrap().unwrap());
+        }
+        assert_eq!(words, ["one", "two"]);
+        // a later call replaces what an earlier one kept for the same owner
+        m.cd_parser_set_input(parser.ptr().unwrap(), b"x".to_vec()).unwrap();
+        assert_eq!(nccc::kept::count(), 1);
+        let other = m.new::<c::cd_parser>().unwrap();
+        m.cd_parser_set_input(other.ptr().unwrap(), b"y".to_vec()).unwrap();
+        assert_eq!(nccc::kept::count(), 2);
+        // released with its owner: free, or drop
+        assert!(parser.free());
+        assert_eq!(nccc::kept::count(), 1);
+        drop(other);
+        assert_eq!(nccc::kept::count(), 0);
     });
 }
 
