@@ -17,6 +17,10 @@ from lark import Token
 from lark.lexer import BasicLexer, UnlessCallback
 
 
+# Token(...) passes its arguments on to this (Lark 1.1); one call less
+_token = getattr(Token, "_future_new", Token)
+
+
 class TokenLoop(BasicLexer):
     """Lark's lexer interface: lex(lexer_state, parser_state) yields
     Tokens (Lark calls it when given the class as its lexer)."""
@@ -64,11 +68,11 @@ class TokenLoop(BasicLexer):
             if type_ in ignore:
                 continue
             if type_ in words:
-                tok = Token(words[type_].get(value, type_), value, start,
+                tok = _token(words[type_].get(value, type_), value, start,
                             start_line, column, line, pos - line_start + 1,
                             pos)
             else:
-                tok = Token(type_, value, start, start_line, column, line,
+                tok = _token(type_, value, start, start_line, column, line,
                             pos - line_start + 1, pos)
                 if type_ in callback:
                     tok = callback[type_](tok)

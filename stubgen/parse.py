@@ -1,8 +1,8 @@
 """Parsing: IDL text -> syntax nodes (syntax.py).
 
 The grammar lives in idl/nccc.lark; the parser is Lark's LALR(1) with
-its basic lexer's terminals read by stubgen/lexer.py, so parsing is
-linear. Lark's exceptions never escape:
+its basic lexer's terminals read by stubgen/lexer.py and its tables run
+by stubgen/parse_loop.py, so parsing is linear. Lark's exceptions never escape:
 parse() turns them into IdlError with a message chosen by matching the
 failure against the example bad inputs in SYNTAX_ERRORS (Lark's
 match_examples), or else one that names the expected tokens.
@@ -15,6 +15,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF,
                              UnexpectedInput, UnexpectedToken)
 
+from stubgen import parse_loop
 from stubgen import syntax as S
 from stubgen.errors import IdlError, Pos
 from stubgen.lexer import TokenLoop
@@ -286,9 +287,15 @@ def _end_pos(text):
 
 
 def parse(text):
-    """Parses IDL text into a syntax.File; IdlError on any syntax error."""
+    """Parses IDL text into a syntax.File; IdlError on any syntax error
+    (stubgen/parse_loop.py reads correct text; Lark's parser reads the
+    text again to say what is wrong with it)."""
+    parser = lark_parser()
+    tree = parse_loop.run(parser, text)
+    if tree is not None:
+        return tree
     try:
-        return lark_parser().parse(text)
+        return parser.parse(text)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text) from None
 

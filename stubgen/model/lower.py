@@ -53,9 +53,17 @@ def _letters(codes, target):
 def signatures(sig_in, sig_out):
     """[one signature] when every target has the same one, else one per
     target in TARGETS order."""
-    sigs = [_letters(sig_in, t) + ":" + _letters(sig_out, t)
-            for t in TARGETS]
-    return sigs[:1] if len(set(sigs)) == 1 else sigs
+    key = (tuple(sig_in), tuple(sig_out))
+    sigs = _signatures.get(key)
+    if sigs is None:
+        sigs = [_letters(sig_in, t) + ":" + _letters(sig_out, t)
+                for t in TARGETS]
+        sigs = _signatures[key] = sigs[:1] if len(set(sigs)) == 1 else sigs
+    return list(sigs)
+
+
+# signatures() of each pair of code lists met: most functions share theirs
+_signatures = {}
 
 
 class Closure:
