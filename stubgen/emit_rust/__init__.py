@@ -25,8 +25,10 @@ from stubgen.ctype import STRING_CODE
 from stubgen.errors import IdlError
 from stubgen.host import HostModule
 from stubgen.emit_rust.values import counted, counts, described
-from stubgen.model.binding import function_record, layout_record
-from stubgen.emit_rust.callbacks import closure_params, set_closure_params
+from stubgen.model.binding import (callback_record, function_record,
+                                    layout_record)
+from stubgen.emit_rust.callbacks import (callback_sigs, closure_params,
+                                         set_closure_params)
 from stubgen.emit_rust.objects import (emit_constructors, emit_layouts,
                                        emit_records)
 from stubgen.emit_rust.types import (code_rust, ident, pointee_rust,
@@ -52,7 +54,7 @@ class _Call:
 
     def __init__(self, host, lf):
         self.host, self.lf, self.f = host, lf, lf.function
-        record = function_record(host.name, lf)
+        self.record = record = host.function_records[lf.name]
         self.qname = record["error_name"]
         self.params = []        # "name: Type"
         self.pre = []           # statements before the call
@@ -106,7 +108,7 @@ def _param(call, slot):
 
 
 def _nonnull(call, slot, name, pos):
-    if slot in call.lf.nonnull_values:
+    if pos in call.record.get("nonnull", ()):
         call.pre.insert(0, "if %s.is_null() { return Err(nccc::Error::new("
                         "nccc::ErrorKind::Null, %s, \"NULL for a [nonnull] "
                         "parameter\").at(%d)); }" % (name, rust_str(call.qname), pos))
@@ -173,8 +175,12 @@ def _kept_param(call, slot, name, pos):
 
 
 def _results(call):
+    """The results, from the out slots and the record's owned ones."""
     lf = call.lf
-    owned = {o.index: o for o in lf.owned}
+    rec = call.record
+    # by result position: what the caller owns, and its free function
+    owned = {o["result"]: o for o in [rec.get("owned")] + rec.get("owned_strings", [])
+             if o is not None}
     for j, slot in enumerate(lf.out_slots):
         at = slot_at(slot.index)
         if slot.role == "errno":
@@ -189,18 +195,20 @@ def _results(call):
             call.results.append((record_name(slot.record),
                                  "<%s as nccc::Record>::from_slots(&output[%s..])"
                                  % (record_name(slot.record), at)))
-        elif j in owned and owned[j].string:
-            free = "self.f_%s" % owned[j].destructor
+        elif j + 1 in owned and owned[j + 1].get("kind", "string") == "string":
+            free = "self.f_%s" % owned[j + 1]["free"]
             call.results.append(("nccc::String", "owned_string_result(output[%s], %s)?" % (at, free)))
         elif slot.code == STRING_CODE:
             call.results.append(("Option<nccc::String>",
                                  "string_result(output[%s])?" % at))
-        elif j in owned and j == 0:
+        elif j + 1 in owned:
+            # an owned object: only the return value (other owned
+            # pointers are plain Ptrs, docs/RUST.md "Ownership")
             marker = pointee_rust(slot.type)
-            sets = _set_names(call.host, owned[j].frees)
+            sets = _set_names(call.host, owned[j + 1].get("frees"))
             call.results.append(("nccc::Owned<%s>" % marker,
                                  "nccc::Owned::%s(nccc::Value::from_slot(output[%s]), self.f_%s%s)"
-                                 % ("with_sets" if sets else "new", at, owned[j].destructor,
+                                 % ("with_sets" if sets else "new", at, owned[j + 1]["free"],
                                     ", " + sets if sets else "")))
         else:
             call.results.append((value_rust(slot.type),
@@ -208,10 +216,11 @@ def _results(call):
 
 
 def _set_names(host, sets):
-    """The closure sets' names as a Rust slice ("" for none)."""
+    """The closure sets' names (of the records) as a Rust slice of their
+    registry names ("" for none)."""
     if not sets:
         return ""
-    return "&[%s]" % ", ".join(rust_str(host.qualified(cs.name)) for cs in sets)
+    return "&[%s]" % ", ".join(rust_str(host.qualified(name)) for name in sets)
 
 
 def _method(host, lf):
@@ -245,9 +254,14 @@ def rust_signature(module, idl_name, name):
 
 
 def _host(module, idl_name):
+    """The module's lowered parts, with the binding record of each
+    function and callback type (stubgen/model/binding.py), which the
+    emitter reads its facts from."""
     host = HostModule(module, idl_name)
     lowered = {lc.callback: lc for lc in host.callbacks}
     host.lowered_callback = lowered.get
+    host.function_records = {lf.name: function_record(host.name, lf) for lf in host.functions}
+    host.callback_records = {lc.name: callback_record(lc) for lc in host.callbacks}
     return host
 
 
@@ -268,7 +282,7 @@ def _typed_method(src, host, lf):
     if heap:
         src.line("nccc::with_alloc! {")
         src.indent()
-    src.line("/// `%s`: %s" % (call.qname, " | ".join(lf.signatures)))
+    src.line("/// `%s`: %s" % (call.qname, " | ".join(call.record["signatures"])))
     with src.block("pub fn %s(&self%s) -> Result<%s, nccc::Error> {" % (
             _method_name(lf), "".join(", " + p for p in call.params), ret), "}"):
         for line in checks:
@@ -281,7 +295,7 @@ def _typed_method(src, host, lf):
             src.indent()
         for line in call.claims + slots:
             src.line(line)
-        if lf.thunks:
+        if "thunks" in call.record:
             # binding a thunk fails only in the thread's last error
             src.line("self.rt.clear_error()?;")
         src.line("// SAFETY: bind checked that the function takes as many slots as these buffers hold.")
@@ -293,12 +307,12 @@ def _typed_method(src, host, lf):
         for line in call.keeps:
             src.line(line)
         src.line("nccc::callback::take_panic(%s)?;" % rust_str(call.qname))
-        if lf.frees:
-            # the destructor freed the owner: its closure groups go
+        if "frees" in call.record:
+            # the destructor freed argument 1: its closure groups go
             owner = ident(lf.in_slots[0].param.name)
             src.line("nccc::with_alloc! { nccc::sets::release(%s, %s.addr()); }"
-                     % (_set_names(host, lf.frees), owner))
-        if lf.thunks:
+                     % (_set_names(host, call.record["frees"]), owner))
+        if "thunks" in call.record:
             src.line("self.rt.check_error(%s)?;" % rust_str(call.qname))
         for line in call.checks:
             src.line(line)
@@ -323,15 +337,17 @@ def _symbol(host, lf):
 
 
 def _raw_method(src, host, lf):
+    rec = host.function_records[lf.name]
+    qname = rust_str(rec["error_name"])
     src.line("/// `%s`: %s (raw slots: this function's values are not typed in Rust)"
-             % (host.qualified(lf.name), " | ".join(lf.signatures)))
+             % (rec["error_name"], " | ".join(rec["signatures"])))
     with src.block("pub fn %s(&self, input: &[u64], output: &mut [u64]) -> Result<(), nccc::Error> {"
                    % _method_name(lf), "}"):
         src.line("let f = &self.f_%s;" % lf.name)
         src.line("if input.len() < f.n_in() || output.len() < f.n_out() { return Err(nccc::Error::new(nccc::ErrorKind::Count, %s, \"fewer slots than the signature\")); }"
-                 % rust_str(host.qualified(lf.name)))
+                 % qname)
         src.line("f.call(input, output);")
-        src.line("nccc::callback::take_panic(%s)" % rust_str(host.qualified(lf.name)))
+        src.line("nccc::callback::take_panic(%s)" % qname)
 
 
 def _record(src, host, layout):
@@ -546,7 +562,7 @@ def _callback_signature(src, host):
             return
         with src.block("let signatures: &'static [&'static str] = match name {", "};"):
             for lc in host.callbacks:
-                src.line("%s => %s," % (rust_str(lc.name), sigs(lc.signatures)))
+                src.line("%s => %s," % (rust_str(lc.name), callback_sigs(host, lc.name)))
             src.line("_ => return %s," % unknown)
         src.line("Ok(pick_signature(self.target, signatures))")
 
@@ -563,15 +579,15 @@ def _call_dynamic(src, host):
                    " -> Result<nccc::Vec<nccc::Dyn>, nccc::Error> {", "}"):
         with src.block("match name {", "}"):
             for lf in host.functions:
-                typed = [(lf.position(c.slot), c) for c in lf.closures
-                         if c.params and c.closures is None]
+                rec = host.function_records[lf.name]
+                typed = [c for c in rec.get("closures", ()) if c["callbacks"] and "set" not in c]
                 if not typed:
                     continue
-                checks = ", ".join("(%d, &[%s])" % (pos, ", ".join(
-                    "pick_signature(self.target, %s)" % sigs(host.lowered_callback(p.callback).signatures)
-                    for p in c.params)) for pos, c in typed)
+                checks = ", ".join("(%d, &[%s])" % (c["arg"], ", ".join(
+                    "pick_signature(self.target, %s)" % callback_sigs(host, cb)
+                    for cb in c["callbacks"])) for c in typed)
                 src.line("%s => self.rt.call_typed(name, args, &[%s])," % (
-                    rust_str(host.qualified(lf.name)), checks))
+                    rust_str(rec["error_name"]), checks))
             src.line("_ => self.rt.call_dynamic(name, args),")
     src.dedent()
     src.line("}")
@@ -590,12 +606,13 @@ def _bind(src, host, module):
         src.line("let layouts = Layouts::read(rt)?;")
         src.line("let mut targets = u32::MAX;")
         for lf in host.functions:
+            rec = host.function_records[lf.name]
             src.line("let (f_%s, t) = rt.bind_targets(%s, %s)?; targets &= t;"
-                     % (lf.name, rust_str(host.qualified(lf.name)), sigs(lf.signatures)))
+                     % (lf.name, rust_str(host.qualified(lf.name)), sigs(rec["signatures"])))
             if _typed(lf):
                 src.line("let f_%s = f_%s.sized(%s, %s, %s)?;" % (
                     lf.name, lf.name, slot_at(lf.function.n_in) or "0",
-                    slot_at(lf.function.n_out) or "0", rust_str(host.qualified(lf.name))))
+                    slot_at(lf.function.n_out) or "0", rust_str(rec["error_name"])))
         src.line("if targets == 0 { return Err(nccc::Error::new(nccc::ErrorKind::Signature, MODULE, \"no target agrees with every signature\")); }")
         with src.block("let constants = Constants {", "};"):
             for c in module.constants:

@@ -29,7 +29,7 @@ def closure_params(call, closure):
         cb = lc.callback
         body = _cb_body(name, lc, n_outs, heap)
         n_in, n_out = slot_at(cb.n_in), slot_at(cb.n_out)
-        sig = "pick_signature(self.target, %s)" % sigs(lc.signatures, nul=True)
+        sig = "pick_signature(self.target, %s)" % callback_sigs(call.host, lc.name, nul=True)
         unwrap = "%s.map(|mut %s| " % (name, name) if closure.nullable else ""
         close = ")" if closure.nullable else ""
         if heap:
@@ -76,6 +76,12 @@ def closure_params(call, closure):
             call.slot_in(closure.slot, "%s.context" % ctx)
 
 
+def callback_sigs(host, callback, nul=False):
+    """The signatures of a callback type (its record's) as a Rust slice;
+    nul: each ending in NUL, for a claim."""
+    return sigs(host.callback_records[callback]["signatures"], nul)
+
+
 def _closure_param(call, closure, name, lc, heap):
     """Adds the Rust parameter of callback `name` of lowered type lc;
     gives the number of values its closure returns."""
@@ -108,7 +114,7 @@ def set_closure_params(call, closure):
     owner = ident(closure.owner.param.name)
     members = "&[%s]" % ", ".join(
         "(pick_signature(self.target, %s), %s, %s)"
-        % (sigs(call.host.lowered_callback(m.callback).signatures, nul=True),
+        % (callback_sigs(call.host, m.callback.name, nul=True),
            slot_at(m.callback.n_in), slot_at(m.callback.n_out)) for m in cs.members)
     where = "self.rt, %s, %s, %s" % (rust_str(call.host.qualified(cs.name)), owner, members)
     if closure.member is None:
