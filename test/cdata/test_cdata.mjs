@@ -1,18 +1,20 @@
 // test_cdata.mjs — C objects in JavaScript (docs/JS.md, "C objects")
-// over the cdata fixture (cdata.idl, cdata.c) built for wasm
-// (test/js/wasm: nccc_js_cdata.wasm, its generated cdata.mjs): new,
+// over the cdata fixture (cdata.idl, cdata.c) built for wasm into the
+// host fixture (test/js/wasm: nccc_js_fixture.wasm, its generated
+// cdata.mjs): new,
 // fields by name through nested records, unions and arrays, the object
 // passed as a T *, borrowed views, whole-record copies, Uint8Arrays for
 // [bytes] buffers (kept by the library with their owner, filled by C, or
 // by a callback through a view), and the errors (an array's bounds, a
 // wrong type, a freed object). ctest runs it as cdata_js (labels cdata,
-// js) with NCCC_JS_CDATA_WASM and NCCC_JS_GENERATED.
+// js) with NCCC_JS_WASM and NCCC_JS_GENERATED.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import * as nccc from "../../bindings/js/nccc/index.mjs";
 
-const rt = await nccc.load(process.env.NCCC_JS_CDATA_WASM);
+const rt = await nccc.load(process.env.NCCC_JS_WASM);
+assert.deepEqual(rt.callAddress(rt.symbol("nccc_fixture_open"), ":iI")[0], 0);
 const gen = pathToFileURL(process.env.NCCC_JS_GENERATED).href;
 const cd = (await import(`${gen}/cdata.mjs`)).bind(rt);
 const SIZE = cd.layout("cd_event").size;

@@ -1,6 +1,6 @@
 // cases.mjs — runs the host case table (test/hosts/cases.json) through
-// the JavaScript support library and the generated modules tour.mjs and
-// hcb.mjs, on a wasm build of the host fixture that the caller loaded
+// the JavaScript support library and the generated modules tour.mjs,
+// hcb.mjs and cdata.mjs, on a wasm build of the host fixture that the caller loaded
 // (rt). runCases returns the failures and the cases not run (a case
 // whose "needs" this runner does not implement: notRun, each "name
 // (needs what)"); cases.test.mjs runs it under node --test. The case
@@ -13,6 +13,8 @@ const ERROR_WORDS = {
   integral: "no integer representation", unknown: "unknown", callback: "error in callback",
   nul: "NUL byte", field: "has no field", scope: "scope", released: "released",
   closed: "closed", pool: "pool", packed: "packed", null: "NULL",
+  record: "struct or union", index: "out of range", freed: "was freed", size: "bytes expected",
+  outlive: "would not outlive",
 };
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -21,15 +23,17 @@ const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v)
 const big = (text) => BigInt.asIntN(64, BigInt(text));
 const ubig = (text) => BigInt.asUintN(64, BigInt(text));
 
-// The "needs" of the case table this runner implements: none yet (cdata,
-// the C object steps, is not here).
-const HAS = new Set();
+// The "needs" of the case table this runner implements: cdata, the C
+// object steps (docs/JS.md, "C objects").
+const HAS = new Set(["cdata"]);
+
+const hexBytes = (hex) => Uint8Array.from(hex.match(/../g) || [], (h) => parseInt(h, 16));
 
 export async function runCases({ rt, gen, cases }) {
   const [st] = rt.callAddress(rt.symbol(cases.fixture.open), cases.fixture.signature);
   if (st !== 0) throw new Error("fixture open failed");
   const mods = {};
-  for (const m of ["tour", "hcb"]) mods[m] = (await import(`${gen}/${m}.mjs`)).bind(rt);
+  for (const m of ["tour", "hcb", "cdata"]) mods[m] = (await import(`${gen}/${m}.mjs`)).bind(rt);
 
   let c; // the running case: its saved values, closures and baselines
 
@@ -49,7 +53,7 @@ export async function runCases({ rt, gen, cases }) {
     if (spec.saved !== undefined) return c.saved[spec.saved];
     if (spec.constant !== undefined) return rt.constant(spec.constant);
     if (spec.symbol !== undefined) return rt.symbol(spec.symbol);
-    if (spec.bytes !== undefined) return Uint8Array.from(spec.bytes.match(/../g) || [], (h) => parseInt(h, 16));
+    if (spec.bytes !== undefined) return hexBytes(spec.bytes);
     if (spec.struct !== undefined) {
       const t = {};
       for (const [k, v] of Object.entries(spec.struct)) t[k] = resolve(v);
@@ -82,6 +86,11 @@ export async function runCases({ rt, gen, cases }) {
         return yes(got === ubig(spec.f64), `bits ${spec.f64} (got bits 0x${got.toString(16)})`);
       }
       if (spec.constant !== undefined) return match(rt.constant(spec.constant), actual);
+      if (spec.bytes !== undefined) {
+        const want = hexBytes(spec.bytes);
+        return yes(actual instanceof Uint8Array && actual.length === want.length && actual.every((b, k) => b === want[k]),
+          `bytes ${spec.bytes}`);
+      }
       if (spec.struct !== undefined) {
         if (!isObject(actual)) return no("an object");
         for (const [k, v] of Object.entries(spec.struct)) {
@@ -160,7 +169,7 @@ export async function runCases({ rt, gen, cases }) {
       };
     } else if (isObject(d) && d.fill !== undefined) {
       // the bytes into the buffer to fill (a Uint8Array view), as many as fit
-      const data = Uint8Array.from(d.fill.match(/../g) || [], (h) => parseInt(h, 16));
+      const data = hexBytes(d.fill);
       body = (buffer) => {
         const k = Math.min(data.length, buffer.length);
         buffer.set(data.subarray(0, k));
@@ -194,6 +203,9 @@ export async function runCases({ rt, gen, cases }) {
     if (step.error) return [false, "error expected, call succeeded"];
     return [true, results];
   }
+
+  // MODULE.TYPE as [MODULE, TYPE].
+  const split = (qualified) => /^(.*)\.([^.]+)$/.exec(qualified).slice(1);
 
   const cbSignature = (spec) => {
     if (!spec.type) return spec.signature;
@@ -306,7 +318,8 @@ export async function runCases({ rt, gen, cases }) {
       return [true];
     },
     alloc(step) {
-      c.saved[step.save] = rt.alloc(step.alloc);
+      const n = step.alloc;
+      c.saved[step.save] = rt.alloc(isObject(n) ? rt.layout(n.sizeof).size * (n.count ?? 1) : n);
       return [true];
     },
     free(step) {
@@ -359,6 +372,47 @@ export async function runCases({ rt, gen, cases }) {
       }
       return [true];
     },
+    // ---- C objects (docs/JS.md, "C objects") ----
+    new(step) {
+      const [m, name] = split(step.new);
+      const [ok, res] = outcome(step, () => mods[m].new(name, step.value === undefined ? undefined : resolve(step.value)));
+      if (ok && !step.error) c.saved[step.save] = res;
+      return [ok, res];
+    },
+    view(step) {
+      const [m, name] = split(step.view);
+      const [ok, res] = outcome(step, () => mods[m].view(name, resolve(step.at), step.count));
+      if (ok && !step.error) c.saved[step.save] = res;
+      return [ok, res];
+    },
+    field(step) {
+      const path = step.path, last = path[path.length - 1];
+      const [ok, res] = outcome(step, () => {
+        let o = resolve(step.field);
+        for (const p of path.slice(0, -1)) o = o[p];
+        if (step.set === undefined) return o[last];
+        o[last] = resolve(step.set);
+        return undefined;
+      });
+      if (!ok || step.error || step.set !== undefined) return [ok, res];
+      return match(step.expect, res);
+    },
+    record(step) {
+      const [ok, res] = outcome(step, () => resolve(step.record).record());
+      if (!ok || step.error) return [ok, res];
+      return match(step.expect, res);
+    },
+    assign(step) {
+      const [ok, res] = outcome(step, () => resolve(step.assign).assign(resolve(step.value)));
+      return ok ? [true] : [ok, res];
+    },
+    read_bytes(step) {
+      return match(step.expect, rt.read(resolve(step.read_bytes), step.length));
+    },
+    write_bytes(step) {
+      rt.write(resolve(step.write_bytes), hexBytes(step.bytes));
+      return [true];
+    },
     async repeat(step) {
       for (let k = 1; k <= step.repeat; k++) {
         const [ok, why] = await runStep(step.step);
@@ -376,7 +430,8 @@ export async function runCases({ rt, gen, cases }) {
   // Checked in this order: a callback step also has a "signature".
   const ORDER = ["call", "packed", "register_packed", "callback", "procedure", "group", "exhaust", "constant",
     "layout", "modules", "functions", "signature", "release", "check", "counters", "close", "forget",
-    "collect", "alloc", "free", "read_string", "repeat"];
+    "collect", "alloc", "free", "read_string", "repeat", "new", "view", "field", "record", "assign", "read_bytes",
+    "write_bytes"];
 
   async function runStep(step) {
     const key = ORDER.find((k) => step[k] !== undefined);

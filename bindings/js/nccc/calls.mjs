@@ -96,18 +96,26 @@ function invoke(rt, f, fn, args, s) {
   if (s.rule && !s.rule.out) checkRule(f, s.rule, args, refuse);
   let texts = null, extra = 0;
   for (let k = 0; k < s.nargs; k++) {
-    if (!s.strings[k] || args[k] === null || args[k] === undefined) continue;
-    if (typeof args[k] !== "string") {
+    const v = args[k];
+    if (!s.strings[k] || v === null || v === undefined) continue;
+    // a string (UTF-8), or a Uint8Array: its bytes as they are
+    const text = typeof v === "string" || v instanceof Uint8Array;
+    if (!text) {
       refuse();
-      throw badArgument(f.name, k + 1, "type", "s", args[k]);
+      throw badArgument(f.name, k + 1, "type", "s", v);
     }
-    if (args[k].includes("\0")) {
+    if (v.includes(typeof v === "string" ? "\0" : 0)) {
       refuse();
       throw new NcccError(`bad argument #${k + 1} to '${f.name}' (string contains a NUL byte)`,
         { kind: "nul", function: f.name, parameter: k + 1 });
     }
     texts = texts || [];
-    texts[k] = rt.utf8(args[k]);
+    if (typeof v === "string") {
+      texts[k] = rt.utf8(v);
+    } else {
+      texts[k] = new Uint8Array(v.length + 1);
+      texts[k].set(v);
+    }
     extra += (texts[k].length + 7) & ~7;
   }
   if (s.thunks) rt.clearError();
