@@ -8,7 +8,8 @@
 # files (build/plain/examples/demo_gen/nccc; the Rust demo with the cargo
 # the build chose, cmake/NcccRust.cmake); last, builds the web example
 # (SQLite in WebAssembly, examples/web) and prints where it is and how to
-# serve it, and prints the command that serves a page calling the
+# serve it, runs examples/zlib_stream.mjs under node (zlib built for wasm,
+# streamed through a z_stream JavaScript allocates), and prints the command that serves a page calling the
 # Cortex-M3 image through nccc's bridge (examples/web-device; printed
 # only, not run). Exits non-zero if any step fails.
 set -euo pipefail
@@ -47,6 +48,14 @@ site="$build/wasm/examples/web/site"
 echo "  built: $site (SQLite, the runtime and the wrappers in nccc_web.wasm)"
 echo "  serve it: node $root/examples/web/serve.mjs $site 8080"
 echo "  then open http://127.0.0.1:8080/ (ctest -L browser checks the page in chromium)"
+echo
+echo "== JavaScript under node: zlib streamed through a z_stream from new (examples/zlib_stream.mjs)"
+zwasm="$build/wasm/test/js/wasm"
+if [ -f "$zwasm/nccc_js_zlib.wasm" ]; then
+  node "$root/examples/zlib_stream.mjs" "$zwasm/nccc_js_zlib.wasm" "$zwasm/generated" "$root/README.md"
+else
+  echo "  not built: zlib for wasm needs npm, which fetches its sources (tools/install-deps.sh)"
+fi
 echo
 echo "== JavaScript in a browser: a microcontroller's functions (examples/web-device)"
 if cmake --build "$build" --target nccc_device_images >/dev/null 2>&1; then

@@ -5,13 +5,15 @@
 // written by name, and the bytes come back equal; node's own zlib
 // inflates what the wasm deflate made. zlib is real zlib 1.3.1 built for
 // wasm (test/cdata/fetch_zlib.cmake) with idl/zlib.idl's wrappers into
-// nccc_js_zlib.wasm. ctest runs it as cdata_zlib_js (labels cdata, js)
-// with NCCC_JS_ZLIB_WASM and NCCC_JS_GENERATED.
+// nccc_js_zlib.wasm; the chunks go through examples/zlib_stream.mjs's
+// stream. ctest runs it as cdata_zlib_js (labels cdata, js) with
+// NCCC_JS_ZLIB_WASM and NCCC_JS_GENERATED.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import { inflateSync } from "node:zlib";
 import * as nccc from "../../bindings/js/nccc/index.mjs";
+import { stream } from "../../examples/zlib_stream.mjs";
 
 const rt = await nccc.load(process.env.NCCC_JS_ZLIB_WASM);
 const gen = pathToFileURL(process.env.NCCC_JS_GENERATED).href;
@@ -39,43 +41,11 @@ function data() {
   return out;
 }
 
-// Feeds input in CHUNK pieces to step (deflate or inflate) through
-// strm's fields, collecting what it writes in CHUNK outputs.
-function stream(strm, step, finish, input) {
-  const inbuf = rt.alloc(CHUNK), outbuf = rt.alloc(CHUNK);
-  const out = [];
-  let pos = 0, ended = false;
-  while (!ended) {
-    const piece = input.subarray(pos, pos + CHUNK);
-    pos += piece.length;
-    rt.write(inbuf, piece);
-    strm.next_in = inbuf;
-    strm.avail_in = piece.length;
-    const flush = pos >= input.length ? finish : z.Z_NO_FLUSH;
-    for (;;) {
-      strm.next_out = outbuf;
-      strm.avail_out = CHUNK;
-      const st = step(strm, flush);
-      assert.ok([z.Z_OK, z.Z_STREAM_END, z.Z_BUF_ERROR].includes(st), `status ${st}`);
-      out.push(rt.read(outbuf, CHUNK - strm.avail_out));
-      if (st === z.Z_STREAM_END) {
-        ended = true;
-        break;
-      }
-      if (strm.avail_out !== 0) break;
-    }
-    if (pos >= input.length && flush === z.Z_NO_FLUSH) break;
-  }
-  rt.free(inbuf);
-  rt.free(outbuf);
-  return Buffer.concat(out);
-}
-
 test("deflate and inflate 10 MiB in 64 KiB chunks", () => {
   const input = data();
   const d = z.new("z_stream_s");
   assert.equal(z.deflateInit(d, z.Z_DEFAULT_COMPRESSION), z.Z_OK);
-  const packed = stream(d, z.deflate, z.Z_FINISH, input);
+  const packed = stream(rt, z, d, z.deflate, z.Z_FINISH, input, CHUNK);
   assert.equal(d.total_in, SIZE);
   assert.equal(d.total_out, packed.length);
   assert.equal(z.deflateEnd(d), z.Z_OK);
@@ -84,7 +54,7 @@ test("deflate and inflate 10 MiB in 64 KiB chunks", () => {
   assert.ok(inflateSync(packed).equals(input)); // node's own zlib agrees
   const i = z.new("z_stream_s");
   assert.equal(z.inflateInit(i), z.Z_OK);
-  const back = stream(i, z.inflate, z.Z_NO_FLUSH, packed);
+  const back = stream(rt, z, i, z.inflate, z.Z_NO_FLUSH, packed, CHUNK);
   assert.equal(i.total_out, SIZE);
   assert.equal(z.inflateEnd(i), z.Z_OK);
   i.free();

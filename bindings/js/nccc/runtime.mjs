@@ -270,9 +270,10 @@ export class Runtime {
   // The NUL-terminated UTF-8 string at p (null for NULL), or its n bytes.
   cstring(p, n) {
     if (!p) return null;
+    if (typeof p !== "number") throw new NcccError(`address expected, got ${typeof p}`, { kind: "type" });
     const u8 = this.mem.u8;
     let end = p + (n ?? 0);
-    if (n === undefined) while (u8[end] !== 0) end++;
+    if (n === undefined) while (end < u8.length && u8[end] !== 0) end++;
     // TextDecoder refuses views of shared memory (a threaded module's): copy
     return decoder.decode(this.mem.shared ? u8.slice(p, end) : u8.subarray(p, end));
   }
