@@ -83,6 +83,8 @@ lib:free(back)
 print()
 print("== SQLite (:memory:)")
 local SQLITE_OK = sqlite3.SQLITE_OK
+-- db is an owned object ([out, owned(sqlite3_close)] in the IDL): close()
+-- closes it, at most once.
 local rc3, db = sqlite3.sqlite3_open(":memory:")
 if rc3 ~= SQLITE_OK then error("sqlite3_open failed: " .. rc3) end
 
@@ -112,7 +114,7 @@ for _, p in ipairs(planets) do
   sqlite3.sqlite3_reset(stmt)
   lib:free(name)
 end
-check(sqlite3.sqlite3_finalize(stmt) == SQLITE_OK, "sqlite3_finalize failed")
+check(stmt:close(), "sqlite3_finalize did not run") -- stmt is owned too
 print(string.format("  inserted %d rows with a prepared statement", #planets))
 
 -- Row callback: one Lua table per row. The IDL's [length=ncols] makes
@@ -166,8 +168,7 @@ end
 check(#areas == #planets and area_calls == #planets,
   string.format("%d rows, %d calls of sphere_area", #areas, area_calls))
 
-local rcc = sqlite3.sqlite3_close(db)
-check(rcc == SQLITE_OK, "sqlite3_close returned " .. rcc)
+check(db:close(), "sqlite3_close did not run")
 print(string.format("  closed; sphere_area ran %d times, its closure %s", area_calls,
   area.live and "is STILL HELD" or "was released by the destroy notify"))
 check(not area.live, "the destroy notify did not release the closure")

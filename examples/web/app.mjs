@@ -61,12 +61,14 @@ function insertPlanets(rt, sqlite3, db) {
     if (step !== sqlite3.SQLITE_DONE) throw new Error(`insert ${p.name}: ${sqlite3.sqlite3_errmsg(db)}`);
     sqlite3.sqlite3_reset(stmt);
   }
-  if (sqlite3.sqlite3_finalize(stmt) !== sqlite3.SQLITE_OK) throw new Error('sqlite3_finalize failed');
+  if (!stmt.close()) throw new Error('sqlite3_finalize did not run'); // stmt is owned too
 }
 
 function runSqlite(rt) {
   const sqlite3 = sqlite3Module.bind(rt);
   show('sqlite-version', sqlite3.sqlite3_libversion());
+  // db is an owned object ([out, owned(sqlite3_close)] in the IDL):
+  // close() closes it, at most once
   const [rc, db] = sqlite3.sqlite3_open(':memory:');
   if (rc !== sqlite3.SQLITE_OK) throw new Error(`sqlite3_open returned ${rc}`);
   const exec = execWith(rt, sqlite3, db);
@@ -96,8 +98,7 @@ function runSqlite(rt) {
   fill('areas', areas);
   show('area-calls', String(calls));
 
-  const closed = sqlite3.sqlite3_close(db);
-  if (closed !== sqlite3.SQLITE_OK) throw new Error(`sqlite3_close returned ${closed}`);
+  if (!db.close()) throw new Error('sqlite3_close did not run');
   show('area-released', area.live ? 'no' : 'yes');
 }
 

@@ -75,6 +75,17 @@ test("a closed object", () => {
   assert.equal(hcb.obj_live(), 0);
 });
 
+test("an [out, owned] pointer is an owned object, refused once closed", () => {
+  const [st, o] = hcb.obj_make(5n);
+  assert.equal(st, 0);
+  assert.ok(o instanceof nccc.Owned, `not an Owned: ${o}`);
+  assert.equal(hcb.obj_value(o), 5n);
+  assert.equal(hcb.obj_live(), 1);
+  assert.equal(o.close(), true);
+  assert.equal(hcb.obj_live(), 0);
+  refused(() => hcb.obj_value(o), "closed", "hcb.obj_value", 1);
+});
+
 test("a released closure", () => {
   const c = hcb.callback("handler_fn", (x) => x + 1, "forever");
   assert.equal(c.release(), true);

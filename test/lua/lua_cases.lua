@@ -161,6 +161,16 @@ return function(lib, nccc)
     lib:free(p)
   end)
 
+  case("an [out, owned] pointer is an owned object", function()
+    local hcb = require("hcb").bind(lib)
+    local live = hcb.obj_live()
+    local st, o = hcb.obj_make(5)
+    assert(st == 0 and getmetatable(o) == nccc.Owned, tostring(o))
+    assert(hcb.obj_value(o) == 5 and hcb.obj_live() == live + 1)
+    assert(o:close() and hcb.obj_live() == live)
+    raises(function() hcb.obj_value(o) end, "closed")
+  end)
+
   case("a full thunk pool raises only where a thunk is bound", function()
     local hcb = require("hcb").bind(lib)
     local k = {}

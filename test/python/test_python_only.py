@@ -121,6 +121,20 @@ def test_with_closes_owned_objects_and_releases_closures(lib, gen):
         hcb.fold(2, s)
 
 
+def test_an_out_owned_pointer_is_an_owned_object(lib, gen):
+    hcb = gen["hcb"]
+    live = hcb.obj_live()
+    status, o = hcb.obj_make(5)
+    assert status == 0 and isinstance(o, nccc.Owned)
+    assert hcb.obj_value(o) == 5 and hcb.obj_live() == live + 1
+    assert o.close() and hcb.obj_live() == live
+    with pytest.raises(nccc.ArgumentValueError, match="object was closed"):
+        hcb.obj_value(o)
+    hcb.obj_make(6)
+    gc.collect()
+    assert hcb.obj_live() == live
+
+
 def test_the_finalizer_frees_what_was_never_closed(lib, gen):
     hcb = gen["hcb"]
     live = hcb.obj_live()

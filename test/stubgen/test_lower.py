@@ -61,7 +61,7 @@ def test_the_outputs_print_the_lowered_nonnull_set():
     c = files["lw_nccc.c"]
     body = c[c.index("void nccc_lw_every("):]
     body = body[:body.index("\n}\n")]
-    assert re.findall(r'NCCC_NONNULL_REQUIRE\w*\(in\[\d+\], "every", '
+    assert re.findall(r'NCCC_NONNULL_REQUIRE\w*\(in\[\d+\], "lw\.every", '
                       r'"(\w+)"', body) == _names(lf.nonnull_values)
     assert "NCCC_CB_REQUIRE(" in body
     # Lua: the positions of the function record's nonnull list

@@ -73,18 +73,23 @@ function withSets(e, S, call) {
 
 // call with the owned results of record e converted: an owned object
 // (rt.owner; freed through S.freeing when that also releases closure
-// groups) or an owned string (read, then freed).
+// groups), the return value's or an [out] pointer's, or an owned string
+// (read, then freed).
 function owning(rt, M, e, S, call) {
   const convs = {};
   let n = 0;
+  const freeOf = (o) => (o.frees ? S.freeing(o.free) : `${M.module}.${o.free}`);
   const own = e.owned;
   if (own) {
-    const free = own.frees ? S.freeing(own.free) : `${M.module}.${own.free}`;
-    convs[own.result] = own.kind === "string" ? rt.ownedString(free) : rt.owner(free, own.type);
+    convs[own.result] = own.kind === "string" ? rt.ownedString(freeOf(own)) : rt.owner(freeOf(own), own.type);
     n++;
   }
   for (const o of e.owned_strings || []) {
     convs[o.result] = rt.ownedString(`${M.module}.${o.free}`);
+    n++;
+  }
+  for (const o of e.owned_pointers || []) {
+    convs[o.result] = rt.owner(freeOf(o), o.type);
     n++;
   }
   return n ? rt.owning(call, convs) : call;

@@ -21,7 +21,7 @@ const KINDS_OUT = new Set([...KINDS_IN, "errno"]);
 // its slots or its record ask for more than numbers (sig: e's wasm32
 // signature).
 export function specialSignature(e, sig) {
-  if (e.owned || e.owned_strings || e.thunks || e.frees) return undefined;
+  if (e.owned || e.owned_strings || e.owned_pointers || e.thunks || e.frees) return undefined;
   if ((e.closures || []).length) return undefined;
   const [ins, outs] = sig.split(abi.grammar.separator);
   const ok = (kinds) => (c) => abi.codes[c] !== undefined && kinds.has(abi.codes[c].kind);

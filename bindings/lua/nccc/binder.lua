@@ -178,19 +178,23 @@ end
 
 -- call with the owned results of record e converted: an owned object
 -- (lib:owner, freed by the module's destructor; through S.freeing when
--- closing it also releases closure groups) or an owned string (read,
--- then freed).
+-- closing it also releases closure groups), the return value's or an
+-- [out] pointer's, or an owned string (read, then freed).
 local function owning(M, lib, e, S, call)
   local convs, n = {}, 0
+  local function free_of(o) return o.frees and S.freeing(o.free) or M.module .. "." .. o.free end
   local own = e.owned
   if own then
-    local free = own.frees and S.freeing(own.free) or M.module .. "." .. own.free
+    local free = free_of(own)
     convs[own.result] = own.kind == "string" and lib:owned_string(free)
       or lib:owner(free, own.type)
     n = 1
   end
   for _, o in ipairs(e.owned_strings or {}) do
     convs[o.result], n = lib:owned_string(M.module .. "." .. o.free), n + 1
+  end
+  for _, o in ipairs(e.owned_pointers or {}) do
+    convs[o.result], n = lib:owner(free_of(o), o.type), n + 1
   end
   if n == 0 then return call end
   local conv = (n == 1 and convs[1]) or lib:owning(convs)

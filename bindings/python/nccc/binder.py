@@ -439,6 +439,9 @@ class Module:
         for o in rec.get("owned_strings", ()):
             words[o["result"]] = owned.owned_string(
                 lib, lib.fast(self.name + "." + o["free"]))
+        for o in rec.get("owned_pointers", ()):
+            words[o["result"]] = owned.owner(
+                self._free(lib, b, o["free"], o.get("frees")), o["type"])
         call = lib.fast(h, words=words, **_fast_options(rec))
         for spec in _set_specs(rec):
             call = sets.closures(call, rec["in_count"], spec)
