@@ -18,7 +18,8 @@ make-module reads its tables off the records; M-bind! (module-bind!) looks every
 once, checks its signature and calls the makers. The library exports a
 procedure per function (its registry name), each constant as an
 identifier whose value comes from the bound library, and M-bind!,
-M-runtime, M-layout, M-callback, M-callback-signature, M-procedure.
+M-runtime, M-layout, M-callback, M-callback-signature, M-procedure,
+M-new and M-view (C objects).
 (rnrs) is imported under the prefix r: so that no C name can clash with
 it; every name the support library exports holds a character C
 identifiers cannot (% or -).
@@ -40,7 +41,7 @@ _FAST_OUT_KINDS = _FAST_IN_KINDS + ("errno", "string")
 # The signature codes, their kinds, widths and ranges (idl/abi.json).
 _ABI = load_abi()
 _HELPERS = ("bind!", "runtime", "layout", "callback", "callback-signature",
-            "procedure")
+            "procedure", "new", "view")
 
 
 def scheme_string(text):
@@ -110,6 +111,10 @@ def emit(module, idl_name):
     src.line("  (module-callback-signature %module name))")
     src.line("(r:define (%s-procedure name) (module-procedure %%module "
              "name))" % m)
+    src.line("(r:define (%s-new name . init) (r:apply module-new %%module "
+             "name init))" % m)
+    src.line("(r:define (%s-view name p . count) (r:apply module-view "
+             "%%module name p count))" % m)
     src.blank()
     for mk in makers:
         src.line("(r:define-syntax %s (r:identifier-syntax (r:vector-ref "

@@ -171,6 +171,14 @@
       (set! passed (+ passed 1))
       (fail "libc.strlen of 70000 bytes"
             (if (message-condition? e) (condition-message e) "no error"))))
+;; C objects live in this process's memory: a module bound from a device
+;; refuses new and view (docs/SCHEME.md, "C objects"), kind remote.
+(for-each (lambda (helper)
+            (let ([e (guard (e [#t e]) (helper) #f)])
+              (if (and (nccc-error? e) (eq? (nccc-error-kind e) 'remote))
+                  (set! passed (+ passed 1))
+                  (fail "libc-new, libc-view" (if (message-condition? e) (condition-message e) e)))))
+          (list (lambda () (libc:libc-new "div_t")) (lambda () (libc:libc-view "div_t" 1))))
 (for-each (lambda (k)
             (let ([a (nccc-constant here (string-append "libc." k))]
                   [b (nccc-constant there (string-append "libc." k))])

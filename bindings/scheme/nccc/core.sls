@@ -9,6 +9,7 @@
 ;;;   registry   modules, layouts and structs, constants
 ;;;   callbacks  the dispatcher, closures, converters, pending errors
 ;;;   calls      loading, functions and calls, owned objects, packed
+;;;   cdata      C objects: records in C memory, fields by name
 ;;;   module     what generated libraries call (not re-exported here)
 ;;; and under them the adapter (nccc compat), one per implementation,
 ;;; chosen by file extension (compat.scm for Guile,
@@ -41,6 +42,9 @@
    ;; callbacks
    nccc-callback nccc-callback-group nccc-callback? nccc-callback-context
    nccc-callback-live? nccc-release nccc-closure-stats nccc-callbacks-held
+   ;; C objects (made by a generated library's M-new and M-view)
+   nccc-cdata? nccc-ref nccc-set! nccc-cdata-address nccc-cdata-length nccc-cdata-bytes
+   nccc-cdata-live?
    ;; owned pointers, packed functions
    nccc-own nccc-owned? nccc-owned-address nccc-owned-live? nccc-close nccc-collect!
    nccc-packed-call nccc-register-packed
@@ -49,4 +53,5 @@
   (import (rename (only (nccc compat) compat-implementation)
                   (compat-implementation nccc-implementation))
           (nccc private values) (nccc private runtime) (nccc private convert)
-          (nccc private registry) (nccc private callbacks) (nccc private calls)))
+          (nccc private registry) (nccc private callbacks) (nccc private calls)
+          (nccc private cdata)))

@@ -290,10 +290,16 @@
     (unless (nccc-owned? o) (misuse 'nccc-owned-live? "not an owned object" o))
     (and (nccc-owned-address o) #t))
 
-  ;; #t when this call freed it, #f when it was closed already.
+  ;; #t when this call freed it, #f when it was closed already. A C
+  ;; object (nccc private cdata) that new or view returned closes its
+  ;; state: new's frees the memory, a view of an address stops.
   (define (nccc-close o)
-    (unless (nccc-owned? o) (misuse 'nccc-close "not an owned object" o))
-    (close-owned o))
+    (cond [(nccc-owned? o) (close-owned o)]
+          [(and (nccc-cdata? o) (cdata-root? o)) (close-owned (cdata-state o))]
+          [(nccc-cdata? o)
+           (misuse/kind 'nccc-close 'type
+                        "a view of a part of a C object: close the object it came from" o)]
+          [else (misuse 'nccc-close "not an owned object" o)]))
 
   ;; A full collection, then the destructors of what it found.
   (define (nccc-collect!)

@@ -1,14 +1,17 @@
 #!r6rs
 ;;; nccc/private/convert.sls — (nccc private convert): Scheme values to
-;;; slots and back by signature code. Callbacks and owned objects are
-;;; values an argument may be, so their records are here; making and
-;;; releasing them is (nccc private callbacks) and (nccc private calls).
+;;; slots and back by signature code. Callbacks, owned objects and C
+;;; objects are values an argument may be, so their records are here;
+;;; making and releasing them is (nccc private callbacks), (nccc private
+;;; calls) and (nccc private cdata).
 (library (nccc private convert)
   (export make-callback nccc-callback? callback-rt nccc-callback-context callback-scope
           callback-held callback-held-set! callback-signatures nccc-callback-live? callback-slot
           make-owned nccc-owned? nccc-owned-address nccc-owned-address-set!
           owned-free owned-name
-          encode check-int decode encode-args decode-results nccc-peek nccc-poke)
+          make-cdata nccc-cdata? cdata-type cdata-address cdata-count cdata-state cdata-root?
+          cdata-live-address pointer->slot scalar->slot
+          encode check-int check-int-as decode encode-args decode-results nccc-peek nccc-poke)
   (import (rnrs) (nccc private values) (nccc private runtime))
 
   ;; signatures: each member's callback signature, as claimed
@@ -30,53 +33,97 @@
   (define-record-type (owned make-owned nccc-owned?)
     (fields (mutable address nccc-owned-address nccc-owned-address-set!) free name))
 
+  ;; A C object (nccc private cdata): type, its class or, for an array
+  ;; of scalars, their code; address; count, #f for one record, else the
+  ;; elements of an array view; state, the owned record that says whether
+  ;; the memory is live (address #f once freed), shared by every view
+  ;; taken from the object; root?, #t for what new or view returned (what
+  ;; nccc-close frees or stops).
+  (define-record-type (cdata make-cdata nccc-cdata?)
+    (fields type address count state root?))
+
+  ;; The address of a C object that is not freed, else raises (kind
+  ;; closed, "cd_big object was freed").
+  (define (cdata-live-address who v what)
+    (let ([state (cdata-state v)])
+      (if (nccc-owned-address state)
+          (cdata-address v)
+          (misuse/kind who 'closed (string-append what (owned-name state) " object was freed")
+                       v))))
+
   ;; One value for a one-slot item; strings are allocated and recorded
   ;; with (keep! address) so that the caller frees them.
   (define (encode rt who c v position keep!)
-    (define (wrong what) (misuse who (string-append "bad argument #" (number->string position)
-                                                    ": expected " what) v))
     (case c
-      [(#\?) (if (boolean? v) (if v 1 0) (wrong "a boolean"))]
-      [(#\f) (if (real? v) (float->slot (float-in-range who position (inexact v))) (wrong "a real number"))]
-      [(#\d) (if (real? v) (double->slot (inexact v)) (wrong "a real number"))]
-      [(#\p #\F #\c)
-       ;; c: a closure context, made from a callback (docs/CALLBACKS.md)
-       (cond [(not v) 0]
-             [(and (nccc-callback? v) (not (char=? c #\F))) (callback-slot who v)]
-             [(nccc-owned? v)
-              (or (nccc-owned-address v)
-                  (misuse/kind who 'closed (string-append "bad argument #" (number->string position)
-                                                         ": the owned object is closed")
-                               v))]
-             [(exact-int? v) (if (<= 0 v u64-max) v (wrong "an address (0..2^64-1)"))]
-             [else (wrong (if (char=? c #\F) "an address or #f" "an address, a callback or #f"))])]
+      [(#\p #\F #\c) (pointer->slot who c v position)]
       [(#\s)
        (cond [(not v) 0]
              [(string? v) (let ([p (string->c rt who v)]) (keep! p) p)]
-             [else (wrong "a string or #f")])]
+             [else (misuse who (string-append (arg-text position) "expected a string or #f") v)])]
+      [else (scalar->slot who c v position)]))
+
+  ;; The words a message about arg begins with: arg itself (a string, such
+  ;; as "field 'type' of cdata.cd_event: ") or an argument's position.
+  (define (arg-text arg)
+    (if (string? arg) arg (string-append "bad argument #" (number->string arg) ": ")))
+
+  ;; The slot of v for a scalar code c (bool, int, float), checked.
+  (define (scalar->slot who c v arg)
+    (define (wrong what) (misuse who (string-append (arg-text arg) "expected " what) v))
+    (case c
+      [(#\?) (if (boolean? v) (if v 1 0) (wrong "a boolean"))]
+      [(#\f) (cond [(not (real? v)) (wrong "a real number")]
+                   [(float-fits? (inexact v)) (float->slot (inexact v))]
+                   [else (misuse/kind who 'range (string-append (arg-text arg)
+                                                                "value out of range for float")
+                                      (inexact v))])]
+      [(#\d) (if (real? v) (double->slot (inexact v)) (wrong "a real number"))]
       [else
        (cond [(not (exact-int? v)) (wrong "an exact integer")]
              [(code-holds? c v) (int->slot v)]
-             [else (check-int who position v c)])]))
+             [else (check-int-as who (arg-text arg) v c)])]))
+
+  ;; The slot of a pointer value v for code c (p, F, or c: a closure
+  ;; context, made from a callback, docs/CALLBACKS.md): #f for NULL, an
+  ;; address, a callback (not for F), an owned object or a C object (their
+  ;; addresses, refused once closed or freed); arg as for arg-text.
+  (define (pointer->slot who c v arg)
+    (cond [(not v) 0]
+          [(and (nccc-callback? v) (not (char=? c #\F))) (callback-slot who v)]
+          [(nccc-owned? v)
+           (or (nccc-owned-address v)
+               (misuse/kind who 'closed (string-append (arg-text arg) "the owned object is closed")
+                            v))]
+          [(nccc-cdata? v) (cdata-live-address who v (string-append (arg-text arg) "the "))]
+          [(exact-int? v)
+           (if (<= 0 v u64-max)
+               v
+               (misuse who (string-append (arg-text arg) "expected an address (0..2^64-1)") v))]
+          [else (misuse who (string-append (arg-text arg)
+                                           "expected " (if (char=? c #\F) "an address or #f"
+                                                           "an address, a callback or #f"))
+                        v)]))
 
   ;; v when it is an exact integer in the range of code c, else raises
   ;; (type, integral or range).
-  (define (check-int who position v c)
-    (let ([arg (string-append "bad argument #" (number->string position) ": ")])
-      (cond
-       [(not (real? v))
-        (misuse/kind who 'type (string-append arg "expected an exact integer, "
-                                              (code-type-name c)) v)]
-       [(not (and (integer? v) (exact? v)))
-        (misuse/kind who 'integral (string-append arg "expected an exact integer, "
-                                                  (code-type-name c)) v)]
-       [(code-holds? c v) v]
-       [else (misuse/kind who 'range
-                          (string-append arg "value " (number->string v) " out of range for "
-                                         (code-type-name c) " ("
-                                         (number->string (code-min c)) ".."
-                                         (number->string (code-max c)) ")")
-                          v)])))
+  (define (check-int who position v c) (check-int-as who (arg-text position) v c))
+
+  ;; The same, its message after arg ("field 'type' of cdata.cd_event: ").
+  (define (check-int-as who arg v c)
+    (cond
+     [(not (real? v))
+      (misuse/kind who 'type (string-append arg "expected an exact integer, "
+                                            (code-type-name c)) v)]
+     [(not (and (integer? v) (exact? v)))
+      (misuse/kind who 'integral (string-append arg "expected an exact integer, "
+                                                (code-type-name c)) v)]
+     [(code-holds? c v) v]
+     [else (misuse/kind who 'range
+                        (string-append arg "value " (number->string v) " out of range for "
+                                       (code-type-name c) " ("
+                                       (number->string (code-min c)) ".."
+                                       (number->string (code-max c)) ")")
+                        v)]))
 
   (define (decode rt c s)
     (case c

@@ -13,6 +13,7 @@
 (library (nccc private module)
   (export make-module module-procedures module-bind! module-runtime module-constant
           module-layout module-callback module-callback-signature module-procedure
+          module-new module-view
           nccc-call nccc-call*
           slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set! slot-f64-set!
           arg-int? arg-flonum? %nccc-bind-call %nccc-real %nccc-float %nccc-pointer
@@ -21,7 +22,7 @@
           (rename (check-int %nccc-int) (misuse/kind %nccc-misuse) (pending %nccc-pending)))
   (import (rnrs) (nccc abi) (nccc compat) (nccc private values) (nccc private runtime)
           (nccc private convert) (nccc private registry) (nccc private callbacks)
-          (nccc private calls) (nccc private records))
+          (nccc private calls) (nccc private records) (nccc private cdata))
 
   ;; ---- a generated library's state ----------------------------------------
 
@@ -39,10 +40,11 @@
   ;; alists); sets: #(#(set #(member type) ...));
   ;; closures: ((function set owner ((slot . member) ...) context-slot-or-#f)
   ;; ...), slots counted from 1; frees: ((function set ...) ...); groups:
-  ;; per set, the owners' groups by address.
+  ;; per set, the owners' groups by address. objects: its C object
+  ;; classes (nccc private cdata).
   (define-record-type (module make-module* module?)
     (fields name functions callbacks constants makers owned procedures (mutable bound)
-            values sets closures frees groups bytes procs))
+            values sets closures frees groups bytes procs objects))
 
   ;; (make-module records makers): the module of a generated library:
   ;; its binding records (docs/BINDING.md, as quoted alists: an object is
@@ -71,15 +73,16 @@
                      (map (lambda (f) (cons (described f 'name) (described f 'frees)))
                           (filter (lambda (f) (described f 'frees)) functions))
                      (filter pair? (map bytes-row functions))
-                     (filter pair? (map procs-row functions)))))
+                     (filter pair? (map procs-row functions))
+                     (new-objects (described records 'module) (or (described records 'layouts) '())))))
 
   (define (make-module** name functions callbacks constants makers owned values sets
-                         closures frees bytes procs)
+                         closures frees bytes procs objects)
     (let* ([n (vector-length functions)] [m #f] [procedures (make-vector n #f)]
            [groups (map (lambda (s) (cons (vector-ref s 0) (make-eqv-hashtable)))
                         (vector->list sets))])
       (set! m (make-module* name functions callbacks constants makers owned procedures #f
-                            values sets closures frees groups bytes procs))
+                            values sets closures frees groups bytes procs objects))
       ;; until bound, a procedure that raises "not bound"; a reference to
       ;; it kept from then calls the bound one later
       (do ([k 0 (+ k 1)]) ((= k n) m)
@@ -285,6 +288,23 @@
     (vector-ref (vector-ref (bound-state m (string->symbol (module-name m))) 1) k))
 
   (define (module-layout m name) (nccc-layout (module-runtime m) (qualified m name)))
+
+  ;; C objects (docs/SCHEME.md, "C objects"): (M-new name [init]) and
+  ;; (M-view name p [count]).
+  (define (module-new m name . init)
+    (let ([who (string->symbol (string-append (module-name m) "-new"))])
+      (unless (<= (length init) 1) (optional-count-error who 1 (+ 1 (length init))))
+      (objects-new (module-objects m) (vector-ref (bound-state m who) 0) who name
+                   (and (pair? init) (car init)))))
+  (define (module-view m name p . count)
+    (let ([who (string->symbol (string-append (module-name m) "-view"))])
+      (unless (<= (length count) 1) (optional-count-error who 2 (+ 2 (length count))))
+      (objects-view (module-objects m) (vector-ref (bound-state m who) 0) who name p
+                    (and (pair? count) (car count)))))
+  (define (optional-count-error who n got)
+    (misuse/kind who 'count (string-append "wrong number of arguments: expects "
+                                           (number->string n) " or " (number->string (+ n 1))
+                                           " arguments, got " (number->string got))))
 
   (define (module-callback m name scope proc)
     (nccc-callback (module-runtime m) (module-callback-signature m name) scope

@@ -12,7 +12,7 @@
           B-MODULE-FIND B-MODULE-TYPE B-MODULE-FIELD B-MODULE-CONSTANT B-PEEK B-POKE
           B-READ B-WRITE B-CLAIM-GROUP-TYPED B-RELEASE B-STATS B-CLEAR-ERROR
           NCCC-ERR-NAME-NOT-FOUND
-          string-at read-bytes string->c with-c-string free check-rt check-address
+          string-at bytes->string read-bytes string->c with-c-string free check-rt check-address
           nccc-alloc nccc-free nccc-read nccc-write nccc-string-at nccc-string->c)
   (import (rnrs) (nccc abi) (nccc compat) (nccc private values))
 

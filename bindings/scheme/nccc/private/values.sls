@@ -10,7 +10,7 @@
           two^64 u64-max exact-int? iota-from
           make-slots slot-ref slot-set! slots slots-of
           code-kind code-signed? code-min code-max code-holds? code-type-name slot->int int->slot
-          double->slot slot->double float->slot float-in-range
+          double->slot slot->double float->slot float-in-range float-fits?
           make-sref sref? sref-name sref-slots sref-size sref-layout
           scalar-code? parse-signature item-slots items-slots items-rest?)
   (import (rnrs) (nccc abi))
@@ -183,11 +183,13 @@
   ;; A finite double beyond float's range is refused (infinities and
   ;; NaNs pass).
   (define (float-in-range who position x)
-    (if (and (< 3.4028235677973366e38 (abs x)) (not (= x (* 2 x))) (= x x))
+    (if (float-fits? x)
+        x
         (misuse/kind who 'range (string-append "bad argument #" (number->string position)
                                                ": value out of range for float")
-                     x)
-        x))
+                     x)))
+  (define (float-fits? x)
+    (not (and (< 3.4028235677973366e38 (abs x)) (not (= x (* 2 x))) (= x x))))
 
   ;; ---- signatures ------------------------------------------------------
 
