@@ -32,18 +32,23 @@ class _Item:
     __slots__ = ("kind", "nonnull", "bits", "slots", "slot", "lo", "hi")
 
 
+# How an item converts, as nccc._core's kinds (core.h, enum pcore_kind)
+INTS = ("sint", "uint")
+FLOATS = ("f32", "f64")
+HELPERS = ("word", "bytes")   # the support library's only
+
+
 def _kind(info, helper):
-    """The conversion of a code's item, as nccc._core's (spec.c): its
-    letter here; "w" the support library's."""
+    """The conversion of a code's item, as nccc._core's (spec.c)."""
     if helper or info.kind == "closure":
-        return "w"
+        return "word"
     if info.kind == "bool":
-        return "?"
+        return "bool"
     if info.kind in ("int", "errno"):
-        return "i" if info.signed else "u"
+        return "sint" if info.signed else "uint"
     if info.kind == "float":
-        return "f" if info.bytes == 4 else "d"
-    return "z" if info.kind == "string" else "p"
+        return "f32" if info.bytes == 4 else "f64"
+    return "str" if info.kind == "string" else "ptr"
 
 
 def _item(body, pos):
@@ -61,13 +66,13 @@ def _item(body, pos):
         size = int(m.group(1))
         if size < 1:
             return None
-        it.kind, it.slots = "x", -(-size // 8)
+        it.kind, it.slots = "bytes", -(-size // 8)
         return it, m.end()
     info = abi.CODES.get(body[pos:pos + 1])
     if info is None:
         return None
     it.kind = _kind(info, helper)
-    if it.kind in "iu":
+    if it.kind in INTS:
         it.bits = info.bits
         it.lo, it.hi = info.min, info.max
     return it, pos + 1
@@ -100,26 +105,26 @@ def _int(v):
 def _take(it, v, keep):
     """The slot of v for item it, or None (the support library's)."""
     k = it.kind
-    if k == "?":
+    if k == "bool":
         s = 1 if v is True else 0 if v is False else None
-    elif k in "iu":
+    elif k in INTS:
         s = v & (_TOP - 1) if _int(v) and it.lo <= v <= it.hi else None
-    elif k == "r":
+    elif k == "raw":
         s = v & (_TOP - 1) if _int(v) and -(1 << 63) <= v < _TOP else None
-    elif k in "fd":
+    elif k in FLOATS:
         if isinstance(v, float) or _int(v):
             try:
                 d = float(v)
             except OverflowError:
                 return None
-            if k == "f" and abs(d) > _FLT_MAX and d != d * 2:
+            if k == "f32" and abs(d) > _FLT_MAX and d != d * 2:
                 return None
             s = struct.unpack("<Q", struct.pack("<d", d))[0]
         else:
             s = None
-    elif k == "p":
+    elif k == "ptr":
         s = 0 if v is None else v if _int(v) and 0 <= v < _TOP else None
-    elif k == "z":
+    elif k == "str":
         b = v.encode("utf-8", "surrogateescape") if isinstance(v, str) else \
             v if isinstance(v, bytes) else None
         if b is None or b"\0" in b:
@@ -151,17 +156,17 @@ def _store(v, buf, at, n):
 def _give(it, buf, at):
     """The Python value of item it from its slots at buf[at]."""
     s, k = buf[at], it.kind
-    if k == "?":
+    if k == "bool":
         return s != 0
-    if k in "ir":
+    if k in ("sint", "raw"):
         return s - _TOP if s >> 63 else s
-    if k in "uw":
+    if k in ("uint", "word"):
         return s
-    if k in "fd":
+    if k in FLOATS:
         return struct.unpack("<d", struct.pack("<Q", s))[0]
-    if k == "p":
+    if k == "ptr":
         return s or None
-    if k == "z":
+    if k == "str":
         return ctypes.string_at(s).decode("utf-8", "surrogateescape") \
             if s else None
     return b"".join(buf[at + j].to_bytes(8, sys.byteorder)
@@ -245,14 +250,14 @@ class Function:
         res = []
         for k, it in enumerate(self.outs):
             v = _give(it, outb, it.slot)
-            res.append(self.post(k + 1, v) if it.kind in "wx" else v)
+            res.append(self.post(k + 1, v) if it.kind in HELPERS else v)
         if not res:
             return None
         return res[0] if len(res) == 1 else tuple(res)
 
 
 _RAW = _Item()
-_RAW.kind, _RAW.nonnull, _RAW.slots, _RAW.slot = "r", False, 1, 0
+_RAW.kind, _RAW.nonnull, _RAW.slots, _RAW.slot = "raw", False, 1, 0
 function = Function
 
 
@@ -380,7 +385,7 @@ def _dispatch(in_addr, out_addr):
         args = []
         for k, it in enumerate(e.ins):
             v = _give(it, inb, it.slot + 1)
-            args.append(e.conv(k + 1, v) if it.kind in "wx" else v)
+            args.append(e.conv(k + 1, v) if it.kind in HELPERS else v)
         res = e.fn(*args)
         if len(e.outs) == 1:
             _put(e, 0, res, outb)
