@@ -11,12 +11,16 @@ sys.path.insert(0, ROOT)
 
 from stubgen.model import build  # noqa: E402
 
-IDLS = {"tour": "idl/examples/tour.idl", "hcb": "test/hosts/fixture/hcb.idl"}
+IDLS = {"tour": "idl/examples/tour.idl", "hcb": "test/hosts/fixture/hcb.idl",
+        "cdata": "test/cdata/cdata.idl"}
 MODULES = {m: build(open(os.path.join(ROOT, p)).read()) for m, p in IDLS.items()}
 KINDS = {"null": "Null", "closed": "Closed", "callback": "Panic", "unknown": "Unknown",
          "nul": "Text", "released": "Released", "type": "Type", "range": "Range",
          "integral": "Integral", "count": "Count", "field": "Field", "pool": "Status",
-         "packed": "Status", "scope": "Scope"}
+         "packed": "Status", "scope": "Scope",
+         # C objects: a freed object, an index past an array, bytes of
+         # another size than the record's
+         "freed": "Closed", "index": "Range", "size": "Count"}
 
 
 class Unsupported(Exception):

@@ -1,7 +1,8 @@
 """The steps of the case table that Rust states through the registry
 (nccc::dynamic): calls by name or handle, calls whose arguments no value
-of a generated method's types holds, closures used as values, packed
-calls, memory, the registry's own facts, repetition."""
+of a generated method's types holds, closures used as values (and which
+closures of a case are such values), packed calls, memory, the
+registry's own facts, repetition."""
 
 from case_common import KINDS, MODULES, Unsupported, _int, _lit
 
@@ -145,7 +146,7 @@ class RegistrySteps:
             kind = self.saved.get(v["saved"])
             if kind == "dyn":
                 return "%s.clone()" % v["saved"]
-            if kind == "owned":
+            if kind == "owned" or isinstance(kind, tuple):  # a C object
                 return "Dyn::Ptr(%s.ptr().unwrap())" % v["saved"]
             if kind == "ptr":
                 return "Dyn::Ptr(%s)" % v["saved"]
@@ -329,3 +330,35 @@ class RegistrySteps:
         self.lines.append("for c in made { c.release(rt).unwrap(); }")
 
 
+def value_closures(steps):
+    """The closures a case uses as values: passed to more than one call,
+    released, passed through the registry, or counted before their use. Rust makes these with
+    Runtime::dynamic_closure when the case makes them, and the calls that
+    take them go through the registry."""
+    uses = {}
+    ids = set()
+    made = set()
+    for st in steps:
+        inner = st.get("step", st)
+        if "callback" in st:
+            made.add(st["callback"])
+        if "group" in st:
+            made.add(st["group"])
+        if "counters" in st and "in_use" in st["counters"]:
+            # the case counts its closures before using them: they exist
+            # from when it makes them
+            ids |= made - set(uses)
+        for a in inner.get("args", []):
+            if isinstance(a, dict) and "closure" in a:
+                uses[a["closure"]] = uses.get(a["closure"], 0) + (st.get("repeat", 1))
+                if inner.get("registry") or inner.get("handle"):
+                    ids.add(a["closure"])
+        if "release" in st:
+            ids.add(st["release"])
+    return ids | released_inside(steps) | {cid for cid, n in uses.items() if n > 1}
+
+
+def released_inside(steps):
+    """The closures a callback of the case releases (behaviour release)."""
+    return {st["do"]["release"] for st in steps
+            if "callback" in st and isinstance(st.get("do"), dict) and "release" in st["do"]}

@@ -15,9 +15,10 @@ closure refused for its scope (error scope): a method claims its
 closures itself with its parameter's scope, and an nccc::Closure fits
 no closure parameter. Such a case becomes a compile_fail doctest requiring the type error E0308,
 written to refusals.rs beside OUT.rs (the test crate's library includes
-it, so `cargo test` runs it). A case whose "needs" (cdata: the C object
-steps) this converter does not implement becomes an ignored #[test]
-named NOT_RUN_..., which `cargo test` counts as ignored, never passed.
+it, so `cargo test` runs it). The C object steps (needs "cdata") are
+case_cdata.py's. A case whose "needs" this converter does not implement
+becomes an ignored #[test] named NOT_RUN_..., which `cargo test` counts
+as ignored, never passed.
 """
 
 import json
@@ -25,21 +26,22 @@ import os
 import re
 import sys
 
+from case_cdata import CdataSteps
 from case_common import (IDLS, KINDS, MODULES, RANGES, Unsupported,
                          _debug, _int, _lit)
-from case_registry import RegistrySteps
+from case_registry import RegistrySteps, released_inside, value_closures
 from stubgen.emit_rust import rust_signature
 
 
-# The "needs" of the case table the Rust tests implement: none yet.
-HAS = set()
+# The "needs" of the case table the Rust tests implement.
+HAS = {"cdata"}
 
 
 class CompileTimeRefusal(Exception):
     """A case whose call does not compile in Rust: the call's text."""
 
 
-class Case(RegistrySteps):
+class Case(CdataSteps, RegistrySteps):
     def __init__(self, name):
         self.name = name
         self.lines = []
@@ -68,7 +70,7 @@ class Case(RegistrySteps):
             kind = self.saved.get(v["saved"])
             if kind is None:
                 raise Unsupported("a value never saved")
-            if kind == "owned" and ty == "nccc::Ptr":
+            if (kind == "owned" or isinstance(kind, tuple)) and ty == "nccc::Ptr":
                 return "%s.ptr()?" % v["saved"]
             if kind == "dyn":
                 if ty != "nccc::Ptr":
@@ -250,7 +252,7 @@ class Case(RegistrySteps):
         for key in ("call", "packed", "register_packed", "callback", "procedure", "group", "check", "counters", "close", "forget",
                     "collect", "constant", "layout", "release", "alloc", "free",
                     "read_string", "signature", "functions", "modules", "repeat",
-                    "exhaust"):
+                    "exhaust", "new", "view", "field", "record", "assign", "read_bytes", "write_bytes"):
             if key in st:
                 return getattr(self, "do_" + key)(st)
         raise Unsupported("a step of kind %s" % next(k for k in st if k != "name"))
@@ -425,7 +427,7 @@ class Case(RegistrySteps):
     def do_close(self, st):
         name = st["close"].get("saved")
         if self.saved.get(name) != "owned":
-            raise Unsupported("closing what is not an owned object")
+            return self.close_object(st)
         self.lines.append("assert_eq!(%s.close(), %s);" % (name, "true" if st["expect"] else "false"))
 
     def do_forget(self, st):
@@ -499,49 +501,17 @@ def shown_values(cb, names, types):
     return shown
 
 
-def _value_closures(steps):
-    """The closures a case uses as values: passed to more than one call,
-    released, passed through the registry, or counted before their use. Rust makes these with
-    Runtime::dynamic_closure when the case makes them, and the calls that
-    take them go through the registry."""
-    uses = {}
-    ids = set()
-    made = set()
-    for st in steps:
-        inner = st.get("step", st)
-        if "callback" in st:
-            made.add(st["callback"])
-        if "group" in st:
-            made.add(st["group"])
-        if "counters" in st and "in_use" in st["counters"]:
-            # the case counts its closures before using them: they exist
-            # from when it makes them
-            ids |= made - set(uses)
-        for a in inner.get("args", []):
-            if isinstance(a, dict) and "closure" in a:
-                uses[a["closure"]] = uses.get(a["closure"], 0) + (st.get("repeat", 1))
-                if inner.get("registry") or inner.get("handle"):
-                    ids.add(a["closure"])
-        if "release" in st:
-            ids.add(st["release"])
-    return ids | _released_inside(steps) | {cid for cid, n in uses.items() if n > 1}
-
-
-def _released_inside(steps):
-    """The closures a callback of the case releases (behaviour release)."""
-    return {st["do"]["release"] for st in steps
-            if "callback" in st and isinstance(st.get("do"), dict) and "release" in st["do"]}
-
-
 def convert(case, k):
     c = Case(case.get("name", "case %d" % k))
     steps = case.get("steps", [case])
-    c.values = _value_closures(steps)
-    c.released_inside = _released_inside(steps)
+    c.values = value_closures(steps)
+    c.released_inside = released_inside(steps)
     for st in steps:
         c.step(st)
     fn = "case_%03d_%s" % (k, re.sub(r"[^a-z0-9]+", "_", c.name.lower()).strip("_")[:40])
     body = ["let base = rt.closure_stats().unwrap();", "let _ = &base;"] + c.lines
+    if case.get("needs") == "cdata":
+        body = ["let cdata_m = cdata::Module::bind(rt).unwrap();"] + body
     return fn, body
 
 

@@ -1,5 +1,6 @@
 //! The shared host fixture for the Rust tests: the generated modules
-//! `tour` and `hcb`, and `with_fixture`, which gives a test a fresh
+//! `tour`, `hcb` and `cdata` (which the cases of the C objects bind
+//! themselves), and `with_fixture`, which gives a test a fresh
 //! runtime (its registry in a pool on the heap) with the fixture's modules
 //! and globals added and both modules bound. The runtime is one per
 //! process: tests take turns through a lock.
@@ -9,7 +10,8 @@ use std::sync::Mutex;
 
 use nccc::{Error, Runtime};
 
-// `#[path = "GENERATED/tour.rs"] pub mod tour;`, the same for hcb, and
+// `#[path = "GENERATED/tour.rs"] pub mod tour;`, the same for hcb and
+// cdata, and
 // the cases refused at compile time (GENERATED/refusals.rs), all
 // written by build.rs (a path attribute takes no macro)
 include!(concat!(env!("OUT_DIR"), "/modules.rs"));

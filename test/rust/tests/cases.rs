@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Mutex};
 
 use nccc_rust_tests::cases::*;
-use nccc_rust_tests::{hcb, tour, with_fixture};
+use nccc::CRecord;
+use nccc_rust_tests::{cdata, hcb, tour, with_fixture};
 
 include!(concat!(env!("NCCC_RUST_GENERATED"), "/cases.rs"));

@@ -197,19 +197,26 @@ fn encode_slot(code: &Code, value: &Dyn, function: &'static str, position: usize
         }
         (Kind::Closure, Dyn::Closure(c)) => Ok(c.context),
         (Kind::String, Dyn::Null) => Ok(0),
-        (Kind::String, Dyn::Str(s)) => {
-            if s.as_bytes().contains(&0) {
-                return Err(kind_error(ErrorKind::Text, function, position, "a NUL byte inside a string"));
-            }
-            let mut bytes = Vec::with_capacity(s.len() + 1);
-            bytes.extend_from_slice(s.as_bytes());
-            bytes.push(0);
-            let addr = bytes.as_ptr() as u64;
-            strings.push(bytes);
-            Ok(addr)
-        }
+        // text as a string, or as bytes (unsigned-char text)
+        (Kind::String, Dyn::Str(s)) => lend_text(s.as_bytes(), strings, function, position),
+        (Kind::String, Dyn::Bytes(b)) => lend_text(b, strings, function, position),
         _ => wrong(expected),
     }
+}
+
+/// The address of a NUL-terminated copy of `text`, kept in `strings` for
+/// the call. Errors: a NUL inside (kind Text).
+fn lend_text(text: &[u8], strings: &mut Vec<Vec<u8>>, function: &'static str, position: usize)
+             -> Result<u64, Error> {
+    if text.contains(&0) {
+        return Err(kind_error(ErrorKind::Text, function, position, "a NUL byte inside a string"));
+    }
+    let mut bytes = Vec::with_capacity(text.len() + 1);
+    bytes.extend_from_slice(text);
+    bytes.push(0);
+    let addr = bytes.as_ptr() as u64;
+    strings.push(bytes);
+    Ok(addr)
 }
 
 /// The value of a result slot.

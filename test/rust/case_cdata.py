@@ -1,0 +1,245 @@
+"""The C object steps of the case table (needs "cdata": new, view, field,
+record, assign, read_bytes, write_bytes, close of an object, alloc of a
+record's size) as Rust over the generated module's records (`cdata::c::T`,
+docs/RUST.md "C objects"). A field path becomes the typed accessors the
+layout records give (`ev.data().shape().corners().at(1)?.y()?`). Refused
+when compiled in Rust, so not converted (Unsupported): a value of the
+wrong type for a field, a name that is no field or no record; also a
+view of records by count, which the Rust module has no form for."""
+
+from case_common import KINDS, MODULES, Unsupported, _lit
+from stubgen.emit_rust.objects import _rust_scalar
+from stubgen.emit_rust.types import ident
+from stubgen.model.binding import layout_record
+
+
+def _layouts(mod):
+    """{layout name: (layout record, {field name: model field})}."""
+    return {e.name: (layout_record(e), {f.name: f for f in e.fields})
+            for e in MODULES[mod].layouts if e.kind != "opaque"}
+
+
+def _hex(text):
+    return "&[%s]" % ", ".join("0x%su8" % text[k:k + 2] for k in range(0, len(text), 2))
+
+
+class CdataSteps:
+    """The C object steps, for the Case of cases_to_rust.py."""
+
+    def cobj(self, v):
+        """(variable, module, layout) of a saved C object or view."""
+        name = v.get("saved") if isinstance(v, dict) else None
+        if not isinstance(self.saved.get(name), tuple):
+            raise Unsupported("a C object never made")
+        return (name,) + self.saved[name]
+
+    def path(self, mod, layout, var, path):
+        """(expression, leaf) along path from C object var: leaf is
+        (Rust type, setter format, text field or None), or None when the
+        path ends at a record."""
+        records = _layouts(mod)
+        expr, rec, fields = var, *records[layout]
+        pending = None          # ("records", layout) or ("scalars", type)
+        for k, item in enumerate(path):
+            last = k == len(path) - 1
+            if pending is not None:
+                if not isinstance(item, int):
+                    raise Unsupported("a name where an index goes")
+                if pending[0] == "scalars":
+                    if not last:
+                        raise Unsupported("a path past a scalar")
+                    return expr, (pending[1], "%s.set(%d, %%s)?" % (expr, item), None, "%s.get(%d)?" % (expr, item))
+                expr = "%s.at(%d)?" % (expr, item)
+                rec, fields = records[pending[1]]
+                pending = None
+                continue
+            if isinstance(item, int):
+                raise Unsupported("a view of records by count")
+            if item not in rec.get("field_names", ()):
+                raise Unsupported("no such field: refused when compiled")
+            getter = "%s.%s()" % (expr, ident(item))
+            held = rec.get("records", {})
+            if item in held:
+                pending = ("records", held[item]) if item in rec.get("arrays", ()) else None
+                if pending is None:
+                    expr = getter
+                    rec, fields = records[held[item]]
+                else:
+                    expr = getter
+                continue
+            if item in rec.get("arrays", ()):
+                expr, pending = getter, ("scalars", _rust_scalar(fields[item]))
+                continue
+            if not last:
+                raise Unsupported("a path past a scalar")
+            text = next((t for t in rec.get("texts", ()) if t["field"] == item), None)
+            return expr, (_rust_scalar(fields[item]), "%s.set_%s(%%s)?" % (expr, item),
+                          text and "%s.%s_text()?" % (expr, item), getter + "?")
+        return expr, None
+
+    def result(self, body, value=True):
+        r = self.var("r")
+        if value:
+            self.lines.append("let %s = (|| -> Result<_, nccc::Error> { Ok(%s) })();" % (r, body))
+        else:
+            self.lines.append("let %s = (|| -> Result<(), nccc::Error> { %s; Ok(()) })();" % (r, body))
+        return r
+
+    def check_error(self, r, st):
+        kind = KINDS.get(st["error"])
+        if kind is None:
+            raise Unsupported("an error of kind %s" % st["error"])
+        self.lines.append("assert_eq!(%s.expect_err(\"an error\").kind, nccc::ErrorKind::%s);" % (r, kind))
+
+    def read_field(self, mod, leaf, r, expect):
+        ty, _, text, _ = leaf
+        if isinstance(expect, dict) and expect.get("null"):
+            self.lines.append("assert!(%s.unwrap().is_null());" % r)
+        elif text is not None and isinstance(expect, str):
+            self.lines.append("assert_eq!(%s.unwrap().as_deref(), Some(%s));" % (r, _lit(expect)))
+        else:
+            self.lines.append("assert_eq!(%s.unwrap(), %s);" % (r, self.arg(expect, ty, mod)))
+
+    def set_field(self, var, mod, layout, path, value, st=None):
+        expr, leaf = self.path(mod, layout, var, path)
+        if leaf is None:
+            raise Unsupported("a whole record set by a path")
+        r = self.result(leaf[1] % self.arg(value, leaf[0], mod), value=False)
+        if st is not None and "error" in st:
+            self.check_error(r, st)
+        else:
+            self.lines.append("%s.unwrap();" % r)
+
+    def set_record(self, var, mod, layout, fields, path=()):
+        """Each field given (at any depth) written into C object var."""
+        for name, v in fields.items():
+            if isinstance(v, dict) and "struct" in v:
+                self.set_record(var, mod, layout, v["struct"], path + (name,))
+            elif isinstance(v, list):
+                for k, x in enumerate(v):
+                    if isinstance(x, dict) and "struct" in x:
+                        self.set_record(var, mod, layout, x["struct"], path + (name, k))
+                    else:
+                        self.set_field(var, mod, layout, list(path + (name, k)), x)
+            else:
+                self.set_field(var, mod, layout, list(path + (name,)), v)
+
+    def expect_record(self, var, mod, layout, fields, path=()):
+        """Each field given (at any depth) read from C object var."""
+        for name, v in fields.items():
+            items = [(path + (name,), v)] if not isinstance(v, list) else \
+                [(path + (name, k), x) for k, x in enumerate(v)]
+            for p, x in items:
+                if isinstance(x, dict) and "struct" in x:
+                    self.expect_record(var, mod, layout, x["struct"], p)
+                    continue
+                expr, leaf = self.path(mod, layout, var, list(p))
+                self.read_field(mod, leaf, self.result(leaf[3]), x)
+
+    def copy_in(self, var, mod, layout, value):
+        if isinstance(value, dict) and "saved" in value and self.saved.get(value["saved"]) == "bytes":
+            return "%s.set_bytes(&%s)" % (var, value["saved"])
+        if isinstance(value, dict) and "bytes" in value:
+            return "%s.set_bytes(%s)" % (var, _hex(value["bytes"]))
+        if isinstance(value, dict) and "struct" in value:
+            self.lines.append("%s.set_bytes(&vec![0u8; %s_m.layouts.%s.size]).unwrap();"
+                              % (var, mod, ident(layout)))
+            self.set_record(var, mod, layout, value["struct"])
+            return None
+        raise Unsupported("a record value of another form")
+
+    # ---- steps ---------------------------------------------------------------
+    def do_new(self, st):
+        mod, layout = st["new"].split(".")
+        if layout not in _layouts(mod):
+            raise Unsupported("a name that is no record: refused when compiled")
+        var = st.get("save") or self.var("obj")
+        self.lines.append("let mut %s = %s_m.new::<%s::c::%s>().unwrap();" % (var, mod, mod, ident(layout)))
+        self.saved[var] = (mod, layout)
+        if "value" in st:
+            copy = self.copy_in(var, mod, layout, st["value"])
+            if copy is not None:
+                self.lines.append("%s.unwrap();" % copy)
+
+    def do_view(self, st):
+        mod, layout = st["view"].split(".")
+        if "count" in st:
+            raise Unsupported("a view of records by count")
+        at = st["at"]
+        if isinstance(at, dict) and at.get("null"):
+            ptr = "nccc::Ptr::NULL"
+        elif isinstance(self.saved.get(at.get("saved")), tuple):
+            ptr = "%s.ptr().unwrap()" % at["saved"]
+        else:
+            ptr = "dyn_ptr(&%s)" % self.dyn_arg(at)
+        view = "%s_m.view::<%s::c::%s>(%s)" % (mod, mod, ident(layout), ptr)
+        if "error" in st:
+            self.check_error(self.result("%s?" % view, value=False), st)
+            return
+        self.lines.append("let mut %s = %s.unwrap();" % (st["save"], view))
+        self.saved[st["save"]] = (mod, layout)
+
+    def do_field(self, st):
+        var, mod, layout = self.cobj(st["field"])
+        if "set" in st:
+            return self.set_field(var, mod, layout, st["path"], st["set"], st)
+        expr, leaf = self.path(mod, layout, var, st["path"])
+        if leaf is None:
+            r = self.result("{ let _ = %s; }" % expr, value=False)
+        else:
+            text = isinstance(st.get("expect"), str) and leaf[2] is not None
+            r = self.result(leaf[2] if text else leaf[3])
+        if "error" in st:
+            return self.check_error(r, st)
+        self.read_field(mod, leaf, r, st["expect"])
+
+    def do_record(self, st):
+        var, mod, layout = self.cobj(st["record"])
+        if "error" in st:
+            return self.check_error(self.result("%s.to_bytes()?" % var), st)
+        expect = st["expect"]
+        if "save" in expect:
+            self.lines.append("let %s = %s.to_bytes().unwrap();" % (expect["save"], var))
+            self.saved[expect["save"]] = "bytes"
+            return
+        self.expect_record(var, mod, layout, expect["struct"])
+
+    def do_assign(self, st):
+        var, mod, layout = self.cobj(st["assign"])
+        copy = self.copy_in(var, mod, layout, st["value"])
+        if copy is None:
+            return
+        r = self.result(copy + "?", value=False)
+        if "error" in st:
+            return self.check_error(r, st)
+        self.lines.append("%s.unwrap();" % r)
+
+    def close_object(self, st):
+        """close of what is not an owned object: a C object or view."""
+        name = st["close"].get("saved")
+        if not isinstance(self.saved.get(name), tuple):
+            raise Unsupported("closing what is not an owned object")
+        self.lines.append("assert_eq!(%s.free(), %s);" % (name, "true" if st["expect"] else "false"))
+
+    def do_alloc(self, st):
+        if not isinstance(st["alloc"], dict):
+            return super().do_alloc(st)
+        mod, layout = st["alloc"]["sizeof"].split(".")
+        self.lines.append("let %s = rt.call_dynamic(\"nccc.alloc\", &[Dyn::Int((%s_m.layouts.%s.size * %d) as _)]).unwrap()[1].clone();"
+                          % (st["save"], mod, ident(layout), st["alloc"].get("count", 1)))
+        self.saved[st["save"]] = "dyn"
+
+    def do_read_bytes(self, st):
+        n = st["length"]
+        self.lines.append("let mut out = vec![0u64; 1 + (%d + 7) / 8];" % n)
+        self.lines.append("rt.run(nccc::abi::READ, &[dyn_ptr(&%s).addr() as u64, %d], &mut out).unwrap();"
+                          % (self.dyn_arg(st["read_bytes"]), n))
+        self.lines.append("assert_eq!(&nccc::slot_bytes(&out[1..])[..%d], %s);" % (n, _hex(st["expect"]["bytes"])))
+
+    def do_write_bytes(self, st):
+        data = st["bytes"]
+        n = len(data) // 2
+        self.lines.append("let mut input = vec![dyn_ptr(&%s).addr() as u64, %d];" % (self.dyn_arg(st["write_bytes"]), n))
+        self.lines.append("input.extend((%s).chunks(8).map(|c| { let mut w = [0u8; 8]; w[..c.len()].copy_from_slice(c); u64::from_ne_bytes(w) }));"
+                          % _hex(data))
+        self.lines.append("rt.run(nccc::abi::WRITE, &input, &mut [0u64; 1]).unwrap();")
