@@ -186,7 +186,9 @@ def _make_class(lay, rec, classes, record_classes):
         anon.append("_nccc_f%d" % k)
     members.append(("_nccc_bytes", ctypes.c_char * lay.size))
     what = "%s.%s" % (lay.module, lay.name)
-    cls = type(lay.name, (CData, ctypes.Union), {
+    # ctypes.Union first: every field access checks that the object is a
+    # ctypes instance by walking the class's MRO, and finds _CData sooner
+    cls = type(lay.name, (ctypes.Union, CData), {
         "_anonymous_": anon, "_fields_": members, "_nccc_layout": lay,
         "_nccc_classes": record_classes, "_nccc_owned": False})
     for fd in lay.fields:
