@@ -68,8 +68,11 @@ fn run(file: &str) -> Result<usize, Error> {
 
     println!("\n== SQLite (:memory:)");
     let c = sql.constants;
-    let (rc, db) = sql.sqlite3_open(":memory:")?;
+    // the connection: an owned object ([out, owned(sqlite3_close)]), closed
+    // by its close() below, or by its drop
+    let (rc, connection) = sql.sqlite3_open(":memory:")?;
     check(rc == c.SQLITE_OK, "sqlite3_open", &mut failures);
+    let db = connection.ptr()?;
     let planets = [("Mercury", 2439.7, 0), ("Venus", 6051.8, 0), ("Earth", 6371.0, 1),
                    ("Mars", 3389.5, 2), ("Jupiter", 69911.0, 95)];
     let (rc, _) = sql.sqlite3_exec(db, "CREATE TABLE planets (name TEXT, radius_km REAL, moons INTEGER)", None)?;
@@ -129,7 +132,7 @@ fn run(file: &str) -> Result<usize, Error> {
     let n = calls.load(std::sync::atomic::Ordering::SeqCst);
     check(areas.len() == planets.len() && n == planets.len(), "sphere_area's calls", &mut failures);
     let in_use = rt.closure_stats()?.in_use;
-    check(sql.sqlite3_close(db)? == c.SQLITE_OK, "sqlite3_close", &mut failures);
+    check(connection.close(), "closing the connection", &mut failures);
     let released = rt.closure_stats()?.in_use + 1 == in_use;
     println!("  closed; sphere_area ran {} times, its closure {}", n,
              if released { "was released (and dropped) by the destroy notify" } else { "is STILL HELD" });

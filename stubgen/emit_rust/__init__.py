@@ -180,7 +180,7 @@ def _results(call):
     rec = call.record
     # by result position: what the caller owns, and its free function
     owned = {o["result"]: o for o in [rec.get("owned")] + rec.get("owned_strings", [])
-             if o is not None}
+             + rec.get("owned_pointers", []) if o is not None}
     for j, slot in enumerate(lf.out_slots):
         at = slot_at(slot.index)
         if slot.role == "errno":
@@ -202,8 +202,7 @@ def _results(call):
             call.results.append(("Option<nccc::String>",
                                  "string_result(output[%s])?" % at))
         elif j + 1 in owned:
-            # an owned object: only the return value (other owned
-            # pointers are plain Ptrs, docs/RUST.md "Ownership")
+            # an owned object: the return value, or an [out] pointer
             marker = pointee_rust(slot.type)
             sets = _set_names(call.host, owned[j + 1].get("frees"))
             call.results.append(("nccc::Owned<%s>" % marker,

@@ -106,6 +106,22 @@ fn owned_objects_are_freed_once_by_close_or_drop() {
 }
 
 #[test]
+fn an_owned_out_pointer_is_an_owned_object() {
+    with_fixture(|_, _, h| {
+        let (status, o) = h.obj_make(7).unwrap();
+        assert_eq!(status, 0);
+        assert_eq!(h.obj_live().unwrap(), 1);
+        assert_eq!(h.obj_value(o.ptr().unwrap()).unwrap(), 7);
+        drop(o);
+        assert_eq!(h.obj_live().unwrap(), 0);
+        let (_, o) = h.obj_make(8).unwrap();
+        assert!(o.close());
+        assert!(!o.close());
+        assert_eq!(h.obj_live().unwrap(), 0);
+    });
+}
+
+#[test]
 fn a_kept_buffer_is_held_until_its_owned_owner_closes() {
     with_fixture(|_, _, h| {
         let o = h.obj_new(1).unwrap();
