@@ -3,7 +3,7 @@
 ;;; extension, so this file is its (nccc compat).
 (library (nccc compat)
   (export compat-implementation compat-load compat-symbol compat-call
-          compat-bound-call compat-dispatcher compat-guardian compat-collect
+          compat-bound-call compat-dispatcher compat-guarded compat-guardian compat-collect
           slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set!
           slot-f64-set! view-s64-ref view-u64-ref view-f64-ref view-s64-set!
           view-u64-set! view-f64-set! arg-int? arg-flonum?)
@@ -69,6 +69,11 @@
         (lock-object code)
         (set! dispatcher (foreign-callable-entry-point code))))
     dispatcher)
+
+  ;; (compat-guarded (e) expr handler): expr's value, or handler's with
+  ;; e bound to what expr raised
+  (define-syntax compat-guarded
+    (syntax-rules () [(_ (e) expr handler) (guard (e (#t handler)) expr)]))
 
   (define (compat-guardian) (make-guardian))
   (define (compat-collect) (collect (collect-maximum-generation))))

@@ -6,9 +6,9 @@
 ;;; Chez's own primitives (ffi/unsafe/vm), much cheaper than _fun and
 ;;; Racket's R6RS bytevector procedures.
 (require ffi/unsafe ffi/unsafe/vm racket/unsafe/ops
-         (for-syntax racket/base))
+         (only-in rnrs/exceptions-6 guard) (for-syntax racket/base))
 (provide compat-implementation compat-load compat-symbol compat-call
-         compat-bound-call compat-dispatcher compat-guardian compat-collect
+         compat-bound-call compat-dispatcher compat-guarded compat-guardian compat-collect
          slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set!
          slot-f64-set! view-s64-ref view-u64-ref view-f64-ref view-s64-set!
          view-u64-set! view-f64-set! arg-int? arg-flonum?)
@@ -67,6 +67,10 @@
           (function-ptr (lambda (in out) (handler in (and (not (= out 0)) out)))
                         (_fun _uintptr _uintptr -> _void))))
   (cast dispatcher _fpointer _uintptr))
+
+;; (compat-guarded (e) expr handler): expr's value, or handler's with
+;; e bound to what expr raised
+(define-syntax-rule (compat-guarded (e) expr handler) (guard (e (#t handler)) expr))
 
 ;; A guardian made of a will executor: (g obj) registers, (g) gives one
 ;; collected object back or #f.

@@ -7,7 +7,7 @@
   #:use-module (system foreign-library)
   #:use-module (rnrs bytevectors)
   #:export (compat-implementation compat-load compat-symbol compat-call
-            compat-bound-call compat-dispatcher compat-guardian compat-collect
+            compat-bound-call compat-dispatcher compat-guarded compat-guardian compat-collect
             slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set!
             slot-f64-set! view-s64-ref view-u64-ref view-f64-ref view-s64-set!
             view-u64-set! view-f64-set! arg-int? arg-flonum?))
@@ -78,6 +78,18 @@
                (handler (in-view in) (and (not (eqv? out 0)) (out-view out))))
              (list uintptr_t uintptr_t)))))
   (pointer-address dispatcher))
+
+;; (compat-guarded (e) expr handler): expr's value, or handler's with e
+;; bound to what expr raised, once the stack is unwound to here: an
+;; escape-only prompt of a tag made once around a non-unwinding handler
+;; made once that aborts to it, the cheapest guard Guile offers
+;; (docs/BENCHMARKS.md, "Guile's error guards"). A handler inside expr
+;; still sees its errors first.
+(define guard-tag (make-prompt-tag "nccc callback"))
+(define (to-guard e) (abort-to-prompt guard-tag e))
+(define-syntax-rule (compat-guarded (e) expr handler)
+  (call-with-prompt guard-tag (lambda () (with-exception-handler to-guard (lambda () expr)))
+                    (lambda (k e) handler)))
 
 ;; Owned objects: a guardian (g obj) registers, (g) gives one collected
 ;; object back or #f; compat-collect is a full collection.
