@@ -149,5 +149,11 @@ def emit_constructors(src):
         pub fn view<'m, R: nccc::CRecord<'m, Table = Layouts>>(&'m self, ptr: nccc::Ptr) -> Result<nccc::CObject<'m, R>, nccc::Error> {
             nccc::CObject::view(&self.layouts, ptr)
         }
+
+        /// A borrowed view of `count` records `R` side by side at `ptr` (`nth(k)`).
+        /// Errors: NULL (kind Null).
+        pub fn view_records<'m, R: nccc::CRecord<'m, Table = Layouts>>(&'m self, ptr: nccc::Ptr, count: usize) -> Result<nccc::CObject<'m, R>, nccc::Error> {
+            nccc::CObject::view_records(&self.layouts, ptr, count)
+        }
         }
         """)

@@ -4,8 +4,9 @@ record's size) as Rust over the generated module's records (`cdata::c::T`,
 docs/RUST.md "C objects"). A field path becomes the typed accessors the
 layout records give (`ev.data().shape().corners().at(1)?.y()?`). Refused
 when compiled in Rust, so not converted (Unsupported): a value of the
-wrong type for a field, a name that is no field or no record; also a
-view of records by count, which the Rust module has no form for."""
+wrong type for a field, a name that is no field or no record. A view
+of records by count is `view_records`, its path starting with an index
+(`pts.nth(2)?.x()?`)."""
 
 from case_common import KINDS, MODULES, Unsupported, _lit
 from stubgen.emit_rust.objects import _rust_scalar
@@ -40,6 +41,10 @@ class CdataSteps:
         records = _layouts(mod)
         expr, rec, fields = var, *records[layout]
         pending = None          # ("records", layout) or ("scalars", type)
+        if path and isinstance(path[0], int):
+            if self.saved.get(var + "#records") is None:
+                raise Unsupported("an index into one record")
+            expr, path = "%s.nth(%d)?" % (var, path[0]), path[1:]
         for k, item in enumerate(path):
             last = k == len(path) - 1
             if pending is not None:
@@ -54,7 +59,7 @@ class CdataSteps:
                 pending = None
                 continue
             if isinstance(item, int):
-                raise Unsupported("a view of records by count")
+                raise Unsupported("an index into one record")
             if item not in rec.get("field_names", ()):
                 raise Unsupported("no such field: refused when compiled")
             getter = "%s.%s()" % (expr, ident(item))
@@ -163,8 +168,6 @@ class CdataSteps:
 
     def do_view(self, st):
         mod, layout = st["view"].split(".")
-        if "count" in st:
-            raise Unsupported("a view of records by count")
         at = st["at"]
         if isinstance(at, dict) and at.get("null"):
             ptr = "nccc::Ptr::NULL"
@@ -172,12 +175,15 @@ class CdataSteps:
             ptr = "%s.ptr().unwrap()" % at["saved"]
         else:
             ptr = "dyn_ptr(&%s)" % self.dyn_arg(at)
-        view = "%s_m.view::<%s::c::%s>(%s)" % (mod, mod, ident(layout), ptr)
+        view = "%s_m.view::<%s::c::%s>(%s)" % (mod, mod, ident(layout), ptr) if "count" not in st \
+            else "%s_m.view_records::<%s::c::%s>(%s, %d)" % (mod, mod, ident(layout), ptr, st["count"])
         if "error" in st:
             self.check_error(self.result("%s?" % view, value=False), st)
             return
         self.lines.append("let mut %s = %s.unwrap();" % (st["save"], view))
         self.saved[st["save"]] = (mod, layout)
+        if "count" in st:
+            self.saved[st["save"] + "#records"] = "records"
 
     def do_field(self, st):
         var, mod, layout = self.cobj(st["field"])

@@ -225,13 +225,30 @@ impl<'a, R: CRecord<'a>> CRecords<'a, R> {
 }
 
 /// A record in C memory: owned (zeroed memory Rust allocated, freed by
-/// `free` or its drop) or a view of C's memory (never freed). It derefs
-/// to the generated record `R`, whose accessors borrow it.
+/// `free` or its drop) or a view of C's memory (never freed), of one
+/// record or of `count()` records side by side (`view_records`). It
+/// derefs to the generated record `R` (the first), whose accessors borrow
+/// it; `nth(k)` gives the k-th. A field named like one of its methods is
+/// reached through the record: `(*obj).count()`.
 pub struct CObject<'m, R: CRecord<'m>> {
     cell: Box<Cell<usize>>,
     owned: Option<Allocation>,
     record: R,
-    _module: PhantomData<&'m R::Table>,
+    count: usize,
+    table: &'m R::Table,
+}
+
+/// The k-th record of a `CObject`, borrowing it (`CObject::nth`).
+pub struct Nth<'s, R> {
+    record: R,
+    _object: PhantomData<&'s ()>,
+}
+
+impl<'s, R> Deref for Nth<'s, R> {
+    type Target = R;
+    fn deref(&self) -> &R {
+        &self.record
+    }
 }
 
 impl<'m, R: CRecord<'m>> CObject<'m, R> {
@@ -246,22 +263,51 @@ impl<'m, R: CRecord<'m>> CObject<'m, R> {
         if addr == 0 {
             return Err(Error::new(ErrorKind::Count, R::NAME, "out of memory"));
         }
-        Ok(CObject::make(addr, Some(layout), table, size))
+        Ok(CObject::make(addr, Some(layout), table, 1))
     }
 
     /// A view of the record at `ptr`, which C gave as an `R *`: never
     /// freed by Rust. Errors: NULL (kind `Null`).
     pub fn view(table: &'m R::Table, ptr: Ptr) -> Result<CObject<'m, R>, Error> {
+        CObject::view_records(table, ptr, 1)
+    }
+
+    /// A view of `count` records side by side at `ptr` (an array C gave):
+    /// `nth(k)` the k-th, an index past them an `Err` of kind `Range`.
+    /// Errors: NULL (kind `Null`), a count whose bytes overflow (kind
+    /// `Range`).
+    pub fn view_records(table: &'m R::Table, ptr: Ptr, count: usize) -> Result<CObject<'m, R>, Error> {
         if ptr.is_null() {
             return Err(Error::new(ErrorKind::Null, R::NAME, "a view of NULL"));
         }
-        Ok(CObject::make(ptr.addr(), None, table, R::size(table).0))
+        if R::size(table).0.checked_mul(count).is_none() {
+            return Err(Error::new(ErrorKind::Range, R::NAME, "too many records"));
+        }
+        Ok(CObject::make(ptr.addr(), None, table, count))
     }
 
-    fn make(addr: usize, owned: Option<Allocation>, table: &'m R::Table, size: usize) -> CObject<'m, R> {
+    fn make(addr: usize, owned: Option<Allocation>, table: &'m R::Table, count: usize) -> CObject<'m, R> {
         let cell = Box::new(Cell::new(addr));
-        let mem = Mem { cell: &*cell, offset: 0, size, name: R::NAME, _object: PhantomData };
-        CObject { cell, owned, record: R::at(mem, table), _module: PhantomData }
+        let size = R::size(table).0;
+        let whole = Mem { cell: &*cell, offset: 0, size: size * count, name: R::NAME, _object: PhantomData };
+        let record = R::at(whole.narrow(0, size, R::NAME), table);
+        CObject { cell, owned, record, count, table }
+    }
+
+    /// The number of records (1 but for `view_records`).
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The k-th record, borrowing the object. Errors: past `count()` (kind
+    /// `Range`).
+    pub fn nth(&self, k: usize) -> Result<Nth<'_, R>, Error> {
+        if k >= self.count {
+            return Err(Error::new(ErrorKind::Range, R::NAME, "record index out of range"));
+        }
+        let size = R::size(self.table).0;
+        let mem = Mem { cell: &*self.cell, offset: k * size, size, name: R::NAME, _object: PhantomData };
+        Ok(Nth { record: R::at(mem, self.table), _object: PhantomData })
     }
 
     /// Whether Rust owns the memory (made by `new`), rather than viewing C's.

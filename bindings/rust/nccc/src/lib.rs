@@ -44,7 +44,7 @@ mod text;
 
 pub use callback::{Callback, Closure, Stats, StrArray};
 #[cfg(feature = "alloc")]
-pub use cdata::{CArray, CObject, CRecord, CRecords, Mem};
+pub use cdata::{CArray, CObject, CRecord, CRecords, Mem, Nth};
 pub use error::{Error, ErrorKind};
 pub use ffi::RawFn;
 pub use owned::Owned;

@@ -123,6 +123,14 @@ fn array_indexes_are_checked() {
         assert_eq!(ev.stamps().get(3).unwrap_err().kind, ErrorKind::Range);
         assert_eq!(ev.stamps().set(3, 1.0).unwrap_err().kind, ErrorKind::Range);
         assert_eq!(ev.data().shape().corners().at(2).err().map(|e| e.kind), Some(ErrorKind::Range));
+        // a view of records side by side: the corners of ev, as C would
+        // hand a cd_point array
+        let first = ev.data().shape().corners().at(0).unwrap().ptr().unwrap();
+        let pts = m.view_records::<c::cd_point>(first, 2).unwrap();
+        assert_eq!(pts.count(), 2);
+        pts.nth(1).unwrap().set_y(4).unwrap();
+        assert_eq!(ev.data().shape().corners().at(1).unwrap().y().unwrap(), 4);
+        assert_eq!(pts.nth(2).err().map(|e| e.kind), Some(ErrorKind::Range));
     });
 }
 
