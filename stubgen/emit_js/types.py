@@ -57,10 +57,19 @@ def _ident(name, k):
     return name if name.isidentifier() else "arg%d" % k
 
 
+def _bytes_args(lf):
+    """The positions (from 1) of lf's [bytes] arguments: a Uint8Array
+    goes there too (docs/JS.md, "C objects")."""
+    return {v["arg"] for v in (lf.values[0] if lf.values else ())
+            if v["kind"] == "bytes"}
+
+
 def _function(src, lf):
     ins, outs = _wasm32(lf.signatures).split(_ABI.separator)
+    buffers = _bytes_args(lf)
     params = ", ".join(
-        "%s: %s" % (_ident(s.name, k), _ts(item, _IN, s in lf.nonnull))
+        "%s: %s%s" % (_ident(s.name, k), _ts(item, _IN, s in lf.nonnull),
+                      " | Uint8Array" if k in buffers else "")
         for k, (s, item) in enumerate(zip(lf.in_slots, _items(ins)), 1))
     results = [_ts(item, _OUT) for item in _items(outs)]
     if lf.owned_return is not None and not lf.owned_return.string:

@@ -49,3 +49,9 @@ def test_new_and_view_name_the_structs_and_unions():
     assert 'view(type: "pair", p: Pointer, count: number): ' \
         'CArray<CObject>;' in d
     assert "export interface CObject {" in d
+
+
+def test_a_bytes_argument_takes_a_uint8array():
+    d = generate(IDL + "int sum([bytes, length=n] const unsigned char *b,"
+                 " size_t n, void *p);\n", "m.idl", ["js"])["m.d.ts"]
+    assert "sum(b: Pointer | Uint8Array, n: number, p: Pointer): number;" in d
