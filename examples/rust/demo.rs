@@ -1,6 +1,7 @@
 //! The README demo in Rust: zlib and SQLite through the modules generated
-//! from idl/zlib.idl and idl/sqlite3.idl (--lang rust), a row callback and
-//! a SQL function written as Rust closures. No `unsafe`.
+//! from idl/zlib.idl and idl/sqlite3.idl (--lang rust), zlib also
+//! streamed through z_stream C objects, a row callback and a SQL function
+//! written as Rust closures. No `unsafe`.
 //!
 //!     demo README.md    (tools/demo.sh builds it with cargo and runs it)
 //!
@@ -9,11 +10,14 @@
 use std::f64::consts::PI;
 use std::process::exit;
 
-use nccc::{Error, Runtime};
+use nccc::{CRecord, Error, Runtime};
 
 // `#[path = "DIR/zlib.rs"] pub mod zlib;` and the same for sqlite3,
 // written by build.rs from NCCC_DEMO_GENERATED
 include!(concat!(env!("OUT_DIR"), "/modules.rs"));
+
+// stream(z, strm, step, finish, input, chunk): zlib through a z_stream
+include!("zlib_stream.rs");
 
 fn main() {
     let file = std::env::args().nth(1).unwrap_or_else(|| {
@@ -65,6 +69,21 @@ fn run(file: &str) -> Result<usize, Error> {
              100.0 * packed_len as f64 / text.len() as f64);
     println!("  round trip  {:6} bytes  crc32 {:08x}", back_len, crc_out);
     check(crc_in == crc_out && back == text, "the round trip differs", &mut failures);
+
+    // the same bytes streamed 1 KiB at a time through z_streams: C objects
+    // made by new, their fields (next_in, avail_out, ...) set by name
+    let k = z.constants;
+    let strm = z.new::<zlib::c::z_stream_s>()?;
+    check(z.deflateInit(strm.ptr()?, k.Z_BEST_COMPRESSION)? == k.Z_OK, "deflateInit", &mut failures);
+    let streamed = stream(&z, &strm, &|p, f| z.deflate(p, f), k.Z_FINISH, &text, 1024)?;
+    check(z.deflateEnd(strm.ptr()?)? == k.Z_OK, "deflateEnd", &mut failures);
+    let strm = z.new::<zlib::c::z_stream_s>()?;
+    check(z.inflateInit(strm.ptr()?)? == k.Z_OK, "inflateInit", &mut failures);
+    let inflated = stream(&z, &strm, &|p, f| z.inflate(p, f), k.Z_NO_FLUSH, &streamed, 1024)?;
+    check(z.inflateEnd(strm.ptr()?)? == k.Z_OK, "inflateEnd", &mut failures);
+    println!("  streamed    {:6} bytes through a z_stream in 1 KiB chunks, {} back",
+             streamed.len(), inflated.len());
+    check(inflated == text, "the streamed round trip differs", &mut failures);
 
     println!("\n== SQLite (:memory:)");
     let c = sql.constants;

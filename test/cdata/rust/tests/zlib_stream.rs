@@ -36,41 +36,8 @@ fn data() -> Vec<u8> {
     out
 }
 
-/// Feeds `input` in CHUNK pieces to `step` (deflate or inflate) through
-/// the stream's fields, collecting what it writes into CHUNK outputs.
-fn stream(m: &zlib::Module<'_>, strm: &c::z_stream_s<'_>,
-          step: &dyn Fn(Ptr, i32) -> i32, finish: i32, input: &[u8]) -> Vec<u8> {
-    let k = &m.constants;
-    let mut inbuf = vec![0u8; CHUNK];
-    let mut outbuf = vec![0u8; CHUNK];
-    let mut out = Vec::new();
-    let mut pos = 0;
-    loop {
-        let piece = &input[pos..(pos + CHUNK).min(input.len())];
-        pos += piece.len();
-        inbuf[..piece.len()].copy_from_slice(piece);
-        strm.set_next_in(Ptr::to(&inbuf[..])).unwrap();
-        strm.set_avail_in(piece.len() as u32).unwrap();
-        let flush = if pos >= input.len() { finish } else { k.Z_NO_FLUSH };
-        loop {
-            strm.set_next_out(Ptr::to_mut(&mut outbuf[..])).unwrap();
-            strm.set_avail_out(CHUNK as u32).unwrap();
-            let st = step(strm.ptr().unwrap(), flush);
-            assert!(st == k.Z_OK || st == k.Z_STREAM_END || st == k.Z_BUF_ERROR, "status {}", st);
-            let written = CHUNK - strm.avail_out().unwrap() as usize;
-            out.extend_from_slice(&outbuf[..written]);
-            if st == k.Z_STREAM_END {
-                return out;
-            }
-            if strm.avail_out().unwrap() != 0 {
-                break;
-            }
-        }
-        if pos >= input.len() && flush == k.Z_NO_FLUSH {
-            return out;
-        }
-    }
-}
+// stream(z, strm, step, finish, input, chunk): the demo's
+include!("../../../../examples/rust/zlib_stream.rs");
 
 fn with_zlib(test: impl FnOnce(&Runtime<'_>, &zlib::Module<'_>)) {
     with_runtime(|rt| test(rt, &zlib::Module::bind(rt).expect("zlib binds")))
@@ -83,7 +50,7 @@ fn deflate_inflate_10_mib_in_64_kib_chunks() {
         let data = data();
         let mut strm = m.new::<c::z_stream_s>().unwrap();
         assert_eq!(m.deflateInit(strm.ptr().unwrap(), k.Z_DEFAULT_COMPRESSION).unwrap(), k.Z_OK);
-        let packed = stream(m, &strm, &|p, f| m.deflate(p, f).unwrap(), k.Z_FINISH, &data);
+        let packed = stream(m, &strm, &|p, f| m.deflate(p, f), k.Z_FINISH, &data, CHUNK).unwrap();
         assert_eq!(strm.total_in().unwrap() as usize, SIZE);
         assert_eq!(strm.total_out().unwrap() as usize, packed.len());
         assert_eq!(m.deflateEnd(strm.ptr().unwrap()).unwrap(), k.Z_OK);
@@ -96,7 +63,7 @@ fn deflate_inflate_10_mib_in_64_kib_chunks() {
 
         let strm = m.new::<c::z_stream_s>().unwrap();
         assert_eq!(m.inflateInit(strm.ptr().unwrap()).unwrap(), k.Z_OK);
-        let back = stream(m, &strm, &|p, f| m.inflate(p, f).unwrap(), k.Z_NO_FLUSH, &packed);
+        let back = stream(m, &strm, &|p, f| m.inflate(p, f), k.Z_NO_FLUSH, &packed, CHUNK).unwrap();
         assert_eq!(strm.total_out().unwrap() as usize, SIZE);
         assert_eq!(m.inflateEnd(strm.ptr().unwrap()).unwrap(), k.Z_OK);
         assert!(back == data, "the inflated bytes differ from the input");
