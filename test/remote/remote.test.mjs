@@ -125,6 +125,9 @@ test("every wire and libc function over the pipes", async (t) => {
   assert.equal(dev.stats.requests, requests);
   assert.equal(Number(await l.strlen("after")), 5);
   assert.equal(dev.stats.resent, 0);
+  // no C objects on a device (docs/JS.md, "C objects")
+  assert.throws(() => w.new("anything"), (e) => e instanceof NcccError && e.kind === "unknown" &&
+    e.message === "C objects of wire: the module is bound from a device; use the device's alloc, read and write");
 });
 
 test("remote memory", async (t) => {

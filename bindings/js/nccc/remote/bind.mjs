@@ -132,6 +132,12 @@ methods.bindModule = async function (M) {
     return async (...args) => checked(...args);
   });
   setConstants(t, M, await readConstants(this, mi, Number(nconst)), "device");
+  // C objects live in wasm memory (cdata.mjs): none of a device's memory,
+  // which the device's alloc, read and write reach
+  helpers.new = helpers.view = () => {
+    throw new NcccError(`C objects of ${M.module}: the module is bound from a device; ` +
+      "use the device's alloc, read and write", { kind: "unknown" });
+  };
   Object.assign(t, helpers);
   t.runtime = this;
   return t;
