@@ -3,8 +3,10 @@
 ;;; (docs/SCHEME.md, "C objects") over the cdata fixture (cdata.idl,
 ;;; cdata.c) as a shared library, through the generated (nccc cdata):
 ;;; new, fields by name through nested records, unions and arrays, the
-;;; object passed as a T *, borrowed views, whole-record copies, and the
-;;; errors (an array's or a view's bounds, a wrong type, a freed object).
+;;; object passed as a T *, borrowed views, whole-record copies, the
+;;; errors (an array's or a view's bounds, a wrong type, a freed object),
+;;; and bytevectors for [bytes] arguments (C's writes copied back, a kept
+;;; input held by its owner).
 ;;; ctest runs it as cdata_guile, cdata_chez and cdata_racket. Prints "N
 ;;; passed, M failed"; exits 1 on a failure.
 (import (rnrs) (nccc core) (prefix (nccc cdata) cd:))
@@ -40,6 +42,16 @@
       (and (<= (+ k m) n) (or (string=? (substring s k (+ k m)) part) (loop (+ k 1)))))))
 
 (define event-size (nccc-layout-size (cd:cdata-layout "cd_event")))
+
+(define (bytevector-head bv n)
+  (let ([head (make-bytevector n)]) (bytevector-copy! bv 0 head 0 n) head))
+
+;; the words cd_parser_next reads from parser's input, into ev
+(define (words parser ev)
+  (let loop ([acc '()])
+    (if (= (cd:cd_parser_next parser ev) 1)
+        (loop (cons (nccc-ref ev 'data 'scalar 'value) acc))
+        (reverse acc))))
 
 (check "new is zeroed and sized"
   (lambda ()
@@ -205,12 +217,43 @@
       (cd:cd_parser_set_input parser text 6)
       (eq (nccc-ref parser 'length) 6 "length")
       (eq (nccc-ref parser 'input) text "input")
-      (let loop ([words '()])
-        (if (= (cd:cd_parser_next parser ev) 1)
-            (loop (cons (nccc-ref ev 'data 'scalar 'value) words))
-            (eq (reverse words) '("ab" "cde") "words")))
+      (eq (words parser ev) '("ab" "cde") "words")
       (eq (nccc-ref parser 'at) 6 "at")
       (nccc-free rt text))))
+
+(check "bytes both ways: C's writes come back into the bytevector"
+  (lambda ()
+    (let* ([source (string->utf8 "hello, bytes")] [at 0] [dest (make-bytevector 16 0)]
+           [n (cd:cd_read_all (lambda (buffer size)
+                                (let ([k (min size (- (bytevector-length source) at))])
+                                  (bytevector-copy! source at buffer 0 k)
+                                  (set! at (+ at k))
+                                  k))
+                              dest 16)])
+      (eq n 12 "bytes read")
+      (eq (utf8->string (bytevector-head dest 12)) "hello, bytes" "dest")
+      (eq (bytevector-u8-ref dest 12) 0 "the rest as it was"))))
+
+(check "kept bytes are held by their owner"
+  (lambda ()
+    (let ([parser (cd:cdata-new "cd_parser")] [ev (cd:cdata-new "cd_event")]
+          [text (string->utf8 "one two")])
+      (cd:cd_parser_set_input parser text 7)
+      (bytevector-u8-set! text 0 (char->integer #\X))
+      (let ([first (nccc-ref parser 'input)])
+        (eq (words parser ev) '("one" "two") "C reads the copy its owner holds")
+        (cd:cd_parser_set_input parser (string->utf8 "x") 1)
+        (eq (words parser ev) '("x") "a later call keeps another")
+        (eq (= (nccc-ref parser 'input) first) #f "in other memory"))
+      (refuses 'type "a C object made by new expected"
+               (lambda () (cd:cd_parser_set_input (nccc-cdata-address parser) text 7)))
+      (let ([p (nccc-alloc rt 24)])
+        (refuses 'type "made by new" (lambda () (cd:cd_parser_set_input (cd:cdata-view "cd_parser" p)
+                                                                        text 7)))
+        (nccc-free rt p))
+      (eq (nccc-close parser) #t "the owner freed with what it keeps")
+      (refuses 'closed "bad argument #1: the cd_parser object was freed"
+               (lambda () (cd:cd_parser_set_input parser text 7))))))
 
 (nccc-collect!)
 (display (string-append (number->string passed) " passed, " (number->string failed) " failed\n"))

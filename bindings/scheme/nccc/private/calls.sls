@@ -6,7 +6,7 @@
   (export nccc-load nccc-lookup nccc-function-at nccc-function? nccc-function-name
           nccc-function-signature nccc-function-address nccc-function-handle fn-rt
           nccc-call nccc-call* nccc-procedure call nccc-functions release-refused
-          nccc-own nccc-owned-live? nccc-close nccc-collect!
+          nccc-own guard-owned! nccc-owned-live? nccc-close nccc-collect!
           nccc-packed-call nccc-register-packed)
   (import (rnrs) (nccc abi) (nccc compat) (nccc private values) (nccc private runtime)
           (nccc private convert) (nccc private registry) (nccc private callbacks))
@@ -281,10 +281,14 @@
     (check-rt 'nccc-own rt) (check-address 'nccc-own address)
     (unless (or (nccc-function? free) (procedure? free))
       (misuse 'nccc-own "not an nccc function" free))
+    (guard-owned! (make-owned address free (if (pair? name) (car name) "owned"))))
+
+  ;; o, an owned record, freed by the guardian once unreachable (what
+  ;; it found before is freed first).
+  (define (guard-owned! o)
     (poll-owned!)
-    (let ([o (make-owned address free (if (pair? name) (car name) "owned"))])
-      ((the-guardian) o)
-      o))
+    ((the-guardian) o)
+    o)
 
   (define (nccc-owned-live? o)
     (unless (nccc-owned? o) (misuse 'nccc-owned-live? "not an owned object" o))

@@ -12,7 +12,7 @@
 ;;; or poke at the field's address, the value checked before it is
 ;;; written.
 (library (nccc private cdata)
-  (export new-objects objects-new objects-view
+  (export new-objects objects-new objects-view keeper keep!
           nccc-ref nccc-set! nccc-cdata-address nccc-cdata-length nccc-cdata-bytes
           nccc-cdata-live?)
   (import (rnrs) (nccc abi) (nccc private values) (nccc private runtime)
@@ -131,6 +131,11 @@
 
   ;; ---- new and view ---------------------------------------------------------
 
+  ;; The state of an object made by new: an owned record that also holds
+  ;; kept, what the library keeps of arguments ((key . address) ...,
+  ;; C memory freed with the object).
+  (define-record-type holder (parent owned) (fields (mutable kept)))
+
   ;; A zeroed object of layout name in memory of its size, owned: freed
   ;; by nccc-close or once unreachable; init (a bytevector of its size or
   ;; a C object of its layout) copied in, unless #f.
@@ -138,10 +143,15 @@
     (let* ([c (class-named objs rt who name)] [size (class-size c)]
            [a (nccc-alloc rt (max size 1))])
       (nccc-write rt a (make-bytevector size 0))
-      (let ([obj (make-cdata c a #f (nccc-own rt a (lambda (p) (nccc-free rt p)) (class-name c))
-                             #t)])
-        (when init (copy-in! who c a size init (class-what c)))
-        obj)))
+      (letrec ([state (make-holder a (lambda (p)
+                                       (for-each (lambda (k) (nccc-free rt (cdr k)))
+                                                 (holder-kept state))
+                                       (holder-kept-set! state '())
+                                       (nccc-free rt p))
+                                   (class-name c) '())])
+        (let ([obj (make-cdata c a #f (guard-owned! state) #t)])
+          (when init (copy-in! who c a size init (class-what c)))
+          obj))))
 
   ;; A view of the record (or of count records) at p, which never frees:
   ;; p a non-NULL address (nccc-close then only stops the view) or a C
@@ -162,6 +172,28 @@
         (if count
             (make-cdata (class-array c) a count state root?)
             (make-cdata c a #f state root?)))))
+
+  ;; The state that holds what the library keeps of argument position
+  ;; for owner v, a C object made by new (or a view taken from one); else
+  ;; raises, kind type (closed when freed).
+  (define (keeper who v position)
+    (let ([arg (string-append "bad argument #" (number->string position) ": ")])
+      (unless (and (nccc-cdata? v) (holder? (cdata-state v)))
+        (misuse/kind who 'type (string-append arg "a C object made by new expected (it holds"
+                                              " what the library keeps)")
+                     v))
+      (cdata-live-address who v (string-append arg "the "))
+      (cdata-state v)))
+
+  ;; state holds p (C memory) for key from now on, and frees what it held
+  ;; for key before; p is freed at once when state's object was freed.
+  (define (keep! rt state key p)
+    (if (nccc-owned-address state)
+        (let ([old (assoc key (holder-kept state))])
+          (when old (nccc-free rt (cdr old)))
+          (holder-kept-set! state (cons (cons key p) (remp (lambda (k) (equal? (car k) key))
+                                                            (holder-kept state)))))
+        (nccc-free rt p)))
 
   ;; ---- fields by name ---------------------------------------------------------
 

@@ -7,7 +7,7 @@
 (library (nccc private convert)
   (export make-callback nccc-callback? callback-rt nccc-callback-context callback-scope
           callback-held callback-held-set! callback-signatures nccc-callback-live? callback-slot
-          make-owned nccc-owned? nccc-owned-address nccc-owned-address-set!
+          owned make-owned nccc-owned? nccc-owned-address nccc-owned-address-set!
           owned-free owned-name
           make-cdata nccc-cdata? cdata-type cdata-address cdata-count cdata-state cdata-root?
           cdata-live-address pointer->slot scalar->slot

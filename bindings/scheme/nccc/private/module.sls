@@ -22,7 +22,8 @@
           (rename (check-int %nccc-int) (misuse/kind %nccc-misuse) (pending %nccc-pending)))
   (import (rnrs) (nccc abi) (nccc compat) (nccc private values) (nccc private runtime)
           (nccc private convert) (nccc private registry) (nccc private callbacks)
-          (nccc private calls) (nccc private records) (nccc private cdata))
+          (nccc private calls) (nccc private records) (nccc private cdata)
+          (nccc private buffers))
 
   ;; ---- a generated library's state ----------------------------------------
 
@@ -164,36 +165,11 @@
   (define (row-of-function m k rows)
     (assoc (vector-ref (vector-ref (module-functions m) k) 0) rows))
 
-  ;; args with (convert a position) in place of each argument a for which
-  ;; (takes? a position) holds.
-  (define (map-args args takes? convert)
-    (let loop ([as args] [i 1])
-      (cond [(null? as) '()]
-            [(takes? (car as) i) (let ([v (convert (car as) i)]) (cons v (loop (cdr as) (+ i 1))))]
-            [else (cons (car as) (loop (cdr as) (+ i 1)))])))
-
   ;; proc taking a bytevector for each [bytes] argument of function k
-  ;; that the library does not keep: copied into C memory for the call,
-  ;; freed when it returns or raises.
+  ;; (nccc private buffers).
   (define (with-bytes m k rt proc)
     (let ([row (row-of-function m k (module-bytes m))])
-      (if (not row)
-          proc
-          (lambda args
-            (let ([copies '()])
-              (define (copy a i)
-                (let ([p (nccc-alloc rt (max 1 (bytevector-length a)))])
-                  (set! copies (cons p copies))
-                  (when (> (bytevector-length a) 0) (nccc-write rt p a))
-                  p))
-              (dynamic-wind
-                (lambda () #f)
-                (lambda ()
-                  (apply proc (map-args args (lambda (a i) (and (bytevector? a) (memv i (cdr row))))
-                                        copy)))
-                (lambda ()
-                  (for-each (lambda (p) (nccc-free rt p)) copies)
-                  (set! copies '()))))))))
+      (if row (with-buffers rt (string->symbol (qualified m (car row))) row proc) proc)))
 
   ;; proc taking a plain procedure for each closure parameter of one
   ;; callback type of function k: made a callback of the parameter's
@@ -566,11 +542,6 @@
                                              ": expected a procedure")
                    p))
     p)
-
-  ;; A refusal raised before C ran (not a callback's error, nor the
-  ;; wrapper's own full thunk pool).
-  (define (refusal? e)
-    (and (nccc-error? e) (not (memq (nccc-error-kind e) '(callback pool)))))
 
   ;; Every argument of the set is checked before the owner's group is
   ;; claimed; a group claimed by this call is released when the call is

@@ -28,18 +28,20 @@
                                           (not (equal? (described o 'kind) "object"))))
                       owned)))))
 
-  ;; (name position ...) of the [bytes] arguments of a function record
-  ;; that the library does not keep ([kept]), or #f.
+  ;; (name (position . owner) ...) of the [bytes] arguments of a function
+  ;; record, owner the position of the argument that holds what the
+  ;; library keeps ([kept=OWNER]) or #f; or #f for none.
   (define (bytes-row f)
     (let* ([all (or (described f 'values) '())]
            ;; one list of descriptions, or one per target (the same args)
            [spec? (lambda (x) (and (pair? x) (pair? (car x)) (symbol? (caar x))))]
            [specs (cond [(null? all) '()] [(spec? (car all)) all] [else (car all)])]
-           [kept (map (lambda (e) (described e 'arg)) (or (described f 'kept) '()))]
-           [args (map (lambda (spec) (described spec 'arg))
-                      (filter (lambda (spec) (and (equal? (described spec 'kind) "bytes")
-                                                  (not (memv (described spec 'arg) kept))))
-                              specs))])
+           [kept (map (lambda (e) (cons (described e 'arg) (described e 'owner)))
+                      (or (described f 'kept) '()))]
+           [args (map (lambda (spec)
+                        (let ([k (described spec 'arg)])
+                          (cons k (cond [(assv k kept) => cdr] [else #f]))))
+                      (filter (lambda (spec) (equal? (described spec 'kind) "bytes")) specs))])
       (and (pair? args) (cons (described f 'name) args))))
 
   ;; (name (position type scope) ...) of a function record's closure
