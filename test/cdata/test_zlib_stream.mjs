@@ -10,11 +10,16 @@
 // NCCC_JS_ZLIB_WASM and NCCC_JS_GENERATED.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { inflateSync } from "node:zlib";
 import * as nccc from "../../bindings/js/nccc/index.mjs";
 import { stream } from "../../examples/zlib_stream.mjs";
 
+if (!existsSync(process.env.NCCC_JS_ZLIB_WASM)) {
+  throw new Error(`${process.env.NCCC_JS_ZLIB_WASM} was not built: the wasm build could not fetch ` +
+    "zlib's sources with npm (its configure log, wasm.configure.log, says why)");
+}
 const rt = await nccc.load(process.env.NCCC_JS_ZLIB_WASM);
 const gen = pathToFileURL(process.env.NCCC_JS_GENERATED).href;
 const z = (await import(`${gen}/zlib.mjs`)).bind(rt);
