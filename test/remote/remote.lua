@@ -169,6 +169,19 @@ for _, helper in ipairs({"new", "view"}) do
   else fail("libc." .. helper, ok2 and "no error" or tostring(err2)) end
 end
 
+-- A string for a [bytes] argument goes to the device's memory for the
+-- call (docs/LUA.md, "C objects on a device"): refused, naming the
+-- function and the argument, until wire_memory is bound; then the
+-- same sums as here.
+local bytes = "\250\251\0\1\255"
+local ok3, err3 = pcall(mod.wire.there.byte_sum, bytes, #bytes)
+if not ok3 and tostring(err3):find("bad argument #1 to 'wire.byte_sum'", 1, true)
+    and tostring(err3):find("wire_memory", 1, true) then passed = passed + 1
+else fail("wire.byte_sum without wire_memory", ok3 and "no error" or tostring(err3)) end
+assert(remotes.bind_memory(device, "wire_memory") == 0, "bind wire_memory")
+check({"wire", "byte_sum", bytes, #bytes})
+check({"wire", "byte_sum", "", 0})
+
 -- On the Windows device, [lasterror]: kernel32's values (winerror.h's
 -- ERROR_FILE_NOT_FOUND 2, ERROR_PATH_NOT_FOUND 3, ERROR_INVALID_HANDLE 6)
 -- next to each result, as windows_lasterror sees them there.

@@ -4,7 +4,9 @@ the device's module "libc" bound over the remote-call client (opened
 through the generated module remotes.py, from idl/remotes.idl), each call
 compared with what Python computes; then a failure of the remote call
 itself, which raises nccc.RemoteError, and C objects, which need the
-device's memory bound (remote_cases.py has them work). (One library only: the Python
+device's memory bound (remote_cases.py has them work); then host buffers
+at pointer parameters (libc's snprintf, wire's byte_sum), copied into
+the device's memory once libc_memory and wire_memory are bound. (One library only: the Python
 layer loads libraries with RTLD_GLOBAL, so a second library holding libc
 would share the first one's runtime.) The package nccc and the generated
 modules come from PYTHONPATH. Prints failures and "N passed, M failed";
@@ -17,6 +19,7 @@ import sys
 import nccc
 import libc
 import remotes
+import wire
 
 there = nccc.open(sys.argv[1])
 links = remotes.bind(there)
@@ -72,6 +75,38 @@ for helper in ("new", "view"):
     except nccc.Error as e:
         check("libc.%s" % helper,
               "memory is not bound as libc_memory" in str(e), True)
+
+# Host buffers at a pointer parameter go to the device's memory for the
+# call (docs/PYTHON.md, "C objects on a device"): without the memory
+# module bound, refused naming the function and the parameter; with it,
+# bytes in, and a bytearray the device writes copied back.
+buf = bytearray(b"\xee" * 12)
+try:
+    remote.snprintf_int(buf, len(buf), "<%d>", -42)
+    check("libc.snprintf_int into a bytearray, no libc_memory", "no error",
+          "ArgumentError")
+except nccc.ArgumentError as e:
+    check("libc.snprintf_int into a bytearray, no libc_memory",
+          (e.function, e.parameter, "libc_memory" in str(e)),
+          ("libc.snprintf_int", 1, True))
+check("bind wire", links.bind(device, "wire", nccc.NULL)[0], 0)
+for name in ("libc_memory", "wire_memory"):
+    check("bind " + name, links.bind_memory(device, name)[0], 0)
+check("libc.snprintf_int into a bytearray",
+      (remote.snprintf_int(buf, len(buf), "<%d>", -42), bytes(buf)),
+      (5, b"<-42>\0" + b"\xee" * 6))
+view = memoryview(bytearray(4))
+check("libc.snprintf_int into a memoryview",
+      (remote.snprintf_int(view, 4, "%d", 12345), bytes(view)),
+      (5, b"123\0"))
+w = wire.bind(there)
+data = bytes(range(250, 256)) + b"\0\x01"
+check("wire.byte_sum of bytes",
+      w.byte_sum(data, len(data)),
+      sum((k + 1) * b for k, b in enumerate(data)))
+check("wire.byte_sum of a bytearray, unchanged",
+      (w.byte_sum(bytearray(b"\x02\x03"), 2)), 8)
+check("wire.byte_sum of no bytes", w.byte_sum(b"", 0), 0)
 
 # On the Windows device, [lasterror]: kernel32's values (winerror.h's
 # ERROR_FILE_NOT_FOUND 2, ERROR_PATH_NOT_FOUND 3, ERROR_INVALID_HANDLE 6)

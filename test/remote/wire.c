@@ -80,6 +80,12 @@ int32_t compare(const char *a, const char *b) {
   return (c > 0) - (c < 0);
 }
 
+uint32_t byte_sum(const unsigned char *data, size_t n) {
+  uint32_t sum = 0;
+  for (size_t k = 0; k < n; k++) sum += (uint32_t)(k + 1) * data[k];
+  return sum;
+}
+
 const char *number_name(int32_t n) {
   static const char *const names[] = {"zero", "one", "two"};
   return n >= 0 && n < 3 ? names[n] : NULL;

@@ -204,11 +204,11 @@ end
 -- The call of function record e bound to handle h: lib:fast with its
 -- options (the plain fast path when it has none), its closure sets and
 -- owned results.
-local function function_call(M, lib, e, h, S)
+local function function_call(M, lib, e, h, S, device_memory)
   local opts = fast_options(e)
   local call = opts and lib:fast(h, opts) or lib:fast(h)
   -- [bytes] arguments: their positions are the same on every target
-  call = owners.bytes_in(lib, e.values and e.values[1], e.kept, call)
+  call = owners.bytes_in(lib, e, call, device_memory)
   return owning(M, lib, e, S, with_sets(e, S, call))
 end
 
@@ -237,6 +237,11 @@ local function bind(M, lib)
   local S = owners.sets(M, lib, t, helpers)
   local values = lib:constants(M.module)
   local remote = values[abi.rpc_bound_marker] ~= nil
+  local memory
+  local function device_memory()
+    memory = memory or require("nccc.remote_memory").open(lib, M.module)
+    return memory
+  end
   for k = 1, TARGETS do targets[k] = k end
   for _, e in ipairs(M.functions) do
     local h = lib:lookup(e.error_name)
@@ -247,7 +252,7 @@ local function bind(M, lib)
         e.error_name, sig, M.module), 2)
     end
     targets = keep
-    t[e.name] = function_call(M, lib, e, h, S)
+    t[e.name] = function_call(M, lib, e, h, S, remote and device_memory)
     if remote then t[e.name] = remote_checked(lib, e.error_name, t[e.name]) end
   end
   local function signature_of(name)
@@ -282,7 +287,7 @@ local function bind(M, lib)
     if not classes then
       cdata = require("nccc.cdata")
       classes = cdata.classes(lib, M.module, M.layouts or {},
-        remote and require("nccc.remote_memory").open(lib, M.module) or nil)
+        remote and device_memory() or nil)
     end
     return cdata, classes
   end

@@ -91,37 +91,51 @@ function owners.converting(lib, specs, fn)
   end
 end
 
-local function freeing(lib, copies, ok, ...)
-  for _, p in ipairs(copies) do lib:free(p) end
+local function freeing(memory, copies, ok, ...)
+  for _, p in ipairs(copies) do memory:free(p) end
   if not ok then error((...), 0) end
   return ...
 end
 
--- call taking a Lua string for each [bytes] argument the function's
--- value descriptions specs name (not one the library keeps: kept):
--- copied into C memory for the call, freed when it returns; call itself
--- when there is none.
-function owners.bytes_in(lib, specs, kept, call)
-  local slots = {}
-  for _, spec in ipairs(specs or {}) do
-    local keeps = false
-    for _, e in ipairs(kept or {}) do keeps = keeps or e.arg == spec.arg end
-    if spec.kind == "bytes" and not keeps then slots[#slots + 1] = spec.arg end
+-- call of function record e taking a Lua string for each [bytes]
+-- argument its value descriptions name (not one the library keeps:
+-- kept): copied into C memory for the call, freed when it returns; call
+-- itself when there is none. device_memory, for a module bound from a
+-- device, gives the device's memory (nccc/remote_memory.lua's, an error
+-- when it is not bound): the copy goes there, and a string for a kept
+-- argument is refused, naming the function and the argument.
+function owners.bytes_in(lib, e, call, device_memory)
+  local slots, kept = {}, {}
+  for _, k in ipairs(e.kept or {}) do kept[k.arg] = true end
+  for _, spec in ipairs(e.values and e.values[1] or {}) do
+    if spec.kind == "bytes" and (device_memory or not kept[spec.arg]) then
+      slots[#slots + 1] = spec.arg
+    end
   end
   if #slots == 0 then return call end
+  local function bad(k, why) common.raise(fmt("bad argument #%d to '%s' (%s)", k, e.error_name, why), 3) end
   return function(...)
-    local args, copies = {n = select("#", ...), ...}, {}
+    local args, copies, memory = {n = select("#", ...), ...}, {}, lib
     for _, k in ipairs(slots) do
       local s = args[k]
       if type(s) == "string" then
-        local p = lib:alloc(#s > 0 and #s or 1)
+        if device_memory and kept[k] then
+          bad(k, "the device keeps this pointer after the call: a string cannot be kept there; "
+            .. "pass device memory from the memory module's alloc and write")
+        end
+        if device_memory and memory == lib then
+          local ok, m = pcall(device_memory)
+          if not ok then bad(k, "a string is copied into the device's memory: " .. tostring(m)) end
+          memory = m
+        end
+        local p = memory:alloc(#s > 0 and #s or 1)
         copies[#copies + 1] = p
-        if #s > 0 then lib:write(p, s) end
+        if #s > 0 then memory:write(p, s) end
         args[k] = p
       end
     end
     if #copies == 0 then return call(...) end
-    return freeing(lib, copies, pcall(call, unpack(args, 1, args.n)))
+    return freeing(memory, copies, pcall(call, unpack(args, 1, args.n)))
   end
 end
 

@@ -7,7 +7,7 @@ arguments, owned results and strings, a thunk to bind), with the closure
 checks and closure sets it asks for. Every binding rule of Python lives
 here."""
 
-from nccc import cdata, owned, remote_cdata, values
+from nccc import cdata, owned, remote_arguments, remote_cdata, values
 from nccc.callbacks import Closure
 from nccc.errors import ArgumentError, ArgumentValueError, Error
 from nccc.errors import RemoteError, UnknownError
@@ -407,7 +407,8 @@ class Module:
             b._targets = keep
             call = self._function(lib, b, sets, h, rec)
             if remote:
-                call = _remote_checked(lib, qualified, call)
+                call = _remote_checked(lib, qualified, remote_arguments.copying(
+                    b._objects, rec, have, call))
             setattr(b, name, call)
         for rec in self.functions:
             params = _closure_params(rec)
