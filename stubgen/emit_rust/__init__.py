@@ -572,8 +572,9 @@ def _call_dynamic(src, host):
     src.line("nccc::with_alloc! {")
     src.indent()
     src.line("/// `rt.call_dynamic(name, args)`, refusing first a closure argument made for")
-    src.line("/// other callback types than its parameter's (kind Type), as the methods'")
-    src.line("/// types do at compile time (the slots of closure sets are not checked).")
+    src.line("/// other callback types than its parameter's (kind Type), or of scope call")
+    src.line("/// where the parameter's is another (kind Scope), as the methods' types do")
+    src.line("/// at compile time (the slots of closure sets are not checked).")
     with src.block("pub fn call_dynamic(&self, name: &'static str, args: &[nccc::Dyn])"
                    " -> Result<nccc::Vec<nccc::Dyn>, nccc::Error> {", "}"):
         with src.block("match name {", "}"):
@@ -582,7 +583,7 @@ def _call_dynamic(src, host):
                 typed = [c for c in rec.get("closures", ()) if c["callbacks"] and "set" not in c]
                 if not typed:
                     continue
-                checks = ", ".join("(%d, &[%s])" % (c["arg"], ", ".join(
+                checks = ", ".join("(%d, %s, &[%s])" % (c["arg"], rust_str(c["scope"]), ", ".join(
                     "pick_signature(self.target, %s)" % callback_sigs(host, cb)
                     for cb in c["callbacks"])) for c in typed)
                 src.line("%s => self.rt.call_typed(name, args, &[%s])," % (

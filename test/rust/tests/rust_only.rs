@@ -106,6 +106,28 @@ fn owned_objects_are_freed_once_by_close_or_drop() {
 }
 
 #[test]
+fn a_closure_of_another_scope_is_refused_by_call_dynamic() {
+    // a method takes Rust closures and claims them with its parameter's
+    // scope (a mismatch does not compile: refusals.rs); through the
+    // module's call_dynamic a closure of another scope is refused, both
+    // scopes named, and the call-scope closure is released
+    with_fixture(|rt, _, h| {
+        let in_use = rt.closure_stats().unwrap().in_use;
+        let c = rt.dynamic_closure("call", "i:i", Box::new(|a: &[nccc::Dyn]| a.to_vec())).unwrap();
+        let e = h.call_dynamic("hcb.keep", &[nccc::Dyn::Closure(c)]).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Scope);
+        assert_eq!(e.parameter, 1);
+        let text = e.to_string();
+        assert!(text.contains("'forever'") && text.contains("'call'"), "{}", text);
+        assert_eq!(rt.closure_stats().unwrap().in_use, in_use);
+        // a forever closure passes
+        let f = rt.dynamic_closure("forever", "i:i", Box::new(|a: &[nccc::Dyn]| a.to_vec())).unwrap();
+        h.call_dynamic("hcb.keep", &[nccc::Dyn::Closure(f)]).unwrap();
+        assert!(f.release(rt).unwrap());
+    });
+}
+
+#[test]
 fn an_owned_out_pointer_is_an_owned_object() {
     with_fixture(|_, _, h| {
         let (status, o) = h.obj_make(7).unwrap();

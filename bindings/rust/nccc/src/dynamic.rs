@@ -256,16 +256,28 @@ impl Runtime<'_> {
     /// `call_dynamic` for a generated module (its `call_dynamic`): first
     /// refuses a closure argument at position p (from 1) of `closures`
     /// made for other callback types than `signatures` (member k for
-    /// signatures[k]), as the method's types would at compile time.
-    /// Errors: those of `call_dynamic`; such a closure (kind `Type`).
-    pub fn call_typed(&self, name: &'static str, args: &[Dyn], closures: &[(usize, &[&str])])
+    /// signatures[k]), or of scope call where the parameter's `scope`
+    /// ("call", "async", "notified", "forever") is another (C would keep
+    /// it past its release), as the method's types would at compile time.
+    /// A closure whose types the crate does not know (a context C gave)
+    /// passes. Errors: those of `call_dynamic`; such a closure (kind
+    /// `Type`, or kind `Scope` naming both scopes).
+    pub fn call_typed(&self, name: &'static str, args: &[Dyn], closures: &[(usize, &str, &[&str])])
                       -> Result<Vec<Dyn>, Error> {
-        for (position, signatures) in closures {
+        for (position, scope, signatures) in closures {
             if let Some(Dyn::Closure(c)) = args.get(position - 1) {
-                if !c.made_for(signatures) {
-                    let what = String::from("closure for '") + &signatures.join("', '") + "' expected";
+                let what = if !c.made_for(signatures) {
+                    Some((ErrorKind::Type, String::from("closure for '") + &signatures.join("', '") + "' expected"))
+                } else if c.scope == abi::SCOPE_CALL && *scope != "call" {
+                    // C would keep it past its release
+                    Some((ErrorKind::Scope, String::from("closure of scope '") + scope
+                          + "' expected, got one of scope 'call' (make it with scope '" + scope + "')"))
+                } else {
+                    None
+                };
+                if let Some((kind, what)) = what {
                     release_call_closures(self, args);
-                    return Err(kind_error(ErrorKind::Type, name, *position, &what));
+                    return Err(kind_error(kind, name, *position, &what));
                 }
             }
         }
