@@ -88,7 +88,7 @@ def main(argv):
     for v, x in res.items():
         print("%-11s %7.1f %s" % (v, x - loop, unit))
     for op in ("read", "write"):
-        print("%-5s nccc / cffi: %.2fx" % (op, (res["nccc " + op] - loop)
+        print("%-5s nccc / cffi: %.3fx" % (op, (res["nccc " + op] - loop)
                                            / (res["cffi " + op] - loop)))
 
 
