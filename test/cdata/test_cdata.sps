@@ -164,8 +164,38 @@
         (eq (nccc-cdata-bytes copy) (nccc-cdata-bytes ev) "from a C object")
         (eq (nccc-cdata-bytes (cd:cdata-new "cd_event" ev)) (nccc-cdata-bytes ev) "new from one")
         (refuses 'type "64 bytes expected, got 3" (lambda () (nccc-set! copy (make-bytevector 3 0))))
-        (refuses 'type "a bytevector or a C object"
+        (refuses 'type "a bytevector, a C object of its type or a record value"
                  (lambda () (nccc-set! copy (cd:cdata-new "cd_big"))))))))
+
+(check "record values out and in"
+  (lambda ()
+    (let ([ev (cd:cdata-new "cd_event")])
+      (cd:cd_event_fill ev 2)
+      (let ([r (nccc-cdata-record ev)])
+        (eq (cdr (assq 'type r)) 2 "type")
+        (eq (cdr (assq 'stamps r)) '#(0.0 0.0 2.25) "an array as a vector")
+        (eq (cdr (assq 'x (vector-ref (cdr (assq 'corners (cdr (assq 'shape (cdr (assq 'data r))))))
+                                     0)))
+            -3 "nested records as alists")
+        (eq (nccc-cdata-bytes (cd:cdata-new "cd_event" r)) (nccc-cdata-bytes ev) "the same bytes back")
+        (eq (nccc-cdata-record ev 'ranges 1) '((lo . 0) (hi . -2)) "a part's record"))
+      (nccc-set! ev '((type . 7) (stamps . #(0.25 0.5))))
+      (eq (nccc-ref ev 'type) 7 "written by name")
+      (eq (nccc-ref ev 'stamps 1) 0.5 "an array from a vector")
+      (eq (nccc-ref ev 'ranges 1 'hi) 0 "a field left out is zero")
+      (nccc-set! ev 'ranges 1 '((hi . 4)))
+      (eq (nccc-ref ev 'ranges 1 'hi) 4 "a part written by name")
+      (let ([before (nccc-cdata-bytes ev)])
+        (refuses 'type "expected a real number" (lambda () (nccc-set! ev '((type . 1) (stamps . #("x"))))))
+        (refuses 'field "no such field" (lambda () (nccc-set! ev '((nothing . 1)))))
+        (refuses 'range "at most 3 elements" (lambda () (nccc-set! ev 'stamps '#(1.0 2.0 3.0 4.0))))
+        (eq (nccc-cdata-bytes ev) before "a refused record value changes nothing")))))
+
+(check "unsigned-char text from a string or a bytevector"
+  (lambda ()
+    (eq (cd:cd_text_length "caf\xe9;") 5 "a string")
+    (eq (cd:cd_text_length (string->utf8 "caf\xe9;")) 5 "a bytevector")
+    (refuses 'nul "NUL" (lambda () (cd:cd_text_length (make-bytevector 2 0))))))
 
 (check "errors, never a crash"
   (lambda ()
@@ -188,8 +218,9 @@
                (lambda () (nccc-set! ev 'data 'scalar 'value "abc")))
       (refuses 'type "not a C object" (lambda () (nccc-ref 42 'type)))
       (refuses 'unknown "a struct or union of cdata expected" (lambda () (cd:cdata-new "cd_nothing")))
-      (refuses 'type "non-NULL address" (lambda () (cd:cdata-view "cd_event" 0)))
-      (refuses 'type "non-NULL address" (lambda () (cd:cdata-view "cd_event" #f)))
+      (refuses 'null "non-NULL address" (lambda () (cd:cdata-view "cd_event" 0)))
+      (refuses 'null "non-NULL address" (lambda () (cd:cdata-view "cd_event" #f)))
+      (refuses 'type "non-NULL address" (lambda () (cd:cdata-view "cd_event" "x")))
       (refuses 'count "expects 1 or 2 arguments" (lambda () (cd:cdata-new "cd_event" #f #f)))
       (eq (nccc-ref ev 'type) 0 "nothing written by a refused write")
       (nccc-set! big 'used 3)

@@ -43,7 +43,7 @@
    nccc-callback nccc-callback-group nccc-callback? nccc-callback-context
    nccc-callback-live? nccc-release nccc-closure-stats nccc-callbacks-held
    ;; C objects (made by a generated library's M-new and M-view)
-   nccc-cdata? nccc-ref nccc-set! nccc-cdata-address nccc-cdata-length nccc-cdata-bytes
+   nccc-cdata? nccc-ref nccc-set! nccc-cdata-record nccc-cdata-address nccc-cdata-length nccc-cdata-bytes
    nccc-cdata-live?
    ;; owned pointers, packed functions
    nccc-own nccc-owned? nccc-owned-address nccc-owned-live? nccc-close nccc-collect!

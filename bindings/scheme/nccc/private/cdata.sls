@@ -13,7 +13,7 @@
 ;;; written.
 (library (nccc private cdata)
   (export new-objects objects-new objects-view keeper keep!
-          nccc-ref nccc-set! nccc-cdata-address nccc-cdata-length nccc-cdata-bytes
+          nccc-ref nccc-set! nccc-cdata-record nccc-cdata-address nccc-cdata-length nccc-cdata-bytes
           nccc-cdata-live?)
   (import (rnrs) (nccc abi) (nccc private values) (nccc private runtime)
           (nccc private convert) (nccc private registry) (nccc private calls)
@@ -29,8 +29,9 @@
   (define (new-objects module layouts) (new-objects* module layouts #f #f))
 
   ;; A struct or union: name ("cd_event"), what ("cdata.cd_event"), size,
-  ;; fields (symbol -> field), array (the type of a view of several), rt.
-  (define-record-type class (fields name what size fields (mutable array) rt))
+  ;; fields (symbol -> field), order (its fields in the table's order),
+  ;; array (the type of a view of several), rt.
+  (define-record-type class (fields name what size fields (mutable order) (mutable array) rt))
 
   ;; A field of class of: element, a class, a code character (#\p for
   ;; every pointer code) or #f (a record of no class); count, its
@@ -93,7 +94,8 @@
   (define (make-class* objs rt rec layout)
     (let* ([what (string-append (objects-module objs) "." (nccc-layout-name layout))]
            [fields (make-eq-hashtable)]
-           [c (make-class (nccc-layout-name layout) what (nccc-layout-size layout) fields #f rt)]
+           [c (make-class (nccc-layout-name layout) what (nccc-layout-size layout) fields '() #f
+                          rt)]
            [records (or (described rec 'records) '())]
            [arrays (or (described rec 'arrays) '())]
            [texts (or (described rec 'texts) '())])
@@ -112,6 +114,8 @@
                         (find (lambda (t) (equal? (described t 'field) name)) texts)
                         c))))
        (nccc-layout-fields layout))
+      (class-order-set! c (map (lambda (f) (hashtable-ref fields (string->symbol (nccc-field-name f)) #f))
+                               (vector->list (nccc-layout-fields layout))))
       (class-array-set! c (make-array-type c (class-size c) (string-append "a view of " what) rt))
       c))
 
@@ -150,7 +154,7 @@
                                        (nccc-free rt p))
                                    (class-name c) '())])
         (let ([obj (make-cdata c a #f (guard-owned! state) #t)])
-          (when init (copy-in! who c a size init (class-what c)))
+          (when init (copy-in/restore! who c a size init (class-what c)))
           obj))))
 
   ;; A view of the record (or of count records) at p, which never frees:
@@ -166,7 +170,7 @@
                                    (cdata-state p) #f)]
                           [(and (exact-int? p) (< 0 p two^64))
                            (values p (make-owned p (lambda (a) #f) (class-name c)) #t)]
-                          [else (misuse/kind who 'type
+                          [else (misuse/kind who (if (memv p '(0 #f)) 'null 'type)
                                              "bad argument #2: a non-NULL address or a C object expected"
                                              p)])])
         (if count
@@ -268,9 +272,9 @@
   ;; field's string or bytevector, or a view of a record or array.
   (define (nccc-ref obj . path)
     (let-values ([(type a n) (walk 'nccc-ref obj path)])
-      (cond [(or (class? type) (array-type? type)) (make-cdata type a n (cdata-state obj) #f)]
-            [(and (field? type) (field-text type)) (read-text type a)]
-            [else (peek-at (type-rt type) 'nccc-ref (place-code type) a)])))
+      (if (or (class? type) (array-type? type))
+          (make-cdata type a n (cdata-state obj) #f)
+          (read-part type a n #t))))
 
   ;; A text field (docs/BINDING.md, "texts") at a: #f for NULL, else
   ;; COUNT bytes, as a string or a bytevector by its kind.
@@ -296,7 +300,7 @@
     (let* ([rev (reverse path+value)] [value (car rev)])
       (let-values ([(type a n) (walk 'nccc-set! obj (reverse (cdr rev)))])
         (if (or (class? type) (array-type? type))
-            (copy-in! 'nccc-set! type a (type-size type n) value (type-what type))
+            (copy-in/restore! 'nccc-set! type a (type-size type n) value (type-what type))
             (poke-at 'nccc-set! type a value)))))
 
   (define (poke-at who place a v)
@@ -314,11 +318,40 @@
       (builtin (type-rt place) who B-POKE 0 a (char->integer c) slot)
       (if #f #f)))
 
-  ;; Copies size bytes in at a from a bytevector, or from a C object of
-  ;; the same type (a record's class; an array's element and length).
+  ;; copy-in!, C memory as it was when it refuses a field of a record
+  ;; value.
+  (define (copy-in/restore! who type a size v what)
+    (if (or (pair? v) (null? v) (vector? v))
+        (let* ([rt (type-rt type)] [before (nccc-read rt a size)])
+          (guard (e [#t (nccc-write rt a before) (raise e)])
+            (copy-in! who type a size v what)))
+        (copy-in! who type a size v what)))
+
+  ;; Copies a record or an array in at a (size bytes): from a bytevector,
+  ;; from a C object of the same type (a record's class; an array's
+  ;; element and size), or from a record value (an alist of fields by
+  ;; name, a vector of elements: what is left out is zero).
   (define (copy-in! who type a size v what)
     (let ([rt (type-rt type)])
       (cond
+       [(and (class? type) (list? v) (for-all pair? v))
+        (nccc-write rt a (make-bytevector size 0))
+        (for-each (lambda (kv)
+                    (let ([f (field-named who type (car kv))])
+                      (write-part! who (field-type f) (+ a (field-offset f)) (field-count f)
+                                   (cdr kv))))
+                  v)]
+       [(and (array-type? type) (vector? v))
+        (let ([n (div size (array-type-step type))])
+          (unless (<= (vector-length v) n)
+            (misuse/kind who 'range (string-append what ": at most " (number->string n)
+                                                   " elements expected, got "
+                                                   (number->string (vector-length v)))
+                         v))
+          (nccc-write rt a (make-bytevector size 0))
+          (do ([i 0 (+ i 1)]) ((= i (vector-length v)))
+            (let ([e (array-type-element type)] [at (+ a (* i (array-type-step type)))])
+              (write-part! who (if (class? e) e (make-element type i)) at #f (vector-ref v i)))))]
        [(bytevector? v)
         (unless (= (bytevector-length v) size)
           (misuse/kind who 'type (string-append what ": " (number->string size)
@@ -328,9 +361,50 @@
         (nccc-write rt a v)]
        [(and (nccc-cdata? v) (same-type? type size v))
         (nccc-write rt a (nccc-read rt (cdata-live-address who v "bad argument: the ") size))]
-       [else (misuse/kind who 'type (string-append what ": a bytevector or a C object of its type"
-                                                   " expected")
+       [else (misuse/kind who 'type (string-append what ": a bytevector, a C object of its type"
+                                                   " or a record value expected")
                           v)])))
+
+  ;; Writes v at a, the place of type (count elements of an array).
+  (define (write-part! who type a count v)
+    (if (or (class? type) (array-type? type))
+        (copy-in! who type a (type-size type count) v (type-what type))
+        (poke-at who type a v)))
+
+  ;; What a field is as a place: its array type, its record's class, or
+  ;; itself (a scalar or a text).
+  (define (field-type f)
+    (cond [(field-array f)] [(class? (field-element f)) (field-element f)] [else f]))
+
+  ;; (nccc-cdata-record obj step ...): a copy of the record (or of the
+  ;; part the steps lead to) as a record value: an alist of its fields
+  ;; by name (symbols, in the table's order, every member of a union; a
+  ;; record of no class left out), arrays as vectors, scalars as nccc-ref
+  ;; reads them, pointers (texts too) as addresses: its bytes, decoded.
+  (define (nccc-cdata-record obj . path)
+    (let-values ([(type a n) (walk 'nccc-cdata-record obj path)])
+      (read-part type a n #f)))
+
+  ;; The value at a of type (n elements of an array): texts? reads a text
+  ;; field's text, else its address.
+  (define (read-part type a n texts?)
+    (cond
+     [(class? type)
+      (fold-right (lambda (f acc)
+                    (if (field-element f)
+                        (cons (cons (string->symbol (field-name f))
+                                    (read-part (field-type f) (+ a (field-offset f)) (field-count f)
+                                               texts?))
+                              acc)
+                        acc))
+                  '() (class-order type))]
+     [(array-type? type)
+      (let ([e (array-type-element type)] [step (array-type-step type)])
+        (do ([v (make-vector n) v] [i 0 (+ i 1)]) ((= i n) v)
+          (vector-set! v i (read-part (if (class? e) e (make-element type i)) (+ a (* i step)) #f
+                                      texts?))))]
+     [(and texts? (field? type) (field-text type)) (read-text type a)]
+     [else (peek-at (type-rt type) 'nccc-cdata-record (place-code type) a)]))
 
   (define (same-type? type size v)
     (let ([t (cdata-type v)])

@@ -59,6 +59,7 @@
       [(#\s)
        (cond [(not v) 0]
              [(string? v) (let ([p (string->c rt who v)]) (keep! p) p)]
+             [(bytevector? v) (let ([p (bytes->c rt who v v)]) (keep! p) p)]
              [else (misuse who (string-append (arg-text position) "expected a string or #f") v)])]
       [else (scalar->slot who c v position)]))
 

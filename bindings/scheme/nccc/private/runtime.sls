@@ -12,7 +12,7 @@
           B-MODULE-FIND B-MODULE-TYPE B-MODULE-FIELD B-MODULE-CONSTANT B-PEEK B-POKE
           B-READ B-WRITE B-CLAIM-GROUP-TYPED B-RELEASE B-STATS B-CLEAR-ERROR
           NCCC-ERR-NAME-NOT-FOUND
-          string-at bytes->string read-bytes string->c with-c-string free check-rt check-address
+          string-at bytes->string read-bytes string->c bytes->c with-c-string free check-rt check-address
           nccc-alloc nccc-free nccc-read nccc-write nccc-string-at nccc-string->c)
   (import (rnrs) (nccc abi) (nccc compat) (nccc private values))
 
@@ -164,12 +164,15 @@
   (define (free rt who p) (builtin rt who B-FREE 0 p) (if #f #f))
 
   ;; A copy of s in C memory, NUL-terminated; the caller frees it.
-  (define (string->c rt who s)
-    (let* ([bytes (string->utf8 s)] [n (bytevector-length bytes)])
+  (define (string->c rt who s) (bytes->c rt who (string->utf8 s) s))
+
+  ;; The same of bytes (what holds them: s), which hold no NUL.
+  (define (bytes->c rt who bytes s)
+    (let ([n (bytevector-length bytes)])
       (let scan ([k 0])
         (when (< k n)
           (when (= 0 (bytevector-u8-ref bytes k))
-            (misuse who "string holds a NUL character" s))
+            (misuse who (if (string? s) "string holds a NUL character" "bytes hold a NUL byte") s))
           (scan (+ k 1))))
       (let ([p (alloc rt who (+ n 1))] [z (make-bytevector (+ n 1) 0)])
         (bytevector-copy! bytes 0 z 0 n)
