@@ -447,23 +447,23 @@ void nccci_closure_call_frame(int ok, nccc_cb_frame *f, uint64_t *in,
   if (f->last) nccc_closure_leave(f);
 }
 
-/* nccc_closure_call where its fast path does not apply; apart, so that
-** it keeps no frame of its own, and with its parameters in the same
-** registers, so that reaching it moves none. */
+/* nccc_closure_call and nccc_closure_call_first where the fast path
+** does not apply (a later member; a refusal, a race, a spending call);
+** apart, so that they keep no frame of their own. */
 static COLD void call_slow(uint64_t *in, uint64_t *out, void *ctx, unsigned member,
                            const nccc_callback_type *type) {
   nccc_cb_frame f;
   nccci_closure_call_frame(nccc_closure_enter(ctx, member, type, &f), &f, in, out);
 }
 
-/* nccc_closure_call's path for a thread-bound claim (every host's), on
-** its own thread: still without the lock, the thread read under the
-** same sequence check; the same parameters, so that reaching it is a
-** jump. With the default thread word it calls nothing but the target
-** (a platform's thread_id hook takes the locked path). */
+/* nccc_closure_call_first's path for a thread-bound claim (every
+** host's), on its own thread: still without the lock, the thread read
+** under the same sequence check; the same parameters, so that reaching
+** it is a jump. With the default thread word it calls nothing but the
+** target (a platform's thread_id hook takes the locked path). */
 static APART void call_bound(uint64_t *in, uint64_t *out, void *ctx,
-                             unsigned member, const nccc_callback_type *type) {
-  const rec *h = fast_head((uintptr_t)ctx, member);
+                             const nccc_callback_type *type) {
+  const rec *h = fast_head((uintptr_t)ctx, 0);
   if (LIKELY(h != NULL && nccci_thread_hook == NULL)) {
     nccc_fn target = h->target;
     uint64_t env = h->env, check = h->check;
@@ -477,13 +477,13 @@ static APART void call_bound(uint64_t *in, uint64_t *out, void *ctx,
       return;
     }
   }
-  call_slow(in, out, ctx, member, type);
+  call_slow(in, out, ctx, 0, type);
 }
 
-void nccc_closure_call(uint64_t *in, uint64_t *out, void *ctx, unsigned member,
-                       const nccc_callback_type *type) {
+void nccc_closure_call_first(uint64_t *in, uint64_t *out, void *ctx,
+                             const nccc_callback_type *type) {
   uintptr_t t = (uintptr_t)ctx;
-  const rec *h = member == 0 ? callable_head(t) : NULL;
+  const rec *h = callable_head(t);
   if (LIKELY(h != NULL)) {
     /* read_target and verdict, shorter; fast_head's test is SPENDS */
     nccc_fn target = h->target;
@@ -495,9 +495,18 @@ void nccc_closure_call(uint64_t *in, uint64_t *out, void *ctx, unsigned member,
       return;
     }
     if (check == ((uint64_t)type->hash | BOUND)) {
-      call_bound(in, out, ctx, member, type);
+      call_bound(in, out, ctx, type);
       return;
     }
+  }
+  call_slow(in, out, ctx, 0, type);
+}
+
+void nccc_closure_call(uint64_t *in, uint64_t *out, void *ctx, unsigned member,
+                       const nccc_callback_type *type) {
+  if (LIKELY(member == 0)) {
+    nccc_closure_call_first(in, out, ctx, type);
+    return;
   }
   call_slow(in, out, ctx, member, type);
 }

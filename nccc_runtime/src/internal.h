@@ -46,8 +46,23 @@ NCCC_INTERNAL void nccci_dispatch_set(uint16_t index, const nccc_registry *reg);
 
 /* Index of the module whose name starts name and is followed there by
 ** end ('.' for a qualified function name, '\0' for a module name), its
-** length in *out_len (may be NULL); or -1. */
-NCCC_INTERNAL int nccci_module_index(const char *name, char end, size_t *out_len);
+** length in *out_len (may be NULL); or -1. Inline: nccc_lookup's first
+** step (bench/run_lookup.sh). */
+static inline int nccci_module_index(const char *name, char end, size_t *out_len) {
+  int i;
+  for (i = 0; i < NCCC_MAX_MODULES; i++) {
+    const nccc_module *m = nccci_G.modules[i];
+    size_t k = 0;
+    if (m == NULL) continue;
+    /* module names are short: a loop here is cheaper than strncmp */
+    while (m->name[k] != '\0' && m->name[k] == name[k]) k++;
+    if (m->name[k] == '\0' && name[k] == end) {
+      if (out_len != NULL) *out_len = k;
+      return i;
+    }
+  }
+  return -1;
+}
 
 /* The built-in module "nccc" (builtins.c). */
 NCCC_INTERNAL extern const nccc_module nccci_builtin_module;

@@ -25,22 +25,6 @@ const nccc_module *nccc_module_at(uint16_t index) {
   return index < NCCC_MAX_MODULES ? nccci_G.modules[index] : NULL;
 }
 
-int nccci_module_index(const char *name, char end, size_t *out_len) {
-  int i;
-  for (i = 0; i < NCCC_MAX_MODULES; i++) {
-    const nccc_module *m = nccci_G.modules[i];
-    size_t k = 0;
-    if (m == NULL) continue;
-    /* module names are short: a loop here is cheaper than strncmp */
-    while (m->name[k] != '\0' && m->name[k] == name[k]) k++;
-    if (m->name[k] == '\0' && name[k] == end) {
-      if (out_len != NULL) *out_len = k;
-      return i;
-    }
-  }
-  return -1;
-}
-
 nccc_status nccc_module_add(const nccc_module *module, uint16_t *out_index) {
   int i, free_slot = -1;
   size_t len;

@@ -139,7 +139,10 @@ static inline void nccc_cb_call(nccc_cb_frame *f, uint64_t *in,
 static inline void nccc_cb_run(void *ctx, unsigned member, uint64_t *in,
                                uint64_t *out, const nccc_callback_type *type) {
   nccc_cb_errno saved = nccc_cb_errno_save();
-  nccc_closure_call(in, out, ctx, member, type);
+  if (member == 0) /* a constant in every wrapper: one call remains */
+    nccc_closure_call_first(in, out, ctx, type);
+  else
+    nccc_closure_call(in, out, ctx, member, type);
   nccc_cb_errno_restore(saved);
 }
 

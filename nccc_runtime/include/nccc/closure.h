@@ -265,6 +265,12 @@ NCCC_API void nccc_closure_leave(nccc_cb_frame *frame);
 NCCC_API void nccc_closure_call(uint64_t *in, uint64_t *out, void *ctx, unsigned member,
                                 const nccc_callback_type *type);
 
+/* nccc_closure_call for member 0, one argument and one test fewer: what
+** nccc_cb_run calls for a callback that is not a group's later member
+** (most of them). */
+NCCC_API void nccc_closure_call_first(uint64_t *in, uint64_t *out, void *ctx,
+                                      const nccc_callback_type *type);
+
 /* ---- thunk pools: callbacks without a context parameter ----------------- */
 
 /*
