@@ -20,6 +20,12 @@
 **            nccc function) through a closure
 **   thunk    the same for a callback without a context (a thunk pool)
 **   ffi      a libffi closure (made at run time) as the callback
+** and two hand-written backward wrappers of the generated one's shape,
+** the experiment that splits its cost (docs/BENCHMARKS.md):
+**   bare     packs the slots and calls the dispatcher with the
+**            environment word of a plain struct: no closure, no check
+**   errno    the same, saving and restoring errno around the call, as
+**            the generated one does
 **
 ** Every loop feeds each call's result into the next call's arguments,
 ** so no call can be hoisted or dropped, and stores the final value in a
@@ -33,6 +39,7 @@
 
 #include <nccc/ffi_forward.h>
 #include <nccc/nccc.h>
+#include <nccc/shim_callback.h>
 
 #include "bench_nccc.h"
 #include "targets.h"
@@ -286,6 +293,40 @@ static NOINLINE void cb_thunk(uint64_t n) {
   sink_u = out[0];
 }
 
+/* The experiment: what the generated backward wrapper costs without
+** the closure's lookup and checks (bare), then with errno kept (errno). */
+typedef struct plain_closure {
+  nccc_fn target;
+  uint64_t env;
+} plain_closure;
+static const plain_closure plain = {host_dispatch, 0};
+
+static int64_t bare_back(int64_t acc, int64_t i, void *ctx) {
+  const plain_closure *c = (const plain_closure *)ctx;
+  uint64_t in[3], out[1] = {0};
+  in[0] = c->env;
+  in[1] = nccc_slot_from_i64(acc);
+  in[2] = nccc_slot_from_i64(i);
+  c->target(in, out);
+  return nccc_slot_to_i64(out[0]);
+}
+
+/* bare_back inlined between errno's save and restore. */
+static int64_t errno_back(int64_t acc, int64_t i, void *ctx) {
+  nccc_cb_errno saved = nccc_cb_errno_save();
+  int64_t r = bare_back(acc, i, ctx);
+  nccc_cb_errno_restore(saved);
+  return r;
+}
+
+static NOINLINE void cb_bare(uint64_t n) {
+  sink_u = (uint64_t)bench_fold((int64_t)n, bare_back, (void *)&plain);
+}
+
+static NOINLINE void cb_errno(uint64_t n) {
+  sink_u = (uint64_t)bench_fold((int64_t)n, errno_back, (void *)&plain);
+}
+
 static void ffi_step(ffi_cif *cif, void *ret, void **args, void *user) {
   (void)cif;
   (void)user;
@@ -327,6 +368,7 @@ static const struct {
   {"vec3.checked", vec3_checked}, {"vec3.ffi", vec3_ffi},
   {"cb.direct", cb_direct}, {"cb.back", cb_back},
   {"cb.thunk", cb_thunk},   {"cb.ffi", cb_ffi},
+  {"cb.bare", cb_bare},     {"cb.errno", cb_errno},
 };
 
 static void setup(void) {

@@ -68,3 +68,13 @@ awk -v d="$cb_direct" -v b="$cb_back" -v t="$cb_thunk" -v x="$cb_ffi" 'BEGIN {
   printf "%-6s %8.2f %8.2f %8.2f %8.2f   %9.2f %9.2f\n",
          "fold", d, b, t, x, b / d, b / x
 }'
+echo
+echo "the experiment (docs/BENCHMARKS.md): hand-written backward wrappers of"
+echo "the same shape without the closure and its checks, errno not kept (bare)"
+echo "and kept (errno)"
+printf '%-6s %8s %8s %8s\n' '' bare errno backward
+cb_bare=$(per_call cb.bare)
+cb_errno=$(per_call cb.errno)
+awk -v a="$cb_bare" -v e="$cb_errno" -v b="$cb_back" 'BEGIN {
+  printf "%-6s %8.2f %8.2f %8.2f\n", "fold", a, e, b
+}'
