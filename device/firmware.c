@@ -1,8 +1,10 @@
 /*
 ** firmware.c — the device image: the nccc runtime, the modules "m" (the
 ** libm subset), "dev" and with closures "callbacks" (device/fixture),
-** and with the TVM layer a system library, served over UART0 by the RPC
-** server (docs/RPC.md).
+** with remote memory "cdata" (test/cdata/cdata.idl, C data for the
+** hosts' C objects in the device's memory, over the arena of
+** board_arena.c), and with the TVM layer a system library, served over
+** UART0 by the RPC server (docs/RPC.md).
 **
 ** Start-up follows TVM's CRT: TVMInitializeRuntime, the system library's
 ** function registered as a global, then the nccc modules; the RPC server
@@ -25,10 +27,14 @@
 #endif
 
 #include "board.h"
+#include "board_arena.h"
 #include "dev_nccc.h"
 #include "m_nccc.h"
 #if NCCC_WITH_CLOSURES
 #include "callbacks_nccc.h"
+#endif
+#if NCCC_WITH_REMOTE_MEMORY
+#include "cdata_nccc.h"
 #endif
 
 static nccc_rpc_server server;
@@ -117,11 +123,21 @@ static int serve_callbacks(void) {
 static int serve_callbacks(void) { return 1; }
 #endif
 
+/* The C data module, where hosts can reach the device's memory. */
+#if NCCC_WITH_REMOTE_MEMORY
+static int register_cdata(void) { return nccc_cdata_register() == NCCC_OK; }
+#else
+static int register_cdata(void) { return 1; }
+#endif
+
 int main(void) {
   static const nccc_rpc_transport uart0 = {NULL, uart_read, uart_write};
   board_uart_init();
+  board_arena_install();
   if (!start_tvm()) return 1;
-  if (nccc_m_register() != NCCC_OK || nccc_dev_register() != NCCC_OK) return 2;
+  if (nccc_m_register() != NCCC_OK || nccc_dev_register() != NCCC_OK || !register_cdata()) {
+    return 2;
+  }
   if (nccc_rpc_server_init(&server, &uart0) != NCCC_OK) return 3;
   if (!serve_callbacks()) return 4;
   nccc_rpc_server_run(&server);

@@ -29,7 +29,7 @@ from pathlib import Path
 CC = "arm-none-eabi-gcc"
 FLAGS = ["-std=c11", "-mcpu=cortex-m3", "-mthumb", "-Os", "-Wall", "-Wextra",
          "-Werror", "-ffunction-sections", "-fdata-sections"]
-BOARD = ["board_startup.c", "board_semihosting.c", "board_uart.c"]
+BOARD = ["board_startup.c", "board_semihosting.c", "board_uart.c", "board_arena.c"]
 FORBIDDEN = re.compile(r" (malloc|free|_malloc_r|_free_r|pthread_[a-z_]+|"
                        r"_?v?s?n?printf|_vfprintf_r|_svfprintf_r)$")
 

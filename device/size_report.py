@@ -68,21 +68,22 @@ def sources(generated):
     tvm = cmake_list("NCCC_RUNTIME_TVM_SOURCES")
     server = cmake_list("NCCC_RPC_SERVER_SOURCES")
     modules = [str(generated / "m_nccc.c"), str(generated / "dev_nccc.c"),
-               str(generated / "callbacks_nccc.c"), "device/fixture/dev.c",
-               "device/fixture/callbacks.c"]
+               str(generated / "callbacks_nccc.c"), str(generated / "cdata_nccc.c"),
+               "device/fixture/dev.c", "device/fixture/callbacks.c", "test/cdata/cdata.c"]
     return core + tvm + server + modules, {
         "runtime core": {image.object_name(s) for s in core + tvm},
         "RPC server": {image.object_name(s) for s in server},
-        "modules m, dev, callbacks and the fixture": {image.object_name(s) for s in modules},
+        "modules m, dev, callbacks, cdata and their C": {image.object_name(s) for s in modules},
         "board": {image.object_name(b) for b in image.BOARD},
         "firmware.c (with the server object)": {"firmware.o"},
     }
 
 
 def generate(out):
-    for idl in ("m.idl", "dev.idl", "callbacks.idl"):
+    for idl in ("device/fixture/m.idl", "device/fixture/dev.idl",
+                "device/fixture/callbacks.idl", "test/cdata/cdata.idl"):
         subprocess.run(["bash", str(ROOT / "bin/nccc-stubgen"), "--lang", "c",
-                        "-o", str(out), str(ROOT / "device/fixture" / idl)],
+                        "-o", str(out), str(ROOT / idl)],
                        check=True, env=dict(os.environ, NCCC_PYTHON=sys.executable))
 
 
@@ -97,7 +98,8 @@ def config_value(name, defines, includes):
 
 def report(name, defines, generated, out, session):
     files, parts = sources(generated)
-    includes = [generated, ROOT / "device/fixture", ROOT / "nccc_runtime/include",
+    includes = [generated, ROOT / "device/fixture", ROOT / "test/cdata",
+                ROOT / "nccc_runtime/include",
                 ROOT / "nccc_runtime/rpc/include"]
     elf = image.build(ROOT, out / name, "device/firmware.c", files, defines, includes)
     kept = image.sections(elf.with_suffix(".map"))

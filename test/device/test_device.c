@@ -24,6 +24,7 @@
 #include <nccc/remote.h>
 #include <tvm/runtime/c_runtime_api.h>
 
+#include "board_arena.h"
 #include "nccc_check.h"
 
 static nccc_remote *device;
@@ -315,16 +316,33 @@ START_TEST(test_callback_error) {
 }
 END_TEST
 
-/* Remote memory on the bare-metal image (RPC.md, "Remote memory"): its
-** platform has no allocator, so alloc fails and free refuses every
-** address; read and strlen of a device address (the version string the
-** built-in version returns) work. */
-START_TEST(test_remote_memory_without_allocator) {
-  uint64_t address = 0, length = 0, out[3] = {0, 0, 0};
-  char text[32] = {0};
+/* Remote memory on the bare-metal image (RPC.md, "Remote memory";
+** DEVICE.md, "The arena"): alloc takes blocks of the image's static arena
+** of NCCC_DEVICE_ARENA_BYTES, 8-byte aligned, that read back what was
+** written; free gives them back (a second free, or of an address alloc
+** never gave, is refused); a block larger than the arena fails, and the
+** arena serves again after it; read and strlen of a device address (the
+** version string the built-in version returns) work. */
+START_TEST(test_remote_memory_arena) {
+  uint64_t a = 0, b = 0, length = 0, out[3] = {0, 0, 0};
+  char text[32] = {0}, back[32] = {0};
+  const char bytes[32] = "the arena of the device image";
   nccc_handle version;
-  ck_assert_int_eq(nccc_remote_alloc(device, 16, &address), NCCC_ERR_NO_MEMORY);
+  ck_assert_int_eq(nccc_remote_alloc(device, sizeof bytes, &a), NCCC_OK);
+  ck_assert_int_eq(nccc_remote_alloc(device, 1, &b), NCCC_OK);
+  ck_assert_uint_eq(a % 8, 0);
+  ck_assert_uint_eq(b % 8, 0);
+  ck_assert_uint_ge(b, a + sizeof bytes);
+  ck_assert_int_eq(nccc_remote_write(device, a, bytes, sizeof bytes), NCCC_OK);
+  ck_assert_int_eq(nccc_remote_read(device, a, back, sizeof back), NCCC_OK);
+  ck_assert_mem_eq(back, bytes, sizeof bytes);
+  ck_assert_int_eq(nccc_remote_free(device, a), NCCC_OK);
+  ck_assert_int_eq(nccc_remote_free(device, a), NCCC_ERR_RPC_FREED);
   ck_assert_int_eq(nccc_remote_free(device, 0x20000000u), NCCC_ERR_RPC_FREED);
+  ck_assert_int_eq(nccc_remote_alloc(device, NCCC_DEVICE_ARENA_BYTES, &a), NCCC_ERR_NO_MEMORY);
+  ck_assert_int_eq(nccc_remote_alloc(device, NCCC_DEVICE_ARENA_BYTES / 2, &a), NCCC_OK);
+  ck_assert_int_eq(nccc_remote_free(device, a), NCCC_OK);
+  ck_assert_int_eq(nccc_remote_free(device, b), NCCC_OK);
   ck_assert_int_eq(nccc_remote_lookup(device, "nccc.version", &version, NULL, NULL, NULL, 0),
                    NCCC_OK);
   ck_assert_int_eq(nccc_remote_call(device, version, NULL, 0, out, 3), NCCC_OK);
@@ -456,7 +474,7 @@ Suite *nccc_check_suite(void) {
         s, "device", device_setup, NULL,
         NCCC_CHECK_TESTS(test_math_equals_local_calls, test_structs_and_errno, test_call_scope,
                          test_async_scope, test_notified_scope, test_callback_error,
-                         test_nesting_is_bounded, test_remote_memory_without_allocator,
+                         test_nesting_is_bounded, test_remote_memory_arena,
                          test_stack_high_water, test_tvm_system_lib,
                          test_abort_is_logged_then_fails_the_call, test_reset_is_noticed));
   }

@@ -565,6 +565,13 @@ for _, c in ipairs(doc.cases) do
     print(fmt("NOT RUN %s: %s", c.name, c.not_remote))
   elseif only == nil or c.needs == only then
     local ok, why = run_case(c)
+    if device then
+      -- the case's C objects are freed before the next case: a device
+      -- holds a bounded number of live blocks (NCCC_RPC_MAX_ALLOCS)
+      case = nil
+      collectgarbage()
+      collectgarbage()
+    end
     if ok then
       passed = passed + 1
     else
