@@ -144,6 +144,27 @@ check("parser fills events from kept input", function()
   cd.lib:free(text)
 end)
 
+check("a string for a kept input, held by the parser", function()
+  local parser, ev = cd.new("cd_parser"), cd.new("cd_event")
+  local function words()
+    local t = {}
+    while cd.cd_parser_next(parser, ev) == 1 do t[#t + 1] = ev.data.scalar.value end
+    return table.concat(t, ",")
+  end
+  cd.cd_parser_set_input(parser, "ab cde", 6)
+  collectgarbage() collectgarbage() -- the copy lives with the parser, not the call
+  eq(tonumber(parser.length), 6, "length")
+  eq(words(), "ab,cde", "words")
+  cd.cd_parser_set_input(parser, "x yz", 4) -- replaces the first copy
+  collectgarbage() collectgarbage()
+  eq(words(), "x,yz", "words again")
+  eq(parser:free(), true, "free, with its copy")
+  local plain = cd.lib:alloc(24)
+  refuses("bad argument #2 to 'cdata.cd_parser_set_input' (a string kept by argument #1 "
+    .. "needs an owned object or a C object there", function() cd.cd_parser_set_input(plain, "ab", 2) end)
+  cd.lib:free(plain)
+end)
+
 collectgarbage() collectgarbage()
 print(string.format("%d passed, %d failed", passed, failed))
 os.exit(failed == 0 and 0 or 1)

@@ -109,6 +109,7 @@ function methods.free(o)
     for k in pairs(ptrs) do ptrs[k] = nil end
   end
   if st.owned then st.lib:free(o[ADDR]) end
+  require("nccc.common").release_kept(st)
   return true
 end
 methods.close = methods.free
@@ -308,5 +309,9 @@ function cdata.view(classes, module, name, p, count)
   local fd = {name = name, count = count, size = count * class.layout.size, layout = class.layout}
   return setmetatable({[ADDR] = a, [CLASS] = class, [STATE] = state, [FIELD] = fd}, Array)
 end
+
+-- The state an object shares with its views (what it keeps for C is
+-- there: nccc/owners.lua).
+function cdata.state_of(o) return rawget(o, STATE) end
 
 return cdata

@@ -29,6 +29,15 @@ common.Owned.__index = common.Owned
 common.CObject = {__name = "nccc.cobject"}
 common.CArray = {__name = "nccc.carray"}
 
+-- Releases what an owner keeps for C when it is freed: state.kept, the
+-- [kept] strings copied into C memory (nccc/owners.lua).
+function common.release_kept(state)
+  for slot, copy in pairs(state.kept or {}) do
+    state.kept[slot] = nil
+    copy:release()
+  end
+end
+
 -- Errors of calls are raised at the first caller outside the library:
 -- its own files, the primitive's compiled converters and the generated
 -- modules (registered by nccc/binder.lua), so they point at user code.

@@ -14,6 +14,7 @@ local function close(o)
   if o.closed then return false end
   o.closed, o.state.closed = true, true
   o.free(o.addr)
+  require("nccc.common").release_kept(o.state)
   return true
 end
 

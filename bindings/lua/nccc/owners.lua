@@ -91,51 +91,115 @@ function owners.converting(lib, specs, fn)
   end
 end
 
-local function freeing(memory, copies, ok, ...)
+-- A string's bytes in C memory that an owner keeps for C ([kept]):
+-- freed by release(), when the owner is freed (common.release_kept), or
+-- by the collector once nothing holds it (Lua 5.4: __gc, LuaJIT: the
+-- finalizer proxy).
+local Copy = {}
+Copy.__index = Copy
+function Copy:release()
+  if self.state.closed then return end
+  self.state.closed = true
+  self.free(self.addr)
+end
+Copy.__gc = function(c) pcall(Copy.release, c) end
+
+local function held_copy(lib, s)
+  local p = lib:alloc(#s > 0 and #s or 1)
+  if #s > 0 then lib:write(p, s) end
+  local state = {closed = false}
+  local function free(a) lib:free(a) end
+  local c = setmetatable({addr = p, free = free, state = state}, Copy)
+  c.proxy = N().finalizer(free, p, state)
+  return c
+end
+
+-- The table of what owner keeps for C, by argument position: an owned
+-- object's or a C object's (nil for any other owner).
+local function kept_by(owner)
+  local mt, state = getmetatable(owner), nil
+  if mt == common.Owned then
+    state = owner.state
+  elseif mt == common.CObject or mt == common.CArray then
+    state = require("nccc.cdata").state_of(owner)
+  end
+  if state == nil then return nil end
+  state.kept = state.kept or {}
+  return state.kept
+end
+
+-- The call's end: the copies for the call freed; the held copies kept
+-- by their owners when it succeeded (replacing what an earlier call
+-- kept there), released when it failed.
+local function finish(memory, copies, held, holders, ok, ...)
   for _, p in ipairs(copies) do memory:free(p) end
+  for k, c in pairs(held) do
+    if ok then
+      if holders[k][k] then holders[k][k]:release() end
+      holders[k][k] = c
+    else
+      c:release()
+    end
+  end
   if not ok then error((...), 0) end
   return ...
 end
 
 -- call of function record e taking a Lua string for each [bytes]
--- argument its value descriptions name (not one the library keeps:
--- kept): copied into C memory for the call, freed when it returns; call
--- itself when there is none. device_memory, for a module bound from a
--- device, gives the device's memory (nccc/remote_memory.lua's, an error
--- when it is not bound): the copy goes there, and a string for a kept
--- argument is refused, naming the function and the argument.
+-- argument its value descriptions name: copied into C memory for the
+-- call, freed when it returns; an argument the library keeps
+-- ([kept=OWNER]) is copied into C memory the owner holds (an owned
+-- object or a C object; any other owner is refused), freed with it or
+-- when a later call keeps that argument again. call itself when there
+-- is none. device_memory, for a module bound from a device, gives the
+-- device's memory (nccc/remote_memory.lua's, an error when it is not
+-- bound): the copy for the call goes there, and a string for a kept
+-- argument is refused. Each refusal names the function and argument.
 function owners.bytes_in(lib, e, call, device_memory)
   local slots, kept = {}, {}
-  for _, k in ipairs(e.kept or {}) do kept[k.arg] = true end
+  for _, k in ipairs(e.kept or {}) do kept[k.arg] = k.owner end
   for _, spec in ipairs(e.values and e.values[1] or {}) do
-    if spec.kind == "bytes" and (device_memory or not kept[spec.arg]) then
-      slots[#slots + 1] = spec.arg
-    end
+    if spec.kind == "bytes" then slots[#slots + 1] = spec.arg end
   end
   if #slots == 0 then return call end
-  local function bad(k, why) common.raise(fmt("bad argument #%d to '%s' (%s)", k, e.error_name, why), 3) end
+  local function bad(k, why) common.raise(fmt("bad argument #%d to '%s' (%s)", k, e.error_name, why), 4) end
+  -- where each string goes, checked before anything is copied
+  local function places(args)
+    local memory, holders = lib, {}
+    for _, k in ipairs(slots) do
+      if type(args[k]) ~= "string" then
+      elseif device_memory and kept[k] then
+        bad(k, "the device keeps this pointer after the call: a string cannot be kept there; "
+          .. "pass device memory from the memory module's alloc and write")
+      elseif device_memory and memory == lib then
+        local ok, m = pcall(device_memory)
+        if not ok then bad(k, "a string is copied into the device's memory: " .. tostring(m)) end
+        memory = m
+      elseif kept[k] then
+        holders[k] = kept_by(args[kept[k]]) or bad(k, fmt("a string kept by argument #%d needs "
+          .. "an owned object or a C object there, got %s", kept[k], common.vtype(args[kept[k]])))
+      end
+    end
+    return memory, holders
+  end
   return function(...)
-    local args, copies, memory = {n = select("#", ...), ...}, {}, lib
+    local args = {n = select("#", ...), ...}
+    local memory, holders = places(args)
+    local copies, held = {}, {}
     for _, k in ipairs(slots) do
       local s = args[k]
-      if type(s) == "string" then
-        if device_memory and kept[k] then
-          bad(k, "the device keeps this pointer after the call: a string cannot be kept there; "
-            .. "pass device memory from the memory module's alloc and write")
-        end
-        if device_memory and memory == lib then
-          local ok, m = pcall(device_memory)
-          if not ok then bad(k, "a string is copied into the device's memory: " .. tostring(m)) end
-          memory = m
-        end
+      if holders[k] then
+        held[k] = held_copy(lib, s)
+        args[k] = held[k].addr
+      elseif type(s) == "string" then
         local p = memory:alloc(#s > 0 and #s or 1)
         copies[#copies + 1] = p
         if #s > 0 then memory:write(p, s) end
         args[k] = p
       end
     end
-    if #copies == 0 then return call(...) end
-    return freeing(memory, copies, pcall(call, unpack(args, 1, args.n)))
+    if #copies == 0 and next(held) == nil then return call(...) end
+    return finish(memory, copies, held, holders, pcall(call, unpack(args, 1, args.n)))
   end
 end
 
