@@ -4,7 +4,9 @@
 -- client (opened through the generated module remotes.lua, from
 -- idl/remotes.idl), and every
 -- call compared with the same call of the same function in a library
--- that holds the module itself.
+-- that holds the module itself; then strings for [bytes] arguments,
+-- copied into the device's memory (wire.byte_sum), and refused for an
+-- argument the device keeps (cdata.cd_parser_set_input).
 --   lua5.4 remote.lua BINDINGS_DIR CPATH_DIR GEN_DIR LOCAL.so CLIENT.so DEVICE COMMAND...
 -- LOCAL.so holds the modules wire and libc; CLIENT.so the runtime, the
 -- client and module remotes. Prints one line per failure and "N passed,
@@ -181,6 +183,17 @@ else fail("wire.byte_sum without wire_memory", ok3 and "no error" or tostring(er
 assert(remotes.bind_memory(device, "wire_memory") == 0, "bind wire_memory")
 check({"wire", "byte_sum", bytes, #bytes})
 check({"wire", "byte_sum", "", 0})
+-- and a string for an argument the device keeps is refused: its copy
+-- would be freed when the call returns
+assert(remotes.bind(device, "cdata", nccc.NULL) == 0, "bind cdata")
+assert(remotes.bind_memory(device, "cdata_memory") == 0, "bind cdata_memory")
+local cd = require("cdata").bind(there)
+local parser = cd.new("cd_parser")
+local ok4, err4 = pcall(cd.cd_parser_set_input, parser, "ab", 2)
+if not ok4 and tostring(err4):find("bad argument #2 to 'cdata.cd_parser_set_input' (the device keeps", 1, true)
+    and parser.length == 0 then passed = passed + 1
+else fail("cdata.cd_parser_set_input with a string", ok4 and "no error" or tostring(err4)) end
+parser:free()
 
 -- On the Windows device, [lasterror]: kernel32's values (winerror.h's
 -- ERROR_FILE_NOT_FOUND 2, ERROR_PATH_NOT_FOUND 3, ERROR_INVALID_HANDLE 6)
