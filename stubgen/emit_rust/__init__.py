@@ -22,7 +22,6 @@ record (objects.py), from the layout records.
 """
 
 from stubgen.ctype import STRING_CODE
-from stubgen.errors import IdlError
 from stubgen.host import HostModule
 from stubgen.emit_rust.values import counted, counts, described
 from stubgen.model.binding import (callback_record, function_record,
@@ -31,6 +30,7 @@ from stubgen.emit_rust.callbacks import (callback_sigs, closure_params,
                                          set_closure_params)
 from stubgen.emit_rust.objects import (emit_constructors, emit_layouts,
                                        emit_records)
+from stubgen.emit_rust.records import by_value, emit_record
 from stubgen.emit_rust.types import (code_rust, ident, pointee_rust,
                                      record_name, rust_str, sigs, slot_at,
                                      value_rust)
@@ -349,106 +349,6 @@ def _raw_method(src, host, lf):
         src.line("nccc::callback::take_panic(%s)" % qname)
 
 
-def _record(src, host, layout):
-    name = ident(layout.name)
-    if layout.kind == "opaque":
-        src.line("/// `%s`: opaque (only pointers cross)." % layout.name)
-        src.line("pub enum %s {}" % name)
-        return
-    if any(fld.anonymous for fld in layout.decl.fields):
-        raise IdlError(layout.decl.pos, "the Rust module cannot hold %s %s: "
-                       "it has an anonymous member, which a Rust record has "
-                       "no place for" % (layout.kind, layout.name))
-    fields = [(ident(fld.name), value_rust(fld.type), fld.name) for fld in layout.fields]
-    union = layout.kind == "union"
-    src.line("/// `%s %s` (layout checked when the module binds)." % (layout.kind, layout.name))
-    src.line("#[repr(C)]")
-    plain = not union and not any(_holds_union(f.type) for f in layout.fields)
-    src.line("#[derive(Clone, Copy%s)]" % (", Debug, PartialEq" if plain else ""))
-    with src.block("pub %s %s {" % ("union" if union else "struct", name), "}"):
-        for f, t, _ in fields:
-            src.line("%s%s: %s," % ("" if union else "pub ", f, t))
-    if union:
-        # members private: a value starts all zero, so every byte a
-        # member reads is initialised
-        with src.block("impl %s {" % name, "}"):
-            for f, t, cname in fields:
-                src.line("/// A value holding `%s` (every other byte 0)." % cname)
-                with src.block("pub fn from_%s(value: %s) -> %s {" % (cname, t, name), "}"):
-                    src.line("let mut v = <%s as nccc::Field>::get(&[0u8; core::mem::size_of::<%s>()], 0);" % (name, name))
-                    src.line("v.%s = value;" % f)
-                    src.line("v")
-                src.line("/// The bytes read as `%s`." % cname)
-                with src.block("pub fn %s(&self) -> %s {" % (ident(cname), t), "}"):
-                    src.line("let mut bytes = [0u8; core::mem::size_of::<%s>()];" % name)
-                    src.line("nccc::Field::put(*self, &mut bytes, 0);")
-                    src.line("<%s as nccc::Field>::get(&bytes, nccc::offset_of!(%s, %s))" % (t, name, f))
-    with src.block("impl nccc::Field for %s {" % name, "}"):
-        with src.block("fn put(self, bytes: &mut [u8], at: usize) {", "}"):
-            if union:
-                src.line("// SAFETY: a union value is made only from zeroed bytes (from_*, get),")
-                src.line("// so all its bytes are initialised; they are copied whole.")
-                src.line("let raw: [u8; core::mem::size_of::<%s>()] = unsafe { core::mem::transmute(self) };" % name)
-                src.line("bytes[at..at + raw.len()].copy_from_slice(&raw);")
-            else:
-                for f, _, _ in fields:
-                    src.line("nccc::Field::put(self.%s, bytes, at + nccc::offset_of!(%s, %s));" % (f, name, f))
-        with src.block("fn get(bytes: &[u8], at: usize) -> Self {", "}"):
-            if union:
-                src.line("let mut raw = [0u8; core::mem::size_of::<%s>()];" % name)
-                src.line("raw.copy_from_slice(&bytes[at..at + core::mem::size_of::<%s>()]);" % name)
-                src.line("// SAFETY: every member is plain data, valid for any initialised bytes.")
-                src.line("unsafe { core::mem::transmute(raw) }")
-            else:
-                with src.block("%s {" % name, "}"):
-                    for f, t, _ in fields:
-                        src.line("%s: <%s as nccc::Field>::get(bytes, at + nccc::offset_of!(%s, %s))," % (f, t, name, f))
-    with src.block("impl nccc::Record for %s {" % name, "}"):
-        src.line("const MODULE: &'static str = %s;" % rust_str(host.name))
-        src.line("const NAME: &'static str = %s;" % rust_str(layout.name))
-        with src.block("fn fields(each: &mut dyn FnMut(&'static str, usize, usize)) {", "}"):
-            for f, t, cname in fields:
-                src.line("each(%s, nccc::offset_of!(%s, %s), core::mem::size_of::<%s>());" % (rust_str(cname), name, f, t))
-
-
-def _by_value(host):
-    """The names of the records some value passes by value (a function's
-    or callback's slot), with the records they hold: the ones that get a
-    #[repr(C)] Rust type, checked against the library's layout."""
-    names = set()
-
-    def add(t):
-        r = t.resolved()
-        if r.kind == "array":
-            add(r.elem)
-        elif r.kind in ("struct", "union") and r.decl.name not in names:
-            names.add(r.decl.name)
-            for f in r.decl.fields or ():
-                add(f.type)
-    for lf in host.functions:
-        for s in lf.in_slots + lf.out_slots:
-            if s.record is not None:
-                add(s.record)
-    for lc in host.callbacks:
-        for s in lc.callback.in_slots + lc.callback.out_slots:
-            if s.record is not None:
-                add(s.record)
-    return names
-
-
-def _holds_union(t):
-    """A union, or a struct or array holding one (no Debug or PartialEq
-    can be derived for it)."""
-    r = t.resolved()
-    if r.kind == "union":
-        return True
-    if r.kind == "array":
-        return _holds_union(r.elem)
-    if r.kind == "struct":
-        return any(_holds_union(f.type) for f in r.decl.fields or ())
-    return False
-
-
 def _constant_type(c):
     if c.type is None:
         return "i32"
@@ -467,10 +367,10 @@ def emit(module, idl_name):
     src.line("#![allow(unknown_lints, unexpected_cfgs)]  // %s: set by the crate" % _static_cfg(host))
     src.line("pub const MODULE: &str = %s;" % rust_str(host.name))
     src.blank()
-    by_value = _by_value(host)
+    passed = by_value(host)
     for layout in module.layouts:
-        if layout.kind == "opaque" or layout.name in by_value:
-            _record(src, host, layout)
+        if layout.kind == "opaque" or layout.name in passed:
+            emit_record(src, host, layout)
             src.blank()
     layouts = [(layout_record(e), e) for e in module.layouts]
     emit_layouts(src, layouts)
@@ -599,9 +499,9 @@ def _bind(src, host, module):
     src.line("/// and reads the constants. Errors: kind Signature, Layout or Unknown.")
     with src.block("pub fn bind(rt: &'r nccc::Runtime<'r>) -> Result<Module<'r>, nccc::Error> {", "}"):
         src.line("rt.open(nccc_%s_open, MODULE)?;" % host.name)
-        by_value = _by_value(host)
+        passed = by_value(host)
         for layout in module.layouts:
-            if layout.kind != "opaque" and layout.name in by_value:
+            if layout.kind != "opaque" and layout.name in passed:
                 src.line("nccc::check_layout::<%s>(rt)?;" % ident(layout.name))
         src.line("let layouts = Layouts::read(rt)?;")
         src.line("let mut targets = u32::MAX;")
