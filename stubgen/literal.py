@@ -30,14 +30,14 @@ class LiteralSyntax(NamedTuple):
 
 
 def _scalar(value, syntax):
+    if isinstance(value, str):  # the most common: names and signatures
+        return syntax.string(value)
     if value is True:
         return syntax.true
     if value is False:
         return syntax.false
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, str):
-        return syntax.string(value)
     raise TypeError("no literal for %r" % (value,))
 
 
@@ -53,6 +53,8 @@ def _flat(value, syntax):
     """The literal of value on one line (what _items and literal_lines
     make of it with broken 0, without their lists: most of a record is
     written so)."""
+    if isinstance(value, str):
+        return syntax.string(value)
     if isinstance(value, dict):
         key, after = syntax.key, syntax.entry_close
         return syntax.dict[0] + syntax.separator.join(
@@ -89,6 +91,10 @@ def literal(value, syntax, broken=2, indent="  "):
     return "\n".join(literal_lines(value, syntax, broken, indent))
 
 
-JSON = LiteralSyntax(string=json.dumps, true="true", false="false",
+# json.dumps of a str, without its options handling: what json.dumps
+# calls for one (ensure_ascii, the default)
+json_string = json.encoder.encode_basestring_ascii
+
+JSON = LiteralSyntax(string=json_string, true="true", false="false",
                      list=("[", "]"), dict=("{", "}"),
-                     key=lambda k: json.dumps(k) + ": ", last_comma=False)
+                     key=lambda k: json_string(k) + ": ", last_comma=False)

@@ -16,17 +16,15 @@ numbers only get one of the fixed callers of
 bindings/js/nccc/special.mjs).
 """
 
-import json
-
 from stubgen.emit_js.types import emit_types
 from stubgen.host import HostModule
-from stubgen.literal import LiteralSyntax, literal_lines
+from stubgen.literal import LiteralSyntax, json_string, literal_lines
 from stubgen.model.binding import records
 from stubgen.source import Source
 
 
 def js_string(text):
-    return json.dumps(text)
+    return json_string(text)
 
 
 # Data as JS literals
