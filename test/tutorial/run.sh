@@ -19,7 +19,8 @@ mkdir -p "$work"
 "$python" "$here/extract.py" "$tutorial" "$work" >/dev/null
 [ -z "$idl" ] || cp "$idl" "$work/expat.idl"
 for f in expat.idl CMakeLists.txt planets.xml count.lua count.scm \
-         zstream/zstream.idl zstream/CMakeLists.txt zstream/stream.lua zstream/stream.py; do
+         zstream/zstream.idl zstream/CMakeLists.txt zstream/stream.lua zstream/stream.py \
+         zstream/stream.scm; do
   [ -f "$work/$f" ] || { echo "FAIL: docs/TUTORIAL.md shows no $f"; exit 1; }
 done
 "$cmake" --install "$build" --prefix "$prefix" >/dev/null
@@ -45,6 +46,8 @@ if [ -z "$idl" ]; then
     "${LUAJIT:-luajit}" stream.lua $lib ../planets.xml 2>&1 || true)
   got=$got$'\n'$(PYTHONPATH="$prefix/lib/python3/dist-packages:build/nccc" \
     "${PYTHON3:-python3}" stream.py $lib ../planets.xml 2>&1 || true)
+  got=$got$'\n'$(GUILE_AUTO_COMPILE=0 GUILE_LOAD_PATH="$prefix/share/guile/site/3.0:build" \
+    "${GUILE:-guile}" stream.scm $lib ../planets.xml 2>&1 || true)
   cd ..
   expected=$(cat expected)
 else # the importer's test: part one on the draft
