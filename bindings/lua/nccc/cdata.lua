@@ -103,6 +103,7 @@ function methods.free(o)
   local st = o[STATE]
   if st.closed then return false end
   st.closed = true
+  if st.freed then st.freed.closed = true end
   -- the typed pointers of the object and its views go: their next
   -- access takes the slow path, which raises
   for ptrs in pairs(st.pointer_caches) do
@@ -288,9 +289,12 @@ function cdata.new(classes, module, name, value)
   local o = view(class, a, state)
   rawset(o, ROOT, true)
   -- views hold the state, the state the object: the memory lives while
-  -- any of them does (LuaJIT: the proxy, Lua 5.4: the object's __gc)
+  -- any of them does (LuaJIT: the proxy, Lua 5.4: the object's __gc).
+  -- The proxy's finalizer sees a flag of its own, not the state: a
+  -- LuaJIT finalizer that reaches its proxy keeps it for good
   state.root = o
-  state.proxy = N.finalizer(function(s) lib:free(s) end, a, state)
+  state.freed = {closed = false}
+  state.proxy = N.finalizer(function(s) lib:free(s) end, a, state.freed)
   if value ~= nil then methods.assign(o, value) end
   return o
 end
