@@ -6,7 +6,8 @@
 # one's expat, part two's zstream), runs their programs on its document
 # with the environment the page shows, and compares their output with
 # the page's. The environment names the interpreters (LUA54, LUAJIT,
-# GUILE, PYTHON3; default: their Debian names).
+# GUILE, PYTHON3) and Rust's CARGO and RUSTC (default: their Debian names);
+# the Rust program takes the crate from the source tree of TUTORIAL.
 # With IDL, that file replaces the page's expat.idl (the importer's test,
 # test/importer/, runs the page's programs on an imported draft).
 set -euo pipefail
@@ -48,6 +49,10 @@ if [ -z "$idl" ]; then
     "${PYTHON3:-python3}" stream.py $lib ../planets.xml 2>&1 || true)
   got=$got$'\n'$(GUILE_AUTO_COMPILE=0 GUILE_LOAD_PATH="$prefix/share/guile/site/3.0:build" \
     "${GUILE:-guile}" stream.scm $lib ../planets.xml 2>&1 || true)
+  # Rust: the crate from this source tree, the build's cargo and rustc
+  sed -i "s|NCCC_SOURCE|$(cd "$(dirname "$tutorial")/.." && pwd)|" Cargo.toml
+  got=$got$'\n'$(CARGO_HOME="$tmp/cargo-home" CARGO_TARGET_DIR="$tmp/target" \
+    RUSTC="${RUSTC:-rustc}" "${CARGO:-cargo}" run --offline --quiet -- ../planets.xml 2>&1 || true)
   cd ..
   expected=$(cat expected)
 else # the importer's test: part one on the draft
