@@ -24,10 +24,10 @@ record (objects.py), from the layout records.
 from stubgen.ctype import STRING_CODE
 from stubgen.host import HostModule
 from stubgen.emit_rust.values import counted, counts, described
-from stubgen.model.binding import (callback_record, function_record,
-                                    layout_record)
-from stubgen.emit_rust.callbacks import (callback_sigs, closure_params,
-                                         set_closure_params)
+from stubgen.model.binding import (callback_record, closure_set_record,
+                                    function_record, layout_record)
+from stubgen.emit_rust.callbacks import (ClosureSlot, callback_sigs,
+                                         closure_params, set_closure_params)
 from stubgen.emit_rust.objects import (emit_constructors, emit_layouts,
                                        emit_records)
 from stubgen.emit_rust.records import by_value, emit_record
@@ -226,8 +226,10 @@ def _method(host, lf):
     call = _Call(host, lf)
     for slot in lf.in_slots:
         if slot.role == "closure":
-            closure = next(c for c in lf.closures if c.slot is slot)
-            if closure.closures is not None:
+            pos = lf.position(slot)
+            closure = ClosureSlot(lf, next(c for c in call.record["closures"] if c["arg"] == pos),
+                                  slot, next(c for c in lf.closures if c.slot is slot).params)
+            if closure.set_name is not None:
                 set_closure_params(call, closure)
             else:
                 closure_params(call, closure)
@@ -261,6 +263,8 @@ def _host(module, idl_name):
     host.lowered_callback = lowered.get
     host.function_records = {lf.name: function_record(host.name, lf) for lf in host.functions}
     host.callback_records = {lc.name: callback_record(lc) for lc in host.callbacks}
+    host.callback_lowered = {lc.name: lc for lc in host.callbacks}
+    host.closure_set_records = {cs.name: closure_set_record(cs) for cs in host.closure_sets}
     return host
 
 
@@ -277,7 +281,7 @@ def _typed_method(src, host, lf):
         "(%s)" % ", ".join(values)
     checks = [line for line in call.pre if line.startswith("if ")]
     slots = [line for line in call.pre if not line.startswith("if ")]
-    heap = any(c.scope != "call" for c in lf.closures) or call.keeps
+    heap = any(c["scope"] != "call" for c in call.record.get("closures", ())) or call.keeps
     if heap:
         src.line("nccc::with_alloc! {")
         src.indent()

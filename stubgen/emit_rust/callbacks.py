@@ -14,6 +14,22 @@ from stubgen.model.binding import callback_record
 from stubgen.model.lower import LoweredCallback
 
 
+class ClosureSlot:
+    """A closure slot as the emitter reads it: its function record's
+    closure (scope, nullable, the closure set with its owner and member)
+    with the slot and the C parameters it carries (their names and
+    callback types)."""
+
+    def __init__(self, lf, record, slot, params):
+        self.slot, self.params = slot, params
+        self.scope = record["scope"]
+        self.nullable = record.get("nullable", False)
+        s = record.get("set")
+        self.set_name = s["name"] if s else None
+        self.member = s.get("member") if s else None
+        self.owner = lf.in_slots[s["owner"] - 1] if s else None
+
+
 def closure_params(call, closure):
     """The callbacks of one closure slot: one closure parameter each,
     claimed together (a group when several share the context)."""
@@ -110,13 +126,14 @@ def set_closure_params(call, closure):
     closure parameter, registered as its member of the owner's group
     (nccc::sets::register; None passes NULL when [nullable]); the
     [context=S] parameter is no parameter: its slot takes the group."""
-    cs = closure.closures
     owner = ident(closure.owner.param.name)
+    cbs = [call.host.callback_lowered[m["callback"]].callback
+           for m in call.host.closure_set_records[closure.set_name]["members"]]
     members = "&[%s]" % ", ".join(
         "(pick_signature(self.target, %s), %s, %s)"
-        % (callback_sigs(call.host, m.callback.name, nul=True),
-           slot_at(m.callback.n_in), slot_at(m.callback.n_out)) for m in cs.members)
-    where = "self.rt, %s, %s, %s" % (rust_str(call.host.qualified(cs.name)), owner, members)
+        % (callback_sigs(call.host, cb.name, nul=True), slot_at(cb.n_in), slot_at(cb.n_out))
+        for cb in cbs)
+    where = "self.rt, %s, %s, %s" % (rust_str(call.host.qualified(closure.set_name)), owner, members)
     if closure.member is None:
         ctx = "%s_ctx" % ident(closure.slot.param.name).replace("r#", "")
         call.claims.append("let %s = nccc::sets::context(%s)?;" % (ctx, where))

@@ -74,6 +74,13 @@ def function_record(module_name, lf):
     return rec
 
 
+def closure_set_record(cs):
+    """The record of one closure set (a ClosureSet): its members' names
+    and callback types, in member order."""
+    return {"name": cs.name, "members": [
+        {"name": m.name, "callback": m.callback.name} for m in cs.members]}
+
+
 def callback_record(lc):
     """The record of one callback type (a LoweredCallback)."""
     rec = {"name": lc.name, "signatures": list(lc.signatures),
@@ -148,9 +155,7 @@ def _records(module):
         "functions": [function_record(module.name, lf)
                       for lf in lowered.functions],
         "callbacks": [callback_record(lc) for lc in lowered.callbacks],
-        "closure_sets": [{"name": cs.name, "members": [
-            {"name": m.name, "callback": m.callback.name}
-            for m in cs.members]} for cs in lowered.closure_sets],
+        "closure_sets": [closure_set_record(cs) for cs in lowered.closure_sets],
         "constants": [c.name for c in module.constants],
         "layouts": [layout_record(e) for e in module.layouts],
     }
