@@ -21,7 +21,7 @@ mkdir -p "$work"
 [ -z "$idl" ] || cp "$idl" "$work/expat.idl"
 for f in expat.idl CMakeLists.txt planets.xml count.lua count.scm \
          zstream/zstream.idl zstream/CMakeLists.txt zstream/stream.lua zstream/stream.py \
-         zstream/stream.scm; do
+         zstream/stream.scm zstream/Cargo.toml zstream/build.rs zstream/stream.rs; do
   [ -f "$work/$f" ] || { echo "FAIL: docs/TUTORIAL.md shows no $f"; exit 1; }
 done
 "$cmake" --install "$build" --prefix "$prefix" >/dev/null
