@@ -6,7 +6,7 @@
 # one's expat, part two's zstream), runs their programs on its document
 # with the environment the page shows, and compares their output with
 # the page's. The environment names the interpreters (LUA54, LUAJIT,
-# GUILE, PYTHON3) and Rust's CARGO and RUSTC (default: their Debian names);
+# GUILE, PYTHON3, CHEZ, RACKET) and Rust's CARGO and RUSTC (default: their Debian names);
 # the Rust program takes the crate from the source tree of TUTORIAL.
 # With IDL, that file replaces the page's expat.idl (the importer's test,
 # test/importer/, runs the page's programs on an imported draft).
@@ -21,7 +21,7 @@ mkdir -p "$work"
 [ -z "$idl" ] || cp "$idl" "$work/expat.idl"
 for f in expat.idl CMakeLists.txt planets.xml count.lua count.scm \
          zstream/zstream.idl zstream/CMakeLists.txt zstream/stream.lua zstream/stream.py \
-         zstream/stream.scm zstream/Cargo.toml zstream/build.rs zstream/stream.rs; do
+         zstream/stream.scm zstream/stream.sps zstream/Cargo.toml zstream/build.rs zstream/stream.rs; do
   [ -f "$work/$f" ] || { echo "FAIL: docs/TUTORIAL.md shows no $f"; exit 1; }
 done
 "$cmake" --install "$build" --prefix "$prefix" >/dev/null
@@ -49,6 +49,10 @@ if [ -z "$idl" ]; then
     "${PYTHON3:-python3}" stream.py $lib ../planets.xml 2>&1 || true)
   got=$got$'\n'$(GUILE_AUTO_COMPILE=0 GUILE_LOAD_PATH="$prefix/share/guile/site/3.0:build" \
     "${GUILE:-guile}" stream.scm $lib ../planets.xml 2>&1 || true)
+  got=$got$'\n'$("${CHEZ:-chezscheme}" --libdirs "$prefix/share/r6rs:build" \
+    --program stream.sps $lib ../planets.xml 2>&1 || true)
+  got=$got$'\n'$(PLTCOLLECTS="$prefix/share/nccc/racket:$PWD/build:" \
+    "${RACKET:-racket}" stream.sps $lib ../planets.xml 2>&1 || true)
   # Rust: the crate from this source tree, the build's cargo and rustc
   sed -i "s|NCCC_SOURCE|$(cd "$(dirname "$tutorial")/.." && pwd)|" Cargo.toml
   got=$got$'\n'$(CARGO_HOME="$tmp/cargo-home" CARGO_TARGET_DIR="$tmp/target" \
