@@ -70,10 +70,10 @@
         (set! dispatcher (foreign-callable-entry-point code))))
     dispatcher)
 
-  ;; (compat-guarded (e) expr handler): expr's value, or handler's with
-  ;; e bound to what expr raised
+  ;; (compat-guarded (e) (f a b c) handler): the value of (f a b c), or
+  ;; handler's with e bound to what it raised
   (define-syntax compat-guarded
-    (syntax-rules () [(_ (e) expr handler) (guard (e (#t handler)) expr)]))
+    (syntax-rules () [(_ (e) (f a b c) handler) (guard (e (#t handler)) (f a b c))]))
 
   (define (compat-guardian) (make-guardian))
   (define (compat-collect) (collect (collect-maximum-generation))))

@@ -68,9 +68,9 @@
                         (_fun _uintptr _uintptr -> _void))))
   (cast dispatcher _fpointer _uintptr))
 
-;; (compat-guarded (e) expr handler): expr's value, or handler's with
-;; e bound to what expr raised
-(define-syntax-rule (compat-guarded (e) expr handler) (guard (e (#t handler)) expr))
+;; (compat-guarded (e) (f a b c) handler): the value of (f a b c), or
+;; handler's with e bound to what it raised
+(define-syntax-rule (compat-guarded (e) (f a b c) handler) (guard (e (#t handler)) (f a b c)))
 
 ;; A guardian made of a will executor: (g obj) registers, (g) gives one
 ;; collected object back or #f.

@@ -79,17 +79,37 @@
              (list uintptr_t uintptr_t)))))
   (pointer-address dispatcher))
 
-;; (compat-guarded (e) expr handler): expr's value, or handler's with e
-;; bound to what expr raised, once the stack is unwound to here: an
-;; escape-only prompt of a tag made once around a non-unwinding handler
-;; made once that aborts to it, the cheapest guard Guile offers
-;; (docs/BENCHMARKS.md, "Guile's error guards"). A handler inside expr
-;; still sees its errors first.
+;; (compat-guarded (e) (f a b c) handler): the value of (f a b c), or
+;; handler's with e bound to what it raised, once the stack is unwound
+;; to here: an escape-only prompt of a tag made once around a
+;; non-unwinding handler made once that aborts to it, the cheapest guard
+;; Guile offers (docs/BENCHMARKS.md, "Guile's error guards"); a handler
+;; inside f still sees its errors first. f and its arguments reach the
+;; thunk through a frame of this thread's stash rather than a closure
+;; over them (64 bytes a call): #(depth f a b c ...), eight frames, the
+;; frame popped as the thunk reads it, so that a guarded call run in
+;; between (by an async) takes the next one; deeper, a closure.
 (define guard-tag (make-prompt-tag "nccc callback"))
 (define (to-guard e) (abort-to-prompt guard-tag e))
-(define-syntax-rule (compat-guarded (e) expr handler)
-  (call-with-prompt guard-tag (lambda () (with-exception-handler to-guard (lambda () expr)))
-                    (lambda (k e) handler)))
+(define stash (make-thread-local-fluid #f))
+(define (stash-vector)
+  (or (fluid-ref stash)
+      (let ([v (make-vector 33 #f)]) (vector-set! v 0 0) (fluid-set! stash v) v)))
+(define (run-stashed)
+  (let* ([v (fluid-ref stash)] [d (- (vector-ref v 0) 1)] [i (+ 1 (* 4 d))])
+    (vector-set! v 0 d)
+    ((vector-ref v i) (vector-ref v (+ i 1)) (vector-ref v (+ i 2)) (vector-ref v (+ i 3)))))
+(define-syntax-rule (compat-guarded (e) (f a b c) handler)
+  (let* ([v (stash-vector)] [d (vector-ref v 0)])
+    (if (< d 8)
+        (let ([i (+ 1 (* 4 d))])
+          (vector-set! v i f) (vector-set! v (+ i 1) a) (vector-set! v (+ i 2) b)
+          (vector-set! v (+ i 3) c) (vector-set! v 0 (+ d 1))
+          (call-with-prompt guard-tag (lambda () (with-exception-handler to-guard run-stashed))
+                            (lambda (k e) (vector-set! v 0 d) handler)))
+        (call-with-prompt guard-tag
+          (lambda () (with-exception-handler to-guard (lambda () (f a b c))))
+          (lambda (k e) handler)))))
 
 ;; Owned objects: a guardian (g obj) registers, (g) gives one collected
 ;; object back or #f; compat-collect is a full collection.

@@ -17,6 +17,7 @@
 (define (to-prompt e) (abort-to-prompt tag e))
 (define kept #f)
 (define (keep e) (set! kept e) 0)
+(define (add acc i ctx) (+ acc i))
 
 ;; name -> the callback's body: a procedure of (acc i ctx)
 (define variants
@@ -31,7 +32,8 @@
           (call-with-prompt tag
             (lambda () (with-exception-handler to-prompt (lambda () (+ acc i))))
             (lambda (k e) (keep e)))))
-    ("compat-guarded" . ,(lambda (acc i ctx) (compat-guarded (e) (+ acc i) (keep e))))
+    ("the adapter's compat-guarded"
+     . ,(lambda (acc i ctx) (compat-guarded (e) (add acc i ctx) (keep e))))
     ("catch #t" . ,(lambda (acc i ctx) (catch #t (lambda () (+ acc i)) (lambda args (keep args)))))
     ("call/ec, with-exception-handler"
      . ,(lambda (acc i ctx)
