@@ -47,15 +47,17 @@
   (view view-u64-ref view-u64-set! unsigned-64)
   (view view-f64-ref view-f64-set! double)
 
-  ;; Argument checks of generated code (v an identifier): #t for a fixnum
-  ;; in lo..hi (a bound beyond the fixnums needs no test) or a flonum; #f
-  ;; leaves the value to the full check.
+  ;; The binder's argument checks (v an identifier): #t for a fixnum in
+  ;; lo..hi (a literal bound beyond the fixnums needs no test; a bound in
+  ;; a variable holds a fixnum) or a flonum; #f leaves the value to the
+  ;; full check.
   (define-syntax arg-int?
     (lambda (x)
+      (define (test bound form)
+        (if (or (identifier? bound) (fixnum? (syntax->datum bound))) (list form) '()))
       (syntax-case x ()
         [(_ v lo hi)
-         #`(and (fixnum? v) #,@(if (fixnum? (syntax->datum #'lo)) #'((fx<= lo v)) #'())
-                #,@(if (fixnum? (syntax->datum #'hi)) #'((fx<= v hi)) #'()))])))
+         #`(and (fixnum? v) #,@(test #'lo #'(fx<= lo v)) #,@(test #'hi #'(fx<= v hi)))])))
   (define-syntax arg-flonum? (identifier-syntax flonum?))
 
   ;; The one callback of the process: its code object is locked so that

@@ -50,12 +50,13 @@
 (alias view-s64-ref vs64-ref) (alias view-u64-ref vu64-ref) (alias view-f64-ref vf64-ref)
 (alias view-s64-set! vs64-set!) (alias view-u64-set! vu64-set!) (alias view-f64-set! vf64-set!)
 
-;; Argument checks of generated code, as in Chez's adapter.
+;; The binder's argument checks, as in Chez's adapter.
 (define-syntax (arg-int? stx)
+  (define (test bound form)
+    (if (or (identifier? bound) (fixnum? (syntax-e bound))) (list form) '()))
   (syntax-case stx ()
     [(_ v lo hi)
-     #`(and (fixnum? v) #,@(if (fixnum? (syntax-e #'lo)) #'((unsafe-fx<= lo v)) '())
-            #,@(if (fixnum? (syntax-e #'hi)) #'((unsafe-fx<= v hi)) '()))]))
+     #`(and (fixnum? v) #,@(test #'lo #'(unsafe-fx<= lo v)) #,@(test #'hi #'(unsafe-fx<= v hi)))]))
 (define-syntax-rule (arg-flonum? v) (flonum? v))
 
 ;; The one callback of the process, kept for good; handler gets the two

@@ -6,7 +6,8 @@
 ;;; times and the best counts.
 (library (hbench run)
   (export run)
-  (import (rnrs) (nccc core) (only (nccc private module) %nccc-bind-call slot-s64-set! slot-s64-ref)
+  (import (rnrs) (nccc core) (only (nccc private args) bind-call)
+          (only (nccc compat) slot-s64-set! slot-s64-ref)
           (hbench own) (prefix (nccc bench) bench:))
 
   (define (best name n expect thunk)
@@ -40,7 +41,7 @@
   ;; adapter: the primitive bound once to two kept buffers, raw slot
   ;; stores and load, no checks; called like the generated procedure
   (define (hand-add f)
-    (let-values ([(call in out) (%nccc-bind-call f 2 1)])
+    (let-values ([(call in out) (bind-call f 2 1)])
       (lambda (a b)
         (slot-s64-set! in 0 a)
         (slot-s64-set! in 8 b)

@@ -1,37 +1,31 @@
 #!r6rs
 ;;; nccc/private/module.sls — (nccc private module): the support library
 ;;; of the libraries nccc-stubgen generates (docs/SCHEME.md, "Generated
-;;; modules"). A generated library is data (its binding records,
-;;; docs/BINDING.md, as quoted alists) and one maker per function;
-;;; make-module reads its tables off the records and keeps them, module-bind! looks
-;;; every function up once, checks its signature, reads the constants and
-;;; makes each function's procedure, with the owner's closure group for
-;;; the functions of a closure set. Also here: the adapter's slot access
-;;; and argument tests for the makers' inline code, and the full checks
-;;; and errors behind them. Every name exported here holds a '-' or a '%',
-;;; so none can clash with a C identifier.
+;;; modules"). A generated library is data, its binding records
+;;; (docs/BINDING.md, as quoted alists), and one call of make-module;
+;;; make-module reads its tables off the records and keeps them,
+;;; module-bind! looks every function up once, checks its signature,
+;;; reads the constants and has the binder (nccc private binder) make
+;;; each function's procedure from its record, with the owner's closure
+;;; group for the functions of a closure set, [bytes] copies and
+;;; procedures made callbacks around it.
 (library (nccc private module)
   (export make-module module-procedures module-bind! module-runtime module-constant
           module-layout module-callback module-callback-signature module-procedure
-          module-new module-view
-          nccc-call nccc-call*
-          slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set! slot-f64-set!
-          arg-int? arg-flonum? %nccc-bind-call %nccc-real %nccc-float %nccc-pointer
-          %nccc-callback-arg %nccc-arity %nccc-thunk-call %nccc-string-result
-          %nccc-owned-result %nccc-raise-pending %nccc-refused
-          (rename (check-int %nccc-int) (misuse/kind %nccc-misuse) (pending %nccc-pending)))
-  (import (rnrs) (nccc abi) (nccc compat) (nccc private values) (nccc private runtime)
+          module-new module-view)
+  (import (rnrs) (nccc abi) (nccc private values) (nccc private runtime)
           (nccc private convert) (nccc private registry) (nccc private callbacks)
           (nccc private calls) (nccc private records) (nccc private cdata)
-          (nccc private buffers))
+          (nccc private buffers)
+          (nccc private args) (nccc private binder))
 
   ;; ---- a generated library's state ----------------------------------------
 
   ;; Read off the module's records (make-module below):
   ;; name: the module's registry name; functions: #(#(name signature ...)),
   ;; one signature or one per target (stubgen/host.py); callbacks the
-  ;; same for callback types; constants: #(name ...); makers: per function
-  ;; (maker f destructor ...) -> its procedure; owned: the functions with
+  ;; same for callback types; constants: #(name ...); records: per
+  ;; function, its binding record; owned: the functions with
   ;; owned results, each (name #(out-index destructor-name string?) ...).
   ;; procedures: per function, what the library's name for it calls.
   ;; bound: #(runtime constant-values targets) once bound, else #f.
@@ -44,21 +38,21 @@
   ;; per set, the owners' groups by address. objects: its C object
   ;; classes (nccc private cdata).
   (define-record-type (module make-module* module?)
-    (fields name functions callbacks constants makers owned procedures (mutable bound)
+    (fields name functions callbacks constants records owned procedures (mutable bound)
             values sets closures frees groups bytes procs objects))
 
-  ;; (make-module records makers): the module of a generated library:
-  ;; its binding records (docs/BINDING.md, as quoted alists: an object is
-  ;; an alist, an array a list) and its makers, one per function. The
-  ;; tables above are read off the records here, once.
-  (define (make-module records makers)
+  ;; (make-module records): the module of a generated library: its
+  ;; binding records (docs/BINDING.md, as quoted alists: an object is an
+  ;; alist, an array a list). The tables above are read off the records
+  ;; here, once.
+  (define (make-module records)
     (let ([functions (described records 'functions)]
           [callbacks (described records 'callbacks)])
       (make-module** (described records 'module)
                      (list->vector (map signature-row functions))
                      (list->vector (map signature-row callbacks))
                      (list->vector (described records 'constants))
-                     makers
+                     (list->vector functions)
                      (filter pair? (map owned-row functions))
                      (list->vector
                       (map (lambda (c) (list->vector (cons (described c 'name) (described c 'values))))
@@ -77,12 +71,12 @@
                      (filter pair? (map procs-row functions))
                      (new-objects (described records 'module) (or (described records 'layouts) '())))))
 
-  (define (make-module** name functions callbacks constants makers owned values sets
+  (define (make-module** name functions callbacks constants records owned values sets
                          closures frees bytes procs objects)
     (let* ([n (vector-length functions)] [m #f] [procedures (make-vector n #f)]
            [groups (map (lambda (s) (cons (vector-ref s 0) (make-eqv-hashtable)))
                         (vector->list sets))])
-      (set! m (make-module* name functions callbacks constants makers owned procedures #f
+      (set! m (make-module* name functions callbacks constants records owned procedures #f
                             values sets closures frees groups bytes procs objects))
       ;; until bound, a procedure that raises "not bound"; a reference to
       ;; it kept from then calls the bound one later
@@ -155,7 +149,7 @@
                 (let ([proc (with-procedures m k (with-bytes m k rt
                               (with-sets m k (vector-ref fns k)
                                          (make-procedure m rt (vector-ref fns k)
-                                                         (vector-ref (module-makers m) k)
+                                                         (vector-ref (module-records m) k)
                                                          (owned-results m k)))))])
                   (vector-set! (module-procedures m) k
                                (if remote? (remote-checked rt (vector-ref fns k) proc)
@@ -213,22 +207,23 @@
     (let ([hit (assoc (vector-ref (vector-ref (module-functions m) k) 0) (module-owned m))])
       (if hit (cdr hit) '())))
 
-  ;; A function's procedure from its maker, given the destructor of each
-  ;; owned result in out order. An owned string result is read as an
-  ;; address (then copied and freed), so the function is called with p
-  ;; in its place.
-  (define (make-procedure m rt f maker owned)
-    (let loop ([os owned] [f f] [destructors '()])
+  ;; A function's procedure, made by the binder from its record, given
+  ;; the destructor of each owned result in out order. An owned string
+  ;; result is read as an address (then copied and freed), so the
+  ;; function is called with p in its place.
+  (define (make-procedure m rt f record owned)
+    (let loop ([os owned] [f f] [results '()])
       (if (null? os)
-          (apply maker f (reverse destructors))
-          (let* ([o (car os)] [d (owner-destructor m rt (vector-ref o 1))])
+          (function-procedure record f (reverse results)
+                              (lambda (name) (cdr (vector->list (row-of (module-callbacks m) name)))))
+          (let* ([o (car os)] [name (vector-ref o 1)] [d (owner-destructor m rt name)])
             (loop (cdr os)
                   (if (vector-ref o 2)
                       (nccc-function-at rt (nccc-function-address f)
                                         (out-as (nccc-function-signature f) (vector-ref o 0) #\p)
                                         (nccc-function-name f))
                       f)
-                  (cons d destructors))))))
+                  (cons (vector (vector-ref o 0) d (vector-ref o 2) name) results))))))
 
   ;; sig with the out code at index k replaced by code
   (define (out-as sig k code)
@@ -306,115 +301,6 @@
                (vector-ref (module-procedures m) k)]
               [else (loop (+ k 1))]))))
 
-  ;; ---- what the makers' code calls ------------------------------------------
-
-  (define (%nccc-real who position v)
-    (if (real? v)
-        (inexact v)
-        (misuse/kind who 'type (string-append "bad argument #" (number->string position)
-                                              ": expected a real number") v)))
-  (define (%nccc-float who position v)
-    (float->slot (float-in-range who position (%nccc-real who position v))))
-
-  ;; A p argument: an address, #f (NULL), an owned object or a callback;
-  ;; NULL refused unless nullable (kind null).
-  (define (%nccc-pointer who position v nullable)
-    (let ([a (encode (first-runtime) who #\p v position (lambda (x) #f))])
-      (when (and (= a 0) (not nullable))
-        (misuse/kind who 'null (string-append "bad argument #" (number->string position)
-                                              ": NULL where the IDL says nonnull")
-                     v))
-      a))
-
-  ;; A closure slot: a live callback, or #f when nullable. types: per
-  ;; member of the parameter, the signatures its callback type may have
-  ;; (#f: not checked); a callback made for other signatures is refused
-  ;; here, before C (the backward wrapper would refuse it only when C
-  ;; calls back). scope: the parameter's (#f: not checked); a callback of
-  ;; scope call is refused where it is another (C would keep it past the
-  ;; call that releases it).
-  (define (%nccc-callback-arg who position v nullable types scope)
-    (cond [(nccc-callback? v)
-           (callback-slot who v)
-           (when (and types (not (fits? (callback-signatures v) types)))
-             (release-refused (list v))
-             (misuse/kind who 'type
-                          (string-append "bad argument #" (number->string position)
-                                         ": a callback of signatures "
-                                         (show-strings (map car types))
-                                         " expected, got one of "
-                                         (show-strings (callback-signatures v)))
-                          v))
-           (when (and scope (not (eq? scope 'call)) (eq? (callback-scope v) 'call))
-             (release-refused (list v))
-             (misuse/kind who 'scope
-                          (string-append "bad argument #" (number->string position)
-                                         ": a callback of scope '"
-                                         (symbol->string scope)
-                                         " expected, got one of scope 'call")
-                          v))
-           v]
-          [(and (not v) nullable) v]
-          [(not v) (misuse/kind who 'null (string-append "bad argument #" (number->string position)
-                                                         ": a callback is not nullable here"))]
-          [else (misuse/kind who 'type (string-append "bad argument #" (number->string position)
-                                                      ": closure expected")
-                             v)]))
-
-  (define (fits? sigs types)
-    (and (= (length sigs) (length types))
-         (for-all (lambda (sig allowed) (member sig allowed)) sigs types)))
-
-  (define (show-strings l)
-    (fold-left (lambda (acc s) (string-append acc (if (string=? acc "") "'" " '") s "'"))
-               "" l))
-
-  (define (%nccc-arity who n args)
-    (release-refused args)
-    (count-error who n #f (length args)))
-
-  ;; A maker's checks refused the call (condition e) before C ran: the
-  ;; call-scope callbacks among args end with it (release-refused).
-  (define (%nccc-refused e . args)
-    (release-refused args)
-    (raise e))
-
-  ;; A call of f that binds a thunk of a pool (a callback parameter with
-  ;; no context): the wrapper refuses the call with a zeroed out[] when
-  ;; the pool is full and says so only in the thread's last error, so the
-  ;; error is cleared before and read after.
-  (define pool-exhausted (status-value 'err-pool-exhausted))
-  (define (%nccc-thunk-call f . args)
-    (let ([rt (fn-rt f)])
-      (builtin/status rt B-CLEAR-ERROR (make-slots 0) 0)
-      (call-with-values (lambda () (call f #f args))
-        (lambda results
-          (let-values ([(st out) (builtin/status rt B-LAST-ERROR (make-slots 0) 2)])
-            (when (and (= st 0) (= (slot->int #\i (slot-ref out 1)) pool-exhausted))
-              (fail (string->symbol (nccc-function-name f)) pool-exhausted
-                    (string-append "thunk pool exhausted: "
-                                   (or (string-at rt (slot-ref out 2)) "")))))
-          (apply values results)))))
-
-  ;; Buffers and the primitive of one function, made at bind:
-  ;; -> (values call in out), (call) calling f with in and out.
-  (define (%nccc-bind-call f n-in n-out)
-    (let ([in (make-slots n-in)] [out (make-slots n-out)])
-      (values (compat-bound-call (nccc-function-address f) in out) in out)))
-
-  ;; A string result: its copy (#f for NULL), the C string freed at once
-  ;; by free (an nccc function) when it is owned.
-  (define (%nccc-string-result address free)
-    (if (= address 0)
-        #f
-        (let ([s (string-at (first-runtime) address)])
-          (when free (call free #f (list address)))
-          s)))
-  (define (%nccc-owned-result address free name)
-    (if (= address 0) #f (nccc-own (first-runtime) address free name)))
-
-  (define (%nccc-raise-pending) (raise-pending))
-
   ;; ---- callback values ---------------------------------------------------------
 
   (define (row-of rows name)
@@ -487,7 +373,7 @@
   ;; group claimed-now?)
   (define (owner-group m name who owner position)
     (let* ([rt (module-runtime m)]
-           [key (%nccc-pointer who position owner #f)]
+           [key (arg-pointer who position owner #f)]
            [table (cdr (assoc name (module-groups m)))]
            [g (hashtable-ref table key #f)])
       (if (and g (nccc-callback-live? (vector-ref g 0)))
@@ -575,7 +461,7 @@
                 (apply proc (vector->list args))))))))
 
   (define (release-groups m who owner sets)
-    (let ([key (%nccc-pointer who 1 owner #t)])
+    (let ([key (arg-pointer who 1 owner #t)])
       (for-each (lambda (set)
                   (let* ([table (cdr (assoc set (module-groups m)))]
                          [g (hashtable-ref table key #f)])
