@@ -68,8 +68,10 @@
 
   ;; An argument's class, how its closure tests and stores it inline:
   ;; 0 of the signed 64-bit code, 1 another integer (a fixnum in lo..hi),
-  ;; 2 a double (a flonum), 3 anything else (always its full check).
-  ;; -> #(class lo hi store), store (a) the full check and store.
+  ;; 2 a double (a flonum), 3 a float (a flonum in float's range, not a
+  ;; NaN: rounded to float in the slot), 4 a boolean, 5 anything else
+  ;; (always its full check). -> #(class lo hi store), store (a) the full
+  ;; check and store.
   (define (in-spec who in c position nonnull)
     (let* ([offset (* 8 (- position 1))] [kind (code-kind c)]
            [store (full-store who in c offset position (not (memv position nonnull)))])
@@ -77,8 +79,12 @@
              (vector 0 0 0 store)]
             [(eq? kind 'int)
              (vector 1 (max (code-min c) (least-fixnum)) (min (code-max c) (greatest-fixnum)) store)]
-            [(and (eq? kind 'float) (char=? c #\d)) (vector 2 0 0 store)]
-            [else (vector 3 0 0 store)])))
+            [(double-code? c) (vector 2 0 0 store)]
+            [(eq? kind 'float) (vector 3 0 0 store)]
+            [(eq? kind 'bool) (vector 4 0 0 store)]
+            [else (vector 5 0 0 store)])))
+
+  (define (double-code? c) (and (eq? (code-kind c) 'float) (= (vector-ref (abi-code c) 3) 8)))
 
   ;; The full check of an argument of code c, and its store at offset.
   (define (full-store who in c offset position nullable)
@@ -92,7 +98,7 @@
                                                         ": expected a boolean")
                                a))
                 (slot-u64-set! in offset (if a 1 0)))]
-      [(float) (if (char=? c #\d)
+      [(float) (if (double-code? c)
                    (lambda (a) (slot-f64-set! in offset (arg-real who position a)))
                    (lambda (a) (slot-u64-set! in offset (arg-float who position a))))]
       [else (lambda (a) (slot-u64-set! in offset (arg-pointer who position a nullable)))]))
@@ -133,24 +139,29 @@
 
   ;; ---- the fast path ---------------------------------------------------------
 
-  ;; An argument's inline test and store, else its full check (a case
-  ;; on the class: one jump on Guile, tests in class order elsewhere).
+  ;; An argument's inline test and store, else its full check (tests of
+  ;; the class in class order: Chez compiles them tighter than a case).
   (define-syntax store!
     (syntax-rules ()
       [(_ in off a class lo hi store)
-       (case class
-         [(0) (if (int64-arg? a) (slot-s64-set! in off a) (store a))]
-         [(1) (if (arg-int? a lo hi) (slot-s64-set! in off a) (store a))]
-         [(2) (if (arg-flonum? a) (slot-f64-set! in off a) (store a))]
-         [else (store a)])]))
+       (cond
+        [(eq? class 0) (if (int64-arg? a) (slot-s64-set! in off a) (store a))]
+        [(eq? class 1) (if (arg-int? a lo hi) (slot-s64-set! in off a) (store a))]
+        [(eq? class 2) (if (arg-flonum? a) (slot-f64-set! in off a) (store a))]
+        [(eq? class 3)
+         (if (and (arg-flonum? a) (= a a) (float-fits? a))
+             (begin (bytevector-ieee-single-native-set! in off a)
+                    (slot-f64-set! in off (bytevector-ieee-single-native-ref in off)))
+             (store a))]
+        [(eq? class 4) (if (boolean? a) (slot-u64-set! in off (if a 1 0)) (store a))]
+        [else (store a)])]))
 
   (define-syntax read-out
     (syntax-rules ()
       [(_ out off reader)
-       (case reader
-         [(0) (slot-s64-ref out off)]
-         [(1) (slot-f64-ref out off)]
-         [else (slot-u64-ref out off)])]))
+       (cond [(eq? reader 0) (slot-s64-ref out off)]
+             [(eq? reader 1) (slot-f64-ref out off)]
+             [else (slot-u64-ref out off)])]))
 
   ;; A callback's error waits until C has returned.
   (define-syntax check-pending
