@@ -32,7 +32,7 @@ def test_library_is_the_records_and_one_call():
     assert _definitions(text) == [
         "%records", "%module", "%procedures", "fx-bind!", "fx-runtime",
         "fx-layout", "fx-callback", "fx-callback-signature", "fx-procedure",
-        "add", "u8", "obj_new", "obj_free", "len"]
+        "fx-new", "fx-view", "add", "u8", "obj_new", "obj_free", "len"]
     assert "  (r:define %module (make-module %records))\n" in text
     # no procedure is written out: no lambda, no maker, no slot access
     for code in ("lambda", "%make", "slot-", "arg-int?", "nccc-call"):
