@@ -47,8 +47,9 @@
          (slot-f64-set! view-f64-set! bytevector-ieee-double-native-set!))
 
 ;; The binder's argument checks (v an identifier): #t for an exact
-;; integer in lo..hi (literals or variables) or a flonum; #f leaves the value to the
-;; full check. Guile's R6RS fixnum? and fx<=? are procedure calls.
+;; integer in lo..hi (literals or variables) or a flonum; #f leaves the
+;; value to the full check. Guile's R6RS fixnum? and fx<=? are procedure
+;; calls.
 (define-syntax-rule (arg-int? v lo hi) (and (exact-integer? v) (<= lo v) (<= v hi)))
 (define-syntax-rule (arg-flonum? v) (and (real? v) (inexact? v)))
 
