@@ -2,8 +2,11 @@
 # The main job on the bundled examples: installs what is missing, generates
 # nccc wrappers for idl/zlib.idl and idl/sqlite3.idl, builds, and runs the
 # C example programs, then examples/demo.lua (Lua 5.4), examples/demo.scm
-# (Guile 3), examples/demo.py (Python 3) and examples/rust/demo.rs (Rust,
-# built with cargo) on the same wrappers, through the Lua modules, Scheme
+# (Guile 3), examples/demo.py (Python 3), zlib streamed through a z_stream
+# from Lua 5.4 and LuaJIT (examples/zlib_stream.lua), Python
+# (examples/zlib_stream.py), Chez Scheme and Racket
+# (examples/zlib_stream.sps), and examples/rust/demo.rs (Rust, built with
+# cargo) on the same wrappers, through the Lua modules, Scheme
 # libraries, Python modules and Rust modules generated from the same IDL
 # files (build/plain/examples/demo_gen/nccc; the Rust demo with the cargo
 # the build chose, cmake/NcccRust.cmake); last, builds the web example
@@ -38,6 +41,21 @@ echo
 echo "== Python 3: the same in Python (examples/demo.py)"
 PYTHONPATH="$build/python" /usr/bin/python3 "$root/examples/demo.py" \
   "$build/examples/libnccc_demo.so" "$root/README.md" "$gen/nccc"
+echo
+echo "== zlib streamed through a z_stream that the host allocates, fields by name"
+lib="$build/examples/libnccc_demo.so"
+echo "Lua 5.4 (examples/zlib_stream.lua):"
+LUA_PATH="$root/bindings/lua/?.lua;$gen/nccc/?.lua" LUA_CPATH="$build/examples/lua/?.so" \
+  lua5.4 "$root/examples/zlib_stream.lua" "$lib" "$root/README.md"
+echo "LuaJIT (the same program):"
+LUA_PATH="$root/bindings/lua/?.lua;$gen/nccc/?.lua" luajit "$root/examples/zlib_stream.lua" "$lib" "$root/README.md"
+echo "Python 3 (examples/zlib_stream.py):"
+PYTHONPATH="$build/python" /usr/bin/python3 "$root/examples/zlib_stream.py" "$lib" "$root/README.md" "$gen/nccc"
+echo "Chez Scheme (examples/zlib_stream.sps):"
+chezscheme --libdirs "$root/bindings/scheme:$gen" --program "$root/examples/zlib_stream.sps" "$lib" "$root/README.md"
+echo "Racket (the same program):"
+PLTCOLLECTS="$root/bindings/scheme:$gen:" racket "$root/examples/zlib_stream.sps" "$lib" "$root/README.md"
+echo "(Guile streams in demo.scm above, Rust in demo.rs below, JavaScript under node further down)"
 echo
 echo "== Rust: the same with Rust closures (examples/rust/demo.rs)"
 sh "$build/examples/rust/run_demo.sh" "$root/README.md"
