@@ -171,14 +171,36 @@
       (set! passed (+ passed 1))
       (fail "libc.strlen of 70000 bytes"
             (if (message-condition? e) (condition-message e) "no error"))))
-;; C objects live in this process's memory: a module bound from a device
-;; refuses new and view (docs/SCHEME.md, "C objects"), kind remote.
-(for-each (lambda (helper)
-            (let ([e (guard (e [#t e]) (helper) #f)])
-              (if (and (nccc-error? e) (eq? (nccc-error-kind e) 'remote))
-                  (set! passed (+ passed 1))
-                  (fail "libc-new, libc-view" (if (message-condition? e) (condition-message e) e)))))
-          (list (lambda () (libc:libc-new "div_t")) (lambda () (libc:libc-view "div_t" 1))))
+;; C objects of a module bound from a device live in the device's memory
+;; (docs/SCHEME.md, "C objects on a device"): before the device's memory is
+;; bound as wire_memory, new raises kind remote; then an object of wire's
+;; struct wide is made there, its fields written and read back, its bytes
+;; in the device's byte order, a view of its address reads the same, and
+;; once freed it raises kind closed.
+(define (pass-if what ok) (if ok (set! passed (+ passed 1)) (fail what "not as expected")))
+(define (raised thunk) (guard (e [#t e]) (thunk) #f))
+(let ([e (raised (lambda () (wire:wire-new "wide")))])
+  (pass-if "wire-new before wire_memory" (and (nccc-error? e) (eq? (nccc-error-kind e) 'remote))))
+(unless (= (remotes:bind_memory device "wire_memory") 0) (error 'remote "bind_memory failed"))
+(let* ([fields `((tag . 200) (d . -0.25) (u . #x123456789abcdef0) (f . 1000.5))]
+       [w (wire:wire-new "wide" fields)]
+       [order (if (= (nccc-constant there "wire_memory.big_endian") 1)
+                  (endianness big)
+                  (endianness little))])
+  (pass-if "record of a device object" (equal? (nccc-cdata-record w) fields))
+  (nccc-set! w 'f -3.5)
+  (nccc-set! w 'u (- (expt 2 64) 2))
+  (pass-if "fields of a device object" (and (= (nccc-ref w 'f) -3.5) (= (nccc-ref w 'tag) 200)
+                                            (= (nccc-ref w 'u) (- (expt 2 64) 2))))
+  (pass-if "the device's byte order"
+           (and (= (bytevector-u64-ref (nccc-cdata-bytes w 'u) 0 order) (- (expt 2 64) 2))
+                (= (bytevector-ieee-double-ref (nccc-cdata-bytes w 'd) 0 order) -0.25)))
+  (pass-if "a view of a device address"
+           (equal? (nccc-cdata-record (wire:wire-view "wide" (nccc-cdata-address w)))
+                   (nccc-cdata-record w)))
+  (nccc-close w)
+  (let ([e (raised (lambda () (nccc-ref w 'tag)))])
+    (pass-if "a freed device object" (and (nccc-error? e) (eq? (nccc-error-kind e) 'closed)))))
 (for-each (lambda (k)
             (let ([a (nccc-constant here (string-append "libc." k))]
                   [b (nccc-constant there (string-append "libc." k))])

@@ -1,5 +1,5 @@
 #!r6rs
-;;; run_cases.sps CASES.json FIXTURE — the Scheme host suite: the one
+;;; run_cases.sps CASES.json FIXTURE [DEVICE] — the Scheme host suite: the one
 ;;; shared table test/hosts/cases.json (its "about" is the vocabulary),
 ;;; run through the generated libraries (nccc tour), (nccc hcb) and
 ;;; (nccc cdata) by Guile 3, Chez Scheme and Racket alike
@@ -7,9 +7,11 @@
 ;;; cdata-view and (nccc core)'s nccc-ref, nccc-set!, nccc-cdata-record
 ;;; (docs/SCHEME.md, "C objects"). Prints failures and one "NOT RUN" line
 ;;; per case whose "needs" this runner does not implement, then "N
-;;; passed, M failed, K not run"; exits 1 on a failure.
+;;; passed, M failed, K not run"; exits 1 on a failure. With DEVICE (a link
+;;; for the client's connect; test/remote), FIXTURE is that client: cdata and its
+;;; memory (the memory steps') are the device's; only the cdata cases run.
 (import (rnrs) (nccc core) (prefix (nccc tour) tour:) (prefix (nccc hcb) hcb:)
-        (prefix (nccc cdata) cdata:))
+        (prefix (nccc cdata) cdata:) (nccc private memory))
 
 ;; ---- a small JSON reader: objects are (obj (key . value) ...), arrays
 ;; lists, integers exact, other numbers flonums, null the symbol null ---
@@ -79,15 +81,21 @@
 (define args (command-line))
 (define table (call-with-input-file (cadr args) json-read))
 (define rt (nccc-load (caddr args)))
-(let ([fx (get table "fixture")])
-  (nccc-call (nccc-function-at rt (nccc-symbol rt (get fx "open")) (get fx "signature"))))
-(tour:tour-bind! rt)
-(hcb:hcb-bind! rt)
+(define device (and (= (length args) 4) (cadddr args)))
+(define (checked name . in)             ; a function of the client, status 0 checked
+  (let ([r (call-with-values (lambda () (apply (nccc-procedure rt name) in)) list)])
+    (if (eqv? (car r) 0) (cdr r) (error 'run_cases.sps "failed" name (car r)))))
+(if device
+    (let ([link (begin (nccc-call (nccc-function-at rt (nccc-symbol rt "nccc_remotes_open") ":i"))
+                       (car (checked "remotes.connect" device #f)))])
+      (checked "remotes.bind" link "cdata" #f) (checked "remotes.bind_memory" link "cdata_memory"))
+    (let ([fx (get table "fixture")])
+      (nccc-call (nccc-function-at rt (nccc-symbol rt (get fx "open")) (get fx "signature")))
+      (tour:tour-bind! rt) (hcb:hcb-bind! rt)))
 (cdata:cdata-bind! rt)
+(define memory (module-memory rt 'run_cases.sps "cdata")) ; the memory steps'
 
-(define passed 0)
-(define failed 0)
-(define not-run 0)
+(define passed 0) (define failed 0) (define not-run 0)
 ;; the "needs" of the table this runner implements
 (define has '("cdata"))
 (define (show v) (call-with-string-output-port (lambda (p) (write v p))))
@@ -502,7 +510,7 @@
          (let ([bytes (if (obj? n)
                           (* (nccc-layout-size (nccc-layout rt (get n "sizeof"))) (get n "count" 1))
                           n)])
-           (set! saved (cons (cons (get step "save") (nccc-alloc rt bytes)) saved))
+           (set! saved (cons (cons (get step "save") (memory-alloc memory bytes)) saved))
            #f))]
    ;; C objects
    [(get step "new")
@@ -535,14 +543,14 @@
     (outcome step (lambda () (nccc-set! (arg (get step "assign") #f) (record-value (get step "value"))) '())
              '())]
    [(has? step "read_bytes")
-    (outcome step (lambda () (list (nccc-read rt (arg (get step "read_bytes") #f) (get step "length"))))
+    (outcome step (lambda () (list (memory-read memory (arg (get step "read_bytes") #f) (get step "length"))))
              '(#f))]
    [(has? step "write_bytes")
-    (outcome step (lambda () (nccc-write rt (arg (get step "write_bytes") #f) (hex->bytes (get step "bytes")))
+    (outcome step (lambda () (memory-write memory (arg (get step "write_bytes") #f) (hex->bytes (get step "bytes")))
                           '())
              '())]
    [(get step "free")
-    => (lambda (v) (outcome step (lambda () (nccc-free rt (arg v #f)) '()) '()))]
+    => (lambda (v) (outcome step (lambda () (memory-free memory (arg v #f)) '()) '()))]
    [(get step "read_string")
     => (lambda (v) (outcome step (lambda () (list (nccc-string-at rt (arg v #f)))) '(#f)))]
    [(get step "repeat")
@@ -560,11 +568,13 @@
 (define (list-head l n) (if (= n 0) '() (cons (car l) (list-head (cdr l) (- n 1)))))
 
 (define (run-case c)
-  (if (and (get c "needs") (not (member (get c "needs") has)))
-      (begin (set! not-run (+ not-run 1))
-             (display "NOT RUN ") (display (get c "name")) (display " (needs ")
-             (display (get c "needs")) (display ")") (newline))
-      (run-needed-case c)))
+  (cond [(and device (not (equal? (get c "needs") "cdata"))) #f]
+        [(or (and (get c "needs") (not (member (get c "needs") has))) (and device (get c "not_remote")))
+         (set! not-run (+ not-run 1))
+         (display "NOT RUN ") (display (get c "name")) (display " (")
+         (display (if device (get c "not_remote") (string-append "needs " (get c "needs"))))
+         (display ")") (newline)]
+        [else (run-needed-case c)]))
 
 (define (run-needed-case c)
   (set! saved '())

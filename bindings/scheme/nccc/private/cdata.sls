@@ -8,30 +8,32 @@
 ;;; owns its memory through an owned record (nccc private calls: freed by
 ;;; nccc-close, or by the guardian once nothing reaches it); the views of
 ;;; its fields share that record, so they keep the memory alive and
-;;; freeing it stops them all. Every field access is the runtime's peek
-;;; or poke at the field's address, the value checked before it is
-;;; written.
+;;; freeing it stops them all. Every field access is a peek or poke of
+;;; the module's memory (nccc private memory: this process's, or the
+;;; device's for a module bound from one) at the field's address, the
+;;; value checked before it is written.
 (library (nccc private cdata)
   (export new-objects objects-new objects-view keeper keep!
           nccc-ref nccc-set! nccc-cdata-record nccc-cdata-address nccc-cdata-length nccc-cdata-bytes
           nccc-cdata-live?)
   (import (rnrs) (nccc abi) (nccc private values) (nccc private runtime)
           (nccc private convert) (nccc private registry) (nccc private calls)
-          (nccc private records))
+          (nccc private records) (nccc private memory))
 
   ;; ---- classes, made from the layout records ------------------------------
 
   ;; A module's C object classes: module, its name; layouts, its layout
   ;; records; rt and classes (name -> class), made on the first new or
-  ;; view with a runtime (again with another runtime).
+  ;; view with a runtime (again with another runtime), in the module's
+  ;; memory there.
   (define-record-type (objects new-objects* objects?)
     (fields module layouts (mutable rt) (mutable classes)))
   (define (new-objects module layouts) (new-objects* module layouts #f #f))
 
   ;; A struct or union: name ("cd_event"), what ("cdata.cd_event"), size,
   ;; fields (symbol -> field), order (its fields in the table's order),
-  ;; array (the type of a view of several), rt.
-  (define-record-type class (fields name what size fields (mutable order) (mutable array) rt))
+  ;; array (the type of a view of several), mem (its memory).
+  (define-record-type class (fields name what size fields (mutable order) (mutable array) mem))
 
   ;; A field of class of: element, a class, a code character (#\p for
   ;; every pointer code) or #f (a record of no class); count, its
@@ -41,8 +43,8 @@
                                     text of))
 
   ;; What an array holds: element (a class or a code character), step
-  ;; (an element's size), what (for messages) and rt.
-  (define-record-type array-type (fields element step what rt))
+  ;; (an element's size), what (for messages) and mem.
+  (define-record-type array-type (fields element step what mem))
 
   ;; Element index of an array of scalars, as a place.
   (define-record-type element (fields type index))
@@ -53,34 +55,22 @@
   (define (classes-of objs rt who)
     (unless (eq? rt (objects-rt objs))
       (let ([m (module-find rt who (objects-module objs))])
-        (refuse-remote objs rt who)
-        (objects-classes-set! objs (make-classes objs rt m))
+        (objects-classes-set!
+         objs (make-classes objs rt m (and m (module-memory rt who (objects-module objs)))))
         (objects-rt-set! objs rt)))
     (objects-classes objs))
-
-  ;; C objects are this process's memory: a module bound from a device
-  ;; (it has the constant abi-rpc-bound-marker) has none.
-  (define (refuse-remote objs rt who)
-    (let ([module (objects-module objs)])
-      (when (and (module-find rt who module)
-                 (exists (lambda (c) (string=? (vector-ref c 0) abi-rpc-bound-marker))
-                         (vector->list (nccc-constants rt module))))
-        (misuse/kind who 'remote
-                     (string-append "C objects of " module ": the module is bound from a device ("
-                                    abi-rpc-bound-marker "); use nccc-alloc, nccc-read and "
-                                    "nccc-write there")))))
 
   ;; The classes of the module's structs and unions that the library's
   ;; layout table holds (module index m), each record field resolved to
   ;; the class its layout record names.
-  (define (make-classes objs rt m)
+  (define (make-classes objs rt m mem)
     (let ([table (make-hashtable string-hash string=?)])
       (for-each
        (lambda (rec)
          (let ([layout (and m (member (described rec 'kind) '("struct" "union"))
                             (find-layout-in rt m (described rec 'name)))])
            (when layout
-             (hashtable-set! table (described rec 'name) (make-class* objs rt rec layout)))))
+             (hashtable-set! table (described rec 'name) (make-class* objs mem rec layout)))))
        (objects-layouts objs))
       (vector-for-each
        (lambda (c) (vector-for-each (lambda (f) (resolve! table f))
@@ -91,11 +81,11 @@
   (define (values-of table)
     (let-values ([(keys values) (hashtable-entries table)]) values))
 
-  (define (make-class* objs rt rec layout)
+  (define (make-class* objs mem rec layout)
     (let* ([what (string-append (objects-module objs) "." (nccc-layout-name layout))]
            [fields (make-eq-hashtable)]
            [c (make-class (nccc-layout-name layout) what (nccc-layout-size layout) fields '() #f
-                          rt)]
+                          mem)]
            [records (or (described rec 'records) '())]
            [arrays (or (described rec 'arrays) '())]
            [texts (or (described rec 'texts) '())])
@@ -116,7 +106,7 @@
        (nccc-layout-fields layout))
       (class-order-set! c (map (lambda (f) (hashtable-ref fields (string->symbol (nccc-field-name f)) #f))
                                (vector->list (nccc-layout-fields layout))))
-      (class-array-set! c (make-array-type c (class-size c) (string-append "a view of " what) rt))
+      (class-array-set! c (make-array-type c (class-size c) (string-append "a view of " what) mem))
       c))
 
   (define (resolve! table f)
@@ -125,7 +115,7 @@
     (when (field-array f)
       (field-array-set! f (make-array-type (field-element f)
                                            (div (field-size f) (max 1 (field-count f)))
-                                           (field-what f) (class-rt (field-of f))))))
+                                           (field-what f) (class-mem (field-of f))))))
 
   (define (class-named objs rt who name)
     (or (and (string? name) (hashtable-ref (classes-of objs rt who) name #f))
@@ -144,14 +134,14 @@
   ;; by nccc-close or once unreachable; init (a bytevector of its size or
   ;; a C object of its layout) copied in, unless #f.
   (define (objects-new objs rt who name init)
-    (let* ([c (class-named objs rt who name)] [size (class-size c)]
-           [a (nccc-alloc rt (max size 1))])
-      (nccc-write rt a (make-bytevector size 0))
+    (let* ([c (class-named objs rt who name)] [size (class-size c)] [mem (class-mem c)]
+           [a (memory-alloc mem (max size 1))])
+      (memory-write mem a (make-bytevector size 0))
       (letrec ([state (make-holder a (lambda (p)
                                        (for-each (lambda (k) (nccc-free rt (cdr k)))
                                                  (holder-kept state))
                                        (holder-kept-set! state '())
-                                       (nccc-free rt p))
+                                       (memory-free mem p))
                                    (class-name c) '())])
         (let ([obj (make-cdata c a #f (guard-owned! state) #t)])
           (when init (copy-in/restore! who c a size init (class-what c)))
@@ -250,11 +240,11 @@
                        (array-type-what (element-type place)))))
   (define (place-code place)
     (if (field? place) (field-element place) (array-type-element (element-type place))))
-  (define (type-rt type)
-    (cond [(class? type) (class-rt type)]
-          [(array-type? type) (array-type-rt type)]
-          [(field? type) (class-rt (field-of type))]
-          [else (array-type-rt (element-type type))]))
+  (define (type-mem type)
+    (cond [(class? type) (class-mem type)]
+          [(array-type? type) (array-type-mem type)]
+          [(field? type) (class-mem (field-of type))]
+          [else (array-type-mem (element-type type))]))
   (define (type-size type n)
     (cond [(class? type) (class-size type)]
           [(array-type? type) (* n (array-type-step type))]
@@ -264,9 +254,6 @@
     (cond [(class? type) (class-what type)]
           [(array-type? type) (array-type-what type)]
           [else (place-what type)]))
-
-  (define (peek-at rt who c a)
-    (decode rt c (slot-ref (builtin rt who B-PEEK 1 a (char->integer c)) 1)))
 
   ;; (nccc-ref obj field-or-index ...): a scalar field's value, a text
   ;; field's string or bytevector, or a view of a record or array.
@@ -279,17 +266,18 @@
   ;; A text field (docs/BINDING.md, "texts") at a: #f for NULL, else
   ;; COUNT bytes, as a string or a bytevector by its kind.
   (define (read-text f a)
-    (let* ([rt (class-rt (field-of f))] [p (peek-at rt 'nccc-ref #\p a)]
+    (let* ([mem (class-mem (field-of f))] [p (memory-peek mem 'nccc-ref #\p a (field-size f))]
            [text (field-text f)] [count (described text 'count)])
       (if (= p 0)
           #f
           (let* ([n (cond [(described count 'field)
                            => (lambda (name)
                                 (let ([g (field-named 'nccc-ref (field-of f) name)])
-                                  (peek-at rt 'nccc-ref (field-element g)
-                                           (+ (- a (field-offset f)) (field-offset g)))))]
+                                  (memory-peek mem 'nccc-ref (field-element g)
+                                               (+ (- a (field-offset f)) (field-offset g))
+                                               (field-size g))))]
                           [else (described count 'fixed)])]
-                 [bytes (nccc-read rt p n)])
+                 [bytes (memory-read mem p n)])
             (if (equal? (described text 'kind) "string") (bytes->string bytes) bytes)))))
 
   ;; (nccc-set! obj field-or-index ... value): writes a scalar field, or
@@ -315,15 +303,14 @@
                                       v)
                          (pointer->slot who c v arg))
                      (scalar->slot who c v arg))])
-      (builtin (type-rt place) who B-POKE 0 a (char->integer c) slot)
-      (if #f #f)))
+      (memory-poke (type-mem place) who c a (type-size place #f) slot (place-what place))))
 
   ;; copy-in!, C memory as it was when it refuses a field of a record
   ;; value.
   (define (copy-in/restore! who type a size v what)
     (if (or (pair? v) (null? v) (vector? v))
-        (let* ([rt (type-rt type)] [before (nccc-read rt a size)])
-          (guard (e [#t (nccc-write rt a before) (raise e)])
+        (let* ([mem (type-mem type)] [before (memory-read mem a size)])
+          (guard (e [#t (memory-write mem a before) (raise e)])
             (copy-in! who type a size v what)))
         (copy-in! who type a size v what)))
 
@@ -332,10 +319,10 @@
   ;; element and size), or from a record value (an alist of fields by
   ;; name, a vector of elements: what is left out is zero).
   (define (copy-in! who type a size v what)
-    (let ([rt (type-rt type)])
+    (let ([mem (type-mem type)])
       (cond
        [(and (class? type) (list? v) (for-all pair? v))
-        (nccc-write rt a (make-bytevector size 0))
+        (memory-write mem a (make-bytevector size 0))
         (for-each (lambda (kv)
                     (let ([f (field-named who type (car kv))])
                       (write-part! who (field-type f) (+ a (field-offset f)) (field-count f)
@@ -348,7 +335,7 @@
                                                    " elements expected, got "
                                                    (number->string (vector-length v)))
                          v))
-          (nccc-write rt a (make-bytevector size 0))
+          (memory-write mem a (make-bytevector size 0))
           (do ([i 0 (+ i 1)]) ((= i (vector-length v)))
             (let ([e (array-type-element type)] [at (+ a (* i (array-type-step type)))])
               (write-part! who (if (class? e) e (make-element type i)) at #f (vector-ref v i)))))]
@@ -358,9 +345,9 @@
                                                 " bytes expected, got "
                                                 (number->string (bytevector-length v)))
                        v))
-        (nccc-write rt a v)]
+        (memory-write mem a v)]
        [(and (nccc-cdata? v) (same-type? type size v))
-        (nccc-write rt a (nccc-read rt (cdata-live-address who v "bad argument: the ") size))]
+        (memory-write mem a (memory-read mem (cdata-live-address who v "bad argument: the ") size))]
        [else (misuse/kind who 'type (string-append what ": a bytevector, a C object of its type"
                                                    " or a record value expected")
                           v)])))
@@ -404,7 +391,8 @@
           (vector-set! v i (read-part (if (class? e) e (make-element type i)) (+ a (* i step)) #f
                                       texts?))))]
      [(and texts? (field? type) (field-text type)) (read-text type a)]
-     [else (peek-at (type-rt type) 'nccc-cdata-record (place-code type) a)]))
+     [else (memory-peek (type-mem type) 'nccc-cdata-record (place-code type) a
+                        (type-size type #f))]))
 
   (define (same-type? type size v)
     (let ([t (cdata-type v)])
@@ -431,4 +419,4 @@
   ;; A copy of the bytes of obj, or of the part path leads to.
   (define (nccc-cdata-bytes obj . path)
     (let-values ([(type a n) (walk 'nccc-cdata-bytes obj path)])
-      (nccc-read (type-rt type) a (type-size type n)))))
+      (memory-read (type-mem type) a (type-size type n)))))
