@@ -577,8 +577,9 @@
         [else (run-needed-case c)]))
 
 (define (run-needed-case c)
-  (set! saved '())
-  (set! closures '())
+  ;; on a device the last case's C objects are freed (a view of a part refuses): its blocks are bounded
+  (when device (for-each (lambda (s) (when (nccc-cdata? (cdr s)) (guard (e [#t #f]) (nccc-close (cdr s))))) saved))
+  (set! saved '()) (set! closures '())
   (let* ([base (counters)]
          [steps (or (get c "steps") (list c))]
          [why (let loop ([steps steps] [k 1])
