@@ -173,15 +173,23 @@
             (if (message-condition? e) (condition-message e) "no error"))))
 ;; C objects of a module bound from a device live in the device's memory
 ;; (docs/SCHEME.md, "C objects on a device"): before the device's memory is
-;; bound as wire_memory, new raises kind remote; then an object of wire's
+;; bound as wire_memory, new and a bytevector for a [bytes] argument raise
+;; kind remote; then the bytevector is copied into the device's memory for
+;; the call (byte_sum's sum of (k + 1) * byte k), and an object of wire's
 ;; struct wide is made there, its fields written and read back, its bytes
 ;; in the device's byte order, a view of its address reads the same, and
 ;; once freed it raises kind closed.
 (define (pass-if what ok) (if ok (set! passed (+ passed 1)) (fail what "not as expected")))
 (define (raised thunk) (guard (e [#t e]) (thunk) #f))
-(let ([e (raised (lambda () (wire:wire-new "wide")))])
-  (pass-if "wire-new before wire_memory" (and (nccc-error? e) (eq? (nccc-error-kind e) 'remote))))
+(define bytes (u8-list->bytevector '(1 2 3 250 7)))
+(for-each (lambda (what thunk)
+            (let ([e (raised thunk)])
+              (pass-if what (and (nccc-error? e) (eq? (nccc-error-kind e) 'remote)))))
+          '("wire-new before wire_memory" "byte_sum before wire_memory")
+          (list (lambda () (wire:wire-new "wide")) (lambda () ((wire:wire-procedure "byte_sum") bytes 5))))
 (unless (= (remotes:bind_memory device "wire_memory") 0) (error 'remote "bind_memory failed"))
+(pass-if "byte_sum of a bytevector in the device's memory"
+         (= ((wire:wire-procedure "byte_sum") bytes 5) (+ (* 1 1) (* 2 2) (* 3 3) (* 4 250) (* 5 7))))
 (let* ([fields `((tag . 200) (d . -0.25) (u . #x123456789abcdef0) (f . 1000.5))]
        [w (wire:wire-new "wide" fields)]
        [order (if (= (nccc-constant there "wire_memory.big_endian") 1)

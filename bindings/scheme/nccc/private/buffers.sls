@@ -1,15 +1,17 @@
 #!r6rs
 ;;; nccc/private/buffers.sls — (nccc private buffers): bytevectors for
 ;;; the [bytes] arguments of a generated library's procedures
-;;; (docs/SCHEME.md, "Generated modules"), both ways: copied into C
-;;; memory for the call and back into the bytevector when it returns;
+;;; (docs/SCHEME.md, "Generated modules"), both ways: copied into the
+;;; module's memory (nccc private memory: this process's, or the
+;;; device's for a module bound from one) for the call and back into the
+;;; bytevector when it returns;
 ;;; one the library keeps ([kept=OWNER]) is copied into C memory that the
 ;;; owner argument, a C object made by new, holds until a later call
 ;;; keeps another in its place or the object is freed (nccc private
 ;;; cdata).
 (library (nccc private buffers)
   (export with-buffers map-args refusal?)
-  (import (rnrs) (nccc private values) (nccc private runtime) (nccc private cdata))
+  (import (rnrs) (nccc private values) (nccc private cdata) (nccc private memory))
 
   ;; args with (convert a position) in place of each argument a for which
   ;; (takes? a position) holds, converted from the first.
@@ -29,20 +31,21 @@
   ;; names the procedure in errors. What a call keeps is held by its
   ;; owner unless the call is refused before C runs (then C never saw it).
   (define (with-buffers rt who row proc)
-    (let ([places (cdr row)])
+    (let ([places (cdr row)] [module (module-of who)] [mem #f])
       (lambda args
         (let ([copies '()] [kept '()])
           (define (convert a i)
             (let* ([owner (cdr (assv i places))]
                    [state (and owner (keeper who (list-ref args (- owner 1)) owner))]
-                   [p (nccc-alloc rt (max 1 (bytevector-length a)))])
+                   [p (begin (unless mem (set! mem (module-memory rt who module)))
+                             (memory-alloc mem (max 1 (bytevector-length a))))])
               (if state
                   (set! kept (cons (list state (cons who i) p) kept))
                   (set! copies (cons (cons a p) copies)))
-              (when (> (bytevector-length a) 0) (nccc-write rt p a))
+              (when (> (bytevector-length a) 0) (memory-write mem p a))
               p))
           (define (end-kept! keep?)
-            (for-each (lambda (k) (if keep? (apply keep! rt k) (nccc-free rt (caddr k)))) kept)
+            (for-each (lambda (k) (if keep? (apply keep! mem k) (memory-free mem (caddr k)))) kept)
             (set! kept '()))
           (dynamic-wind
             (lambda () #f)
@@ -53,17 +56,25 @@
                     (apply proc (map-args args (lambda (a i) (and (bytevector? a) (assv i places)))
                                           convert)))
                   (lambda results
-                    (for-each (lambda (c) (copy-back! rt (car c) (cdr c))) copies)
+                    (for-each (lambda (c) (copy-back! mem (car c) (cdr c))) copies)
                     (apply values results)))))
             (lambda ()
               (end-kept! #t)
-              (for-each (lambda (c) (nccc-free rt (cdr c))) copies)
+              (for-each (lambda (c) (memory-free mem (cdr c))) copies)
               (set! copies '())))))))
+
+  ;; The module of who ('M.f).
+  (define (module-of who)
+    (let ([s (symbol->string who)])
+      (let loop ([k 0])
+        (cond [(= k (string-length s)) s]
+              [(char=? (string-ref s k) #\.) (substring s 0 k)]
+              [else (loop (+ k 1))]))))
 
   ;; What C wrote at p, copied into bv when it differs (an unchanged
   ;; input is never written, so an immutable bytevector may pass it).
-  (define (copy-back! rt bv p)
+  (define (copy-back! mem bv p)
     (let ([n (bytevector-length bv)])
       (when (> n 0)
-        (let ([now (nccc-read rt p n)])
+        (let ([now (memory-read mem p n)])
           (unless (bytevector=? now bv) (bytevector-copy! now 0 bv 0 n)))))))

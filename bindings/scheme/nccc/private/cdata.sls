@@ -138,7 +138,7 @@
            [a (memory-alloc mem (max size 1))])
       (memory-write mem a (make-bytevector size 0))
       (letrec ([state (make-holder a (lambda (p)
-                                       (for-each (lambda (k) (nccc-free rt (cdr k)))
+                                       (for-each (lambda (k) (memory-free mem (cdr k)))
                                                  (holder-kept state))
                                        (holder-kept-set! state '())
                                        (memory-free mem p))
@@ -179,15 +179,16 @@
       (cdata-live-address who v (string-append arg "the "))
       (cdata-state v)))
 
-  ;; state holds p (C memory) for key from now on, and frees what it held
-  ;; for key before; p is freed at once when state's object was freed.
-  (define (keep! rt state key p)
+  ;; state holds p (memory mem's, the object's) for key from now on, and
+  ;; frees what it held for key before; p is freed at once when state's
+  ;; object was freed.
+  (define (keep! mem state key p)
     (if (nccc-owned-address state)
         (let ([old (assoc key (holder-kept state))])
-          (when old (nccc-free rt (cdr old)))
+          (when old (memory-free mem (cdr old)))
           (holder-kept-set! state (cons (cons key p) (remp (lambda (k) (equal? (car k) key))
                                                             (holder-kept state)))))
-        (nccc-free rt p)))
+        (memory-free mem p)))
 
   ;; ---- fields by name ---------------------------------------------------------
 

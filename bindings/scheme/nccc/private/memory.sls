@@ -31,7 +31,7 @@
         (let ([name (string-append module "_memory")])
           (unless (module-find rt who name)
             (misuse/kind who 'remote
-                         (string-append "C objects of " module ": the device's memory is not bound as "
+                         (string-append module " is bound from a device whose memory is not bound as "
                                         name " (remotes.bind_memory)")))
           (let ([big (assoc "big_endian" (map vector->list (vector->list (nccc-constants rt name))))])
             (make-memory rt name (if (and big (not (eqv? (cadr big) 0)))
