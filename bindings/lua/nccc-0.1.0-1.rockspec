@@ -39,6 +39,7 @@ build = {
       ["nccc.owners"] = "nccc/owners.lua",
       ["nccc.packed"] = "nccc/packed.lua",
       ["nccc.registry"] = "nccc/registry.lua",
+      ["nccc.remote_memory"] = "nccc/remote_memory.lua",
       ["nccc.signature"] = "nccc/signature.lua",
       ["nccc.values"] = "nccc/values.lua",
       ["nccc.core"] = {
