@@ -68,10 +68,9 @@
 
   ;; An argument's class, how its closure tests and stores it inline:
   ;; 0 of the signed 64-bit code, 1 another integer (a fixnum in lo..hi),
-  ;; 2 a double (a flonum), 3 a float (a flonum in float's range, not a
-  ;; NaN: rounded to float in the slot), 4 a boolean, 5 anything else
-  ;; (always its full check). -> #(class lo hi store), store (a) the full
-  ;; check and store.
+  ;; 2 a double (a flonum), 3 anything else (always its store). -> #(class
+  ;; lo hi store), store (a) the full check and store (for a float or a
+  ;; boolean, a quick test first).
   (define (in-spec who in c position nonnull)
     (let* ([offset (* 8 (- position 1))] [kind (code-kind c)]
            [store (full-store who in c offset position (not (memv position nonnull)))])
@@ -80,13 +79,13 @@
             [(eq? kind 'int)
              (vector 1 (max (code-min c) (least-fixnum)) (min (code-max c) (greatest-fixnum)) store)]
             [(double-code? c) (vector 2 0 0 store)]
-            [(eq? kind 'float) (vector 3 0 0 store)]
-            [(eq? kind 'bool) (vector 4 0 0 store)]
-            [else (vector 5 0 0 store)])))
+            [else (vector 3 0 0 store)])))
 
   (define (double-code? c) (and (eq? (code-kind c) 'float) (= (vector-ref (abi-code c) 3) 8)))
 
-  ;; The full check of an argument of code c, and its store at offset.
+  ;; The check of an argument of code c, and its store at offset: the
+  ;; full check, after a quick one for a float (a flonum in float's
+  ;; range, not a NaN, rounded to float in its slot) or a boolean.
   (define (full-store who in c offset position nullable)
     (case (code-kind c)
       [(int) (if (code-signed? c)
@@ -100,7 +99,12 @@
                 (slot-u64-set! in offset (if a 1 0)))]
       [(float) (if (double-code? c)
                    (lambda (a) (slot-f64-set! in offset (arg-real who position a)))
-                   (lambda (a) (slot-u64-set! in offset (arg-float who position a))))]
+                   (lambda (a)
+                     (if (and (arg-flonum? a) (= a a) (float-fits? a))
+                         (begin (bytevector-ieee-single-native-set! in offset a)
+                                (slot-f64-set! in offset
+                                               (bytevector-ieee-single-native-ref in offset)))
+                         (slot-u64-set! in offset (arg-float who position a)))))]
       [else (lambda (a) (slot-u64-set! in offset (arg-pointer who position a nullable)))]))
 
   ;; Per out slot #(reader convert): reader 0 signed, 1 double, 2
@@ -148,12 +152,6 @@
         [(eq? class 0) (if (int64-arg? a) (slot-s64-set! in off a) (store a))]
         [(eq? class 1) (if (arg-int? a lo hi) (slot-s64-set! in off a) (store a))]
         [(eq? class 2) (if (arg-flonum? a) (slot-f64-set! in off a) (store a))]
-        [(eq? class 3)
-         (if (and (arg-flonum? a) (= a a) (float-fits? a))
-             (begin (bytevector-ieee-single-native-set! in off a)
-                    (slot-f64-set! in off (bytevector-ieee-single-native-ref in off)))
-             (store a))]
-        [(eq? class 4) (if (boolean? a) (slot-u64-set! in off (if a 1 0)) (store a))]
         [else (store a)])]))
 
   (define-syntax read-out
