@@ -13,6 +13,7 @@ import { GET, valueList } from "../values.mjs";
 import { failure } from "./device.mjs";
 import { RemoteClosure } from "./callbacks.mjs";
 import { slotsOf, valueNow, valueOf } from "./slots.mjs";
+import { newObject, viewObject } from "./objects.mjs";
 
 // The methods this part gives the Device (composed in remote/index.mjs).
 export const methods = {};
@@ -132,12 +133,17 @@ methods.bindModule = async function (M) {
     return async (...args) => checked(...args);
   });
   setConstants(t, M, await readConstants(this, mi, Number(nconst)), "device");
-  // C objects live in wasm memory (cdata.mjs): none of a device's memory,
-  // which the device's alloc, read and write reach
-  helpers.new = helpers.view = () => {
-    throw new NcccError(`C objects of ${M.module}: the module is bound from a device; ` +
-      "use the device's alloc, read and write", { kind: "unknown" });
+  // C objects in the device's memory (objects.mjs), of its layouts
+  const record = (name, fn) => {
+    const l = typeof name === "string" ? this.types.get(mi).get(name) : undefined;
+    if (!l || (l.kind !== "struct" && l.kind !== "union")) {
+      throw new NcccError(`bad argument #1 to '${fn}' (a struct or union of ${M.module} expected, got ${
+        typeof name === "string" ? `'${name}'` : typeof name})`, { kind: "unknown" });
+    }
+    return l;
   };
+  helpers.new = async (name) => newObject(this, record(name, "new"));
+  helpers.view = (name, p) => viewObject(this, record(name, "view"), p);
   Object.assign(t, helpers);
   t.runtime = this;
   return t;

@@ -89,6 +89,17 @@ export class Device {
   bindModule(M: object): Promise<Bound>;
 }
 
+/** A record in a device's memory: scalar fields by path (names, an index after an array field). */
+export interface RemoteObject {
+  readonly address: bigint;
+  readonly size: number;
+  readonly freed: boolean;
+  get(...path: (string | number)[]): Promise<unknown>;
+  set(...pathAndValue: unknown[]): Promise<void>;
+  bytes(): Promise<Uint8Array>;
+  free(): Promise<boolean>;
+}
+
 /** A module bound to a device: async functions, constants and the helpers. */
 export interface Bound {
   [name: string]: unknown;
@@ -97,6 +108,10 @@ export interface Bound {
   /** fn with the arguments type's value descriptions describe read from the device */
   values(type: string, fn: (...args: any[]) => unknown): (...args: any[]) => Promise<unknown>;
   layout(name: string): Layout;
+  /** a zeroed struct or union in the device's memory (docs/JS.md, "C objects on a device") */
+  new(name: string): Promise<RemoteObject>;
+  /** a borrowed view of the record at a device address */
+  view(name: string, p: Address | RemoteObject): RemoteObject;
   runtime: Device;
 }
 
