@@ -61,6 +61,14 @@ def emit(abi):
         src.line("pub const %s: u32 = %d;" % (s.name.replace("NCCC_", ""),
                                               s.value))
     src.blank()
+    src.line("/// What a generated wrapper refuses itself (docs/CALLBACKS.md, \"Refused")
+    src.line("/// calls\"): an argument of one of these code kinds, leaving one of these")
+    src.line("/// statuses as the thread's last error.")
+    src.line("pub const REFUSAL_KINDS: &[Kind] = &[%s];" % ", ".join(
+        "Kind::%s" % k.capitalize() for k in abi.refusal_kinds))
+    src.line("pub const REFUSAL_STATUSES: &[u32] = &[%s];" % ", ".join(
+        abi.refusal_statuses))
+    src.blank()
     src.line("/// The text of a status (`nccc_status_name`).")
     with src.block("pub fn status_text(status: u32) -> &'static str {", "}"):
         with src.block("match status {", "}"):

@@ -128,6 +128,32 @@ fn a_closure_of_another_scope_is_refused_by_call_dynamic() {
 }
 
 #[test]
+fn a_call_by_name_raises_only_what_the_wrapper_refuses() {
+    // a call by name or handle raises the thread's last error only when it
+    // is one of the ABI's refusal statuses (abi::REFUSAL_STATUSES): here the
+    // callback's own failed lookup leaves "name not found" there, which is
+    // no refusal, so the call returns its value; a released closure is one
+    use nccc::Dyn;
+    use nccc_rust_tests::cases::with_runtime;
+    with_fixture(|rt, _, _| {
+        let step = |a: &[Dyn]| {
+            let e = with_runtime(|rt| rt.lookup("hcb.no_such").unwrap_err());
+            assert_eq!(e.status, nccc::abi::ERR_NAME_NOT_FOUND);
+            vec![nccc_rust_tests::cases::sum(a)]
+        };
+        let c = rt.dynamic_closure("forever", "ii:i", Box::new(step)).unwrap();
+        assert_eq!(rt.call_dynamic("hcb.fold", &[Dyn::Int(4), Dyn::Closure(c)]).unwrap(), vec![Dyn::Int(6)]);
+        let handle = rt.lookup("hcb.fold").unwrap();
+        assert_eq!(rt.call_handle(handle, "hcb.fold", &[Dyn::Int(3), Dyn::Closure(c)]).unwrap(),
+                   vec![Dyn::Int(3)]);
+        assert!(!nccc::abi::REFUSAL_STATUSES.contains(&nccc::abi::ERR_NAME_NOT_FOUND));
+        assert!(c.release(rt).unwrap());
+        let e = rt.call_dynamic("hcb.fold", &[Dyn::Int(3), Dyn::Closure(c)]).unwrap_err();
+        assert_eq!((e.kind, e.status), (ErrorKind::Released, nccc::abi::ERR_STALE_CLOSURE));
+    });
+}
+
+#[test]
 fn an_owned_out_pointer_is_an_owned_object() {
     with_fixture(|_, _, h| {
         let (status, o) = h.obj_make(7).unwrap();

@@ -88,6 +88,12 @@ pub const ERR_RPC_WORD_SIZE: u32 = 16648;
 pub const ERR_RPC_FREED: u32 = 16649;
 pub const ERR_RPC_DEPTH: u32 = 16650;
 
+/// What a generated wrapper refuses itself (docs/CALLBACKS.md, "Refused
+/// calls"): an argument of one of these code kinds, leaving one of these
+/// statuses as the thread's last error.
+pub const REFUSAL_KINDS: &[Kind] = &[Kind::Pointer, Kind::String, Kind::Function, Kind::Closure];
+pub const REFUSAL_STATUSES: &[u32] = &[ERR_NULL_POINTER, ERR_STALE_CLOSURE, ERR_POOL_EXHAUSTED];
+
 /// The text of a status (`nccc_status_name`).
 pub fn status_text(status: u32) -> &'static str {
     match status {

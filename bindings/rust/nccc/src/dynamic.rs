@@ -351,12 +351,17 @@ impl Runtime<'_> {
         if input.len() < f.n_in() || output.len() < f.n_out() {
             return Err(Error::new(ErrorKind::Count, name, "fewer slots than the signature"));
         }
-        // the built-ins and the TVM module's functions give their status
-        // in out[0]; a generated wrapper that refuses a value (NULL for
-        // [nonnull], a stale closure, a full thunk pool) says so only in
-        // the thread's last error
-        let builtin = module == abi::BUILTINS_MODULE || module == abi::PACKED_MODULE;
-        if !builtin {
+        // a generated wrapper that refuses a value (NULL for [nonnull], a
+        // stale closure, a full thunk pool) says so only in the thread's
+        // last error: cleared before a call of a function with an argument
+        // of a kind it refuses, and only its refusals raised after (the
+        // built-ins and the TVM module's functions give their status in
+        // out[0])
+        let refusable = module != abi::BUILTINS_MODULE && module != abi::PACKED_MODULE
+            && ins.items.iter().any(|item| {
+                matches!(item, Item::Code(c) if abi::REFUSAL_KINDS.contains(&c.kind))
+            });
+        if refusable {
             self.clear_error()?;
         }
         let null_closure = ins.items.iter().zip(args).any(|(item, a)| {
@@ -365,16 +370,19 @@ impl Runtime<'_> {
         f.call(&input, &mut output);
         drop(strings);
         crate::callback::take_panic(name)?;
-        if !builtin {
-            self.check_error(name).map_err(|mut e| {
-                e.kind = match e.status {
-                    abi::ERR_NULL_POINTER => ErrorKind::Null,
-                    abi::ERR_STALE_CLOSURE if null_closure => ErrorKind::Null,
-                    abi::ERR_STALE_CLOSURE => ErrorKind::Released,
-                    _ => e.kind,
-                };
-                e
-            })?;
+        if refusable {
+            match self.check_error(name) {
+                Err(mut e) if abi::REFUSAL_STATUSES.contains(&e.status) => {
+                    e.kind = match e.status {
+                        abi::ERR_NULL_POINTER => ErrorKind::Null,
+                        abi::ERR_STALE_CLOSURE if null_closure => ErrorKind::Null,
+                        abi::ERR_STALE_CLOSURE => ErrorKind::Released,
+                        _ => e.kind,
+                    };
+                    return Err(e);
+                }
+                _ => {}
+            }
         }
         let mut results = Vec::new();
         let mut at = 0;
