@@ -14,7 +14,7 @@ the conversions its record asks for.
 """
 
 from stubgen.host import HostModule
-from stubgen.literal import LiteralSyntax, literal_lines
+from stubgen.literal import LiteralSyntax, write_literal
 from stubgen.model.binding import records
 from stubgen.source import Source
 
@@ -42,17 +42,13 @@ LUA = LiteralSyntax(string=lua_string, true="true", false="false",
 def emit(module, idl_name):
     host = HostModule(module, idl_name)
     src = Source()
-    src.line("-- %s.lua: the nccc module %s for Lua, %s." % (
-        host.name, lua_string(host.name), host.generated_by()))
+    src.line(host.title("--", host.name + ".lua", "Lua", lua_string))
     src.lines("""
         -- Data only: the module's binding records (docs/BINDING.md); bind,
         -- the conversions and calls are the support library's
         -- (bindings/lua/nccc/binder.lua; docs/LUA.md, "Generated modules"):
         --   local m = require("%s").bind(nccc.open(path))
         """ % host.name)
-    lines = literal_lines(records(module), LUA)
-    lines[0] = 'return require("nccc.binder").module(' + lines[0]
-    lines[-1] += ")"
-    for line in lines:
-        src.line(line)
+    write_literal(src, records(module), LUA,
+                  before='return require("nccc.binder").module(', after=")")
     return {host.name + ".lua": str(src)}

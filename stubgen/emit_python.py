@@ -18,7 +18,7 @@ import keyword
 
 from stubgen import abi as abi_source
 from stubgen.host import HostModule
-from stubgen.literal import LiteralSyntax, literal_lines
+from stubgen.literal import LiteralSyntax, write_literal
 from stubgen.model.binding import records
 from stubgen.source import Source
 
@@ -96,10 +96,8 @@ def _emit_module(host, module):
     src.blank()
     src.blank()
     src.line("# the module's binding records (docs/BINDING.md)")
-    lines = literal_lines(records(module), PYTHON, indent="    ")
-    lines[0] = "BINDING = " + lines[0]
-    for line in lines:
-        src.line(line)
+    write_literal(src, records(module), PYTHON, before="BINDING = ",
+                  indent="    ")
     src.line("CLASSES = {%s}" % ", ".join(
         "%r: %s" % (name, _class_name(name))
         for name, _, _ in _record_classes(module)))

@@ -49,8 +49,7 @@ def emit(module, idl_name):
     m = host.name
     src = Source()
     src.line("#!r6rs")
-    src.line(";;; nccc/%s.sls: the nccc module %s for Scheme, %s." % (
-        m, scheme_string(m), host.generated_by()))
+    src.line(host.title(";;;", "nccc/%s.sls" % m, "Scheme", scheme_string))
     src.lines("""
         ;;; Data for (nccc private module) and its binder
         ;;; (docs/SCHEME.md, "Generated modules"): (%s-bind! (nccc-load path)),

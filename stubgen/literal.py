@@ -87,6 +87,17 @@ def literal_lines(value, syntax, broken=2, indent="  "):
     return lines
 
 
+def write_literal(src, value, syntax, before="", after="", **layout):
+    """Writes the literal of value (literal_lines, layout its broken and
+    indent) into src, a stubgen.source.Source, a line at a time: before
+    ahead of its first line, after behind its last."""
+    lines = literal_lines(value, syntax, **layout)
+    lines[0] = before + lines[0]
+    lines[-1] += after
+    for line in lines:
+        src.line(line)
+
+
 def literal(value, syntax, broken=2, indent="  "):
     return "\n".join(literal_lines(value, syntax, broken, indent))
 

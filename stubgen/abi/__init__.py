@@ -35,17 +35,24 @@ class AbiError(Exception):
     """idl/abi.json breaks one of the rules below (message names it)."""
 
 
+def _copy(obj, data, names):
+    """Sets obj.NAME to data[NAME] for each of the space-separated names."""
+    for name in names.split():
+        setattr(obj, name, data[name])
+
+
+def _named(data, key):
+    """The entries of the list data[key] as Named."""
+    return [Named(e) for e in data[key]]
+
+
 class Code:
     """One signature code: code, name, kind, bytes (0 = pointer-sized),
     signed, in_ok / out_ok; min / max for integer-valued kinds (bool,
     int, errno), derived from bytes and signed; None for the others."""
 
     def __init__(self, entry):
-        self.code = entry["code"]
-        self.name = entry["name"]
-        self.kind = entry["kind"]
-        self.bytes = entry["bytes"]
-        self.signed = entry["signed"]
+        _copy(self, entry, "code name kind bytes signed")
         sides = entry["sides"].split()
         self.in_ok = "in" in sides
         self.out_ok = "out" in sides
@@ -112,8 +119,7 @@ class Target:
 
     def __init__(self, model, char_signed):
         self.data_model = model["name"]
-        self.long_bytes = model["long_bytes"]
-        self.pointer_bytes = model["pointer_bytes"]
+        _copy(self, model, "long_bytes pointer_bytes")
         self.char_signed = char_signed
 
 
@@ -137,8 +143,8 @@ class Packed:
 
     def __init__(self, data):
         self.module = data["module"]
-        self.flags = [Named(e) for e in data["flags"]]
-        self.type_codes = [Named(e) for e in data["type_codes"]]
+        self.flags = _named(data, "flags")
+        self.type_codes = _named(data, "type_codes")
         self.sized = [(e["name"], Rest(e["rest"], False))
                       for e in data["sized"]]
 
@@ -155,7 +161,7 @@ class Items:
     def __init__(self, data):
         self.nonnull = data["nonnull"]
         self.helper = data["helper"]
-        self.helper_keys = [Named(e) for e in data["helper_keys"]]
+        self.helper_keys = _named(data, "helper_keys")
 
     def key(self, name):
         """The value of the helper key called name."""
@@ -167,18 +173,12 @@ class Abi:
         self.codes = [Code(e) for e in data["codes"]]
         self._by_code = {c.code: c for c in self.codes}
         g = data["grammar"]
-        self.separator = g["separator"]
-        self.variadic = g["variadic"]
-        self.record_open = g["record_open"]
-        self.record_close = g["record_close"]
-        self.record_count = g["record_count"]
+        _copy(self, g, "separator variadic record_open record_close "
+                       "record_count slots_variable")
         self.max_slots = g["max_slots_per_side"]
-        self.slots_variable = g["slots_variable"]
         self.handle = dict(data["handle"])
-        self.status = [Named(e) for e in data["status"]]
-        self.scopes = [Named(e) for e in data["scopes"]]
-        self.closure_flags = [Named(e) for e in data["closure_flags"]]
-        self.type_kinds = [Named(e) for e in data["type_kinds"]]
+        for group in ("status", "scopes", "closure_flags", "type_kinds"):
+            setattr(self, group, _named(data, group))
         self.closure_type_params = dict(data["closure_type"])
         self.builtins = [Builtin(k, e, self)
                          for k, e in enumerate(data["builtins"])]
@@ -266,33 +266,21 @@ class Rpc:
     and log levels (lists of Named)."""
 
     def __init__(self, data):
-        self.version = data["version"]
-        self.escape = data["escape"]
-        self.start = data["start"]
-        self.nop = data["nop"]
-        self.data_ff = data["data_ff"]
+        _copy(self, data, "version escape start nop data_ff length_bytes "
+                          "crc_bytes header_bytes header largest_message "
+                          "largest_message_doc max_name_bytes "
+                          "max_name_bytes_doc bound_marker bound_marker_doc")
         self.crc = dict(data["crc"])
-        self.length_bytes = data["length_bytes"]
-        self.crc_bytes = data["crc_bytes"]
-        self.header_bytes = data["header_bytes"]
-        self.header = data["header"]
-        self.largest_message = data["largest_message"]
-        self.largest_message_doc = data["largest_message_doc"]
-        self.max_name_bytes = data["max_name_bytes"]
-        self.max_name_bytes_doc = data["max_name_bytes_doc"]
-        self.result_flags = [Named(e) for e in data["result_flags"]]
-        self.messages = [Named(e) for e in data["messages"]]
+        for group in ("result_flags", "messages", "byte_orders",
+                      "log_levels"):
+            setattr(self, group, _named(data, group))
         # each message's layout, and a request's answer, as docs/RPC.md
         # shows them (emit_js reads their offsets)
         self.layouts = {e["name"]: e["layout"] for e in data["messages"]
                         if "layout" in e}
         self.answers = {e["name"]: e["answer"] for e in data["messages"]
                         if "answer" in e}
-        self.byte_orders = [Named(e) for e in data["byte_orders"]]
-        self.log_levels = [Named(e) for e in data["log_levels"]]
         self.callbacks = dict(data["callbacks"])
-        self.bound_marker = data["bound_marker"]
-        self.bound_marker_doc = data["bound_marker_doc"]
 
     def crc16(self, data):
         """The frame CRC of data (bytes): MSB first, no final xor."""
@@ -318,10 +306,7 @@ def _check_rpc(rpc):
         raise AbiError("rpc: the CRC of '123456789' is not crc.check")
     for group in ("messages", "byte_orders", "log_levels", "result_flags"):
         entries = getattr(rpc, group)
-        for attr in ("name", "value"):
-            seen = [getattr(e, attr) for e in entries]
-            if len(set(seen)) != len(seen):
-                raise AbiError("rpc %s: duplicate %s" % (group, attr))
+        _check_distinct("rpc " + group, entries)
         if any(not 0 <= e.value <= 255 for e in entries):
             raise AbiError("rpc %s: values are bytes" % group)
 
@@ -352,10 +337,7 @@ def _check(abi):
                            ("type_kinds", abi.type_kinds),
                            ("packed flags", abi.packed.flags),
                            ("packed type_codes", abi.packed.type_codes)):
-        for attr in ("name", "value"):
-            seen = [getattr(e, attr) for e in entries]
-            if len(set(seen)) != len(seen):
-                raise AbiError("%s: duplicate %s" % (group, attr))
+        _check_distinct(group, entries)
     _check_items(abi, letters)
     if not set(abi.refusal_kinds) <= set(KINDS) or \
             not set(abi.refusal_statuses) <= {st.name for st in abi.status}:
@@ -381,6 +363,14 @@ def _check(abi):
             h["function_marker"] << h["module_shift"] != h["module_marker"]:
         raise AbiError("handle: markers must sit just above each 15-bit "
                        "index, the module's in the upper half")
+
+
+def _check_distinct(group, entries):
+    """No two Named entries of a group share a name or a value."""
+    for attr in ("name", "value"):
+        seen = [getattr(e, attr) for e in entries]
+        if len(set(seen)) != len(seen):
+            raise AbiError("%s: duplicate %s" % (group, attr))
 
 
 def _check_items(abi, letters):

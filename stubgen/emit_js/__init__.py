@@ -18,7 +18,7 @@ bindings/js/nccc/special.mjs).
 
 from stubgen.emit_js.types import emit_types
 from stubgen.host import HostModule
-from stubgen.literal import LiteralSyntax, json_string, literal_lines
+from stubgen.literal import LiteralSyntax, json_string, write_literal
 from stubgen.model.binding import records
 from stubgen.source import Source
 
@@ -36,8 +36,7 @@ JS = LiteralSyntax(string=js_string, true="true", false="false",
 def emit(module, idl_name):
     host = HostModule(module, idl_name)
     src = Source()
-    src.line("// %s.mjs: the nccc module %s for JavaScript, %s." % (
-        host.name, js_string(host.name), host.generated_by()))
+    src.line(host.title("//", host.name + ".mjs", "JavaScript", js_string))
     src.lines("""
         // The module's binding records (docs/BINDING.md); the support
         // library (bindings/js/nccc/binder.mjs, docs/JS.md "Generated
@@ -45,11 +44,7 @@ def emit(module, idl_name):
         //   import * as %s from "./%s.mjs";
         //   const m = %s.bind(await nccc.load(wasm));
         """ % (host.name, host.name, host.name))
-    lines = literal_lines(records(module), JS)
-    lines[0] = "const M = " + lines[0]
-    lines[-1] += ";"
-    for line in lines:
-        src.line(line)
+    write_literal(src, records(module), JS, before="const M = ", after=";")
     src.blank()
     src.line("export const name = M.module;")
     src.line("// bind(rt): the module bound to a runtime from nccc.load")

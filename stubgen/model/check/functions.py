@@ -11,6 +11,11 @@ from stubgen.model.decls import Prototype
 from stubgen.model.functions import Function
 from stubgen.model.values import Param, ValueInfo
 
+# The flag annotations of a function: each one an attribute of its
+# Function, false unless the IDL (or its defaults) sets it.
+_FLAGS = ("errno", "lasterror", "windows", "function_pointer", "macro",
+          "trace", "fault")
+
 
 class FunctionRules:
     # ---- functions
@@ -46,8 +51,7 @@ class FunctionRules:
         anns = annotation_values(d.annotations,
                                   FUNCTION_ANNS + VALUE_ANNS, "a function")
         flags = dict(self.defaults, macro=False, windows=False)
-        for k in ("errno", "lasterror", "windows", "function_pointer",
-                  "macro", "trace", "fault"):
+        for k in _FLAGS:
             if k in anns:
                 flags[k] = anns[k][0]
         reg_name = anns["rename"][0] if "rename" in anns else name
@@ -87,13 +91,8 @@ class FunctionRules:
 
         params = self._function_params(fnode, name)
         f = Function(pos, reg_name, c_name, ret, params)
-        f.errno = flags["errno"]
-        f.lasterror = flags["lasterror"]
-        f.windows = flags["windows"]
-        f.function_pointer = flags["function_pointer"]
-        f.macro = flags["macro"]
-        f.trace = flags["trace"]
-        f.fault = flags["fault"]
+        for k in _FLAGS:
+            setattr(f, k, flags[k])
         if "variadic" in anns:
             f.variadic_of = c_name
         self._function_values(f, anns, name)
