@@ -3,7 +3,20 @@
 # for N = N1 and N2 and prints (Ir(N2) - Ir(N1)) / (N2 - N1), the cost of
 # one iteration with start-up, set-up and exit cancelled out. The caller
 # sets prog, N1, N2 and tmp (a directory it removes), or calls
-# callgrind_start, which checks the program and valgrind and makes tmp.
+# callgrind_start, which checks the program and valgrind and makes tmp,
+# or callgrind_program, which sets prog, N1 and N2 first.
+
+# callgrind_program SCRIPT TARGET N1 N2 [BUILD]: prog is the program of
+# the CMake target TARGET in the build BUILD (default: build/bench of the
+# tree, from $here, the caller's bench folder), run for NCCC_BENCH_N1 and
+# NCCC_BENCH_N2 iterations (default N1 and N2); then callgrind_start.
+callgrind_program() {
+  build=${5:-$here/../build/bench}
+  prog=$build/bench/$2
+  N1=${NCCC_BENCH_N1:-$3}
+  N2=${NCCC_BENCH_N2:-$4}
+  callgrind_start "$1" "$2" "$build"
+}
 
 # callgrind_start SCRIPT TARGET BUILD: exits 2 (saying why) unless $prog,
 # the target TARGET of the build BUILD, is built and valgrind installed;

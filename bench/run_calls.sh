@@ -13,13 +13,8 @@
 set -eu
 
 here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
-build=${1:-$here/../build/bench}
-prog=$build/bench/nccc_bench_calls
-N1=${NCCC_BENCH_N1:-10000}
-N2=${NCCC_BENCH_N2:-110000}
-
 . "$here/callgrind.sh"
-callgrind_start run_calls.sh nccc_bench_calls "$build"
+callgrind_program run_calls.sh nccc_bench_calls 10000 110000 "${1:-}"
 
 echo "instructions per call (callgrind; iterations $N1 and $N2; loop included)"
 echo "$(uname -m), $(cc --version 2>/dev/null | head -n 1), $(valgrind --version)"

@@ -11,13 +11,8 @@
 set -eu
 
 here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
-build=${1:-$here/../build/bench}
-prog=$build/bench/nccc_bench_lookup
-N1=${NCCC_BENCH_N1:-200}
-N2=${NCCC_BENCH_N2:-2200}
-
 . "$here/callgrind.sh"
-callgrind_start run_lookup.sh nccc_bench_lookup "$build"
+callgrind_program run_lookup.sh nccc_bench_lookup 200 2200 "${1:-}"
 
 echo "instructions per lookup (callgrind; lookups $N1 and $N2)"
 echo

@@ -6,6 +6,11 @@ from stubgen.source import Source
 HEADER = "nccc_runtime/rpc/include/nccc/rpc_wire.h"
 
 
+def _define(src, name, value):
+    """#define NCCC_RPC_NAME value (name in upper case)."""
+    src.line("#define NCCC_RPC_%s %s" % (name.upper(), value))
+
+
 def _enum(src, ctype, prefix, entries):
     with src.block("typedef enum %s {" % ctype, "} %s;" % ctype):
         for k, e in enumerate(entries):
@@ -54,21 +59,18 @@ def emit(abi):
         #define NCCC_RPC_WIRE_H
         """)
     src.blank()
-    src.line("#define NCCC_RPC_VERSION %du" % rpc.version)
+    _define(src, "version", "%du" % rpc.version)
     src.line("/* Framing: ESCAPE START begins a frame, ESCAPE NOP is "
              "ignored, ESCAPE DATA_FF")
     src.line("** is one data byte 0x%02x. */" % rpc.escape)
-    src.line("#define NCCC_RPC_BYTE_ESCAPE 0x%02xu" % rpc.escape)
-    src.line("#define NCCC_RPC_BYTE_START 0x%02xu" % rpc.start)
-    src.line("#define NCCC_RPC_BYTE_NOP 0x%02xu" % rpc.nop)
-    src.line("#define NCCC_RPC_BYTE_DATA_FF 0x%02xu" % rpc.data_ff)
-    src.line("#define NCCC_RPC_LENGTH_BYTES %du" % rpc.length_bytes)
-    src.line("#define NCCC_RPC_CRC_BYTES %du" % rpc.crc_bytes)
+    for byte in ("escape", "start", "nop", "data_ff"):
+        _define(src, "BYTE_" + byte, "0x%02xu" % getattr(rpc, byte))
+    for size in ("length_bytes", "crc_bytes"):
+        _define(src, size, "%du" % getattr(rpc, size))
     src.line("/* %s: polynomial, initial value, the CRC of \"123456789\" "
              "*/" % rpc.crc["name"])
-    src.line("#define NCCC_RPC_CRC_POLY 0x%04xu" % rpc.crc["poly"])
-    src.line("#define NCCC_RPC_CRC_INIT 0x%04xu" % rpc.crc["init"])
-    src.line("#define NCCC_RPC_CRC_CHECK 0x%04xu" % rpc.crc["check"])
+    for key in ("poly", "init", "check"):
+        _define(src, "CRC_" + key, "0x%04xu" % rpc.crc[key])
     src.line("/* The initializer of NCCC_RPC_CRC_SLICES 256-entry tables: "
              "table k is the CRC")
     src.line("** of each byte value followed by k zero bytes (rpc_frame.c, "
@@ -89,12 +91,11 @@ def emit(abi):
     src.line("** raise a failure of the remote call itself "
              "(docs/RPC.md). */")
     src.line('#define NCCC_RPC_BOUND_MARKER "%s"' % rpc.bound_marker)
-    src.line("/* %s */" % rpc.largest_message_doc)
-    src.line("#define NCCC_RPC_LARGEST_MESSAGE 0x%xu" % rpc.largest_message)
-    src.line("/* %s */" % rpc.max_name_bytes_doc)
-    src.line("#define NCCC_RPC_MAX_NAME_BYTES 0x%xu" % rpc.max_name_bytes)
+    for limit in ("largest_message", "max_name_bytes"):
+        src.line("/* %s */" % getattr(rpc, limit + "_doc"))
+        _define(src, limit, "0x%xu" % getattr(rpc, limit))
     src.line("/* type, depth, session (2), id (4) */")
-    src.line("#define NCCC_RPC_HEADER_BYTES %du" % rpc.header_bytes)
+    _define(src, "header_bytes", "%du" % rpc.header_bytes)
     src.blank()
     _enum(src, "nccc_rpc_message", "NCCC_RPC_", rpc.messages)
     _enum(src, "nccc_rpc_byte_order", "NCCC_RPC_ORDER_", rpc.byte_orders)
