@@ -3,8 +3,12 @@
 // hcb.mjs and cdata.mjs, on a wasm build of the host fixture that the caller loaded
 // (rt). runCases returns the failures and the cases not run (a case
 // whose "needs" this runner does not implement: notRun, each "name
-// (needs what)"); cases.test.mjs runs it under node --test. The case
-// format is described in the "about" field of the case file.
+// (needs what)"); cases.test.mjs runs it under node --test. With device
+// true, rt is a device (nccc/remote) serving module cdata, and only the
+// cases that need cdata run, through the C objects of a module bound from
+// a device (async get and set for fields) and the device's memory
+// (test/remote/cases.test.mjs). The case format is described in the
+// "about" field of the case file.
 import * as nccc from "../../bindings/js/nccc/index.mjs";
 
 // Words an error message of each kind must contain.
@@ -29,11 +33,15 @@ const HAS = new Set(["cdata"]);
 
 const hexBytes = (hex) => Uint8Array.from(hex.match(/../g) || [], (h) => parseInt(h, 16));
 
-export async function runCases({ rt, gen, cases }) {
-  const [st] = rt.callAddress(rt.symbol(cases.fixture.open), cases.fixture.signature);
-  if (st !== 0) throw new Error("fixture open failed");
+export async function runCases({ rt, gen, cases, device = false }) {
+  if (!device) {
+    const [st] = rt.callAddress(rt.symbol(cases.fixture.open), cases.fixture.signature);
+    if (st !== 0) throw new Error("fixture open failed");
+  }
   const mods = {};
-  for (const m of ["tour", "hcb", "cdata"]) mods[m] = (await import(`${gen}/${m}.mjs`)).bind(rt);
+  for (const m of device ? ["cdata"] : ["tour", "hcb", "cdata"]) mods[m] = await (await import(`${gen}/${m}.mjs`)).bind(rt);
+  // a function's description by name (its outs)
+  const fnOf = device ? async (name) => rt.described.get(await rt.handle(name)) : async (name) => rt.fn(name);
 
   let c; // the running case: its saved values, closures and baselines
 
@@ -188,10 +196,10 @@ export async function runCases({ rt, gen, cases }) {
   }
 
   // Runs fn; checks a thrown error against step.error, or hands on the results.
-  function outcome(step, fn) {
+  async function outcome(step, fn) {
     let results;
     try {
-      results = fn();
+      results = await fn();
     } catch (e) {
       if (!step.error) return [false, `error: ${e && e.message}`];
       if (!(e instanceof nccc.NcccError)) return [false, `not an NcccError: ${e}`];
@@ -206,6 +214,8 @@ export async function runCases({ rt, gen, cases }) {
 
   // MODULE.TYPE as [MODULE, TYPE].
   const split = (qualified) => /^(.*)\.([^.]+)$/.exec(qualified).slice(1);
+  // The layout of MODULE.TYPE (on a device: the bound module's).
+  const layoutOf = (qualified) => (device ? mods[split(qualified)[0]].layout(split(qualified)[1]) : rt.layout(qualified));
 
   const cbSignature = (spec) => {
     if (!spec.type) return spec.signature;
@@ -214,22 +224,23 @@ export async function runCases({ rt, gen, cases }) {
   };
 
   const STEPS = {
-    call(step) {
+    async call(step) {
       const args = resolve(step.args || []);
       const fn = step.handle ? () => resultList(rt.fn(rt.lookup(step.call)), rt.call(rt.lookup(step.call), ...args))
         : step.registry ? () => resultList(rt.fn(step.call), rt.call(step.call, ...args))
-          : () => call(step.call, args);
-      const [ok, res] = outcome(step, fn);
+          : device ? async () => resultList(await fnOf(step.call), await mods.cdata[split(step.call)[1]](...args))
+            : () => call(step.call, args);
+      const [ok, res] = await outcome(step, fn);
       if (!ok || step.error) return [ok, res];
       return expectValues(step.expect || [], res);
     },
-    constant(step) {
-      const [ok, res] = outcome(step, () => rt.constant(step.constant));
+    async constant(step) {
+      const [ok, res] = await outcome(step, () => rt.constant(step.constant));
       if (!ok || step.error) return [ok, res];
       return match(step.expect, res);
     },
-    layout(step) {
-      const [ok, layout] = outcome(step, () => rt.layout(step.layout));
+    async layout(step) {
+      const [ok, layout] = await outcome(step, () => rt.layout(step.layout));
       if (!ok || step.error) return [ok, layout];
       const want = step.expect;
       for (const key of ["size", "align", "kind"]) {
@@ -252,8 +263,8 @@ export async function runCases({ rt, gen, cases }) {
       const missing = step.modules.filter((n) => !present.has(n));
       return missing.length ? [false, `module missing: ${missing[0]}`] : [true];
     },
-    functions(step) {
-      const [ok, list] = outcome(step, () => rt.functions(step.functions));
+    async functions(step) {
+      const [ok, list] = await outcome(step, () => rt.functions(step.functions));
       if (!ok || step.error) return [ok, list];
       if (step.count !== undefined && list.length !== step.count) return [false, `${step.count} functions expected, got ${list.length}`];
       for (const [name, sig] of Object.entries(step.include || {})) {
@@ -264,17 +275,17 @@ export async function runCases({ rt, gen, cases }) {
       }
       return [true];
     },
-    signature(step) {
-      const [ok, res] = outcome(step, () => rt.signature(step.signature));
+    async signature(step) {
+      const [ok, res] = await outcome(step, () => rt.signature(step.signature));
       if (!ok || step.error) return [ok, res];
       return match(step.expect, res);
     },
-    callback(step) {
+    async callback(step) {
       const [rec, fn] = makeCallback(step);
       const make = step.type
         ? () => mods[step.type.split(".")[0]].callback(step.type.split(".")[1], fn, step.scope)
         : () => rt.callback(step.signature, fn, step.scope);
-      const [ok, res] = outcome(step, make);
+      const [ok, res] = await outcome(step, make);
       if (!ok || step.error) return [ok, res];
       c.closures[step.callback] = res;
       c.records[step.callback] = [rec];
@@ -286,14 +297,14 @@ export async function runCases({ rt, gen, cases }) {
       c.records[step.procedure] = [rec];
       return [true];
     },
-    group(step) {
+    async group(step) {
       const members = [], recs = [];
       for (const m of step.members) {
         const [rec, fn] = makeCallback(m);
         members.push([cbSignature(m), fn]);
         recs.push(rec);
       }
-      const [ok, res] = outcome(step, () => rt.callbackGroup(step.scope, step.final, ...members));
+      const [ok, res] = await outcome(step, () => rt.callbackGroup(step.scope, step.final, ...members));
       if (!ok || step.error) return [ok, res];
       c.closures[step.group] = res;
       c.records[step.group] = recs;
@@ -317,33 +328,33 @@ export async function runCases({ rt, gen, cases }) {
       }
       return [true];
     },
-    alloc(step) {
+    async alloc(step) {
       const n = step.alloc;
-      c.saved[step.save] = rt.alloc(isObject(n) ? rt.layout(n.sizeof).size * (n.count ?? 1) : n);
+      c.saved[step.save] = await rt.alloc(isObject(n) ? layoutOf(n.sizeof).size * (n.count ?? 1) : n);
       return [true];
     },
-    free(step) {
-      rt.free(resolve(step.free));
+    async free(step) {
+      await rt.free(resolve(step.free));
       return [true];
     },
-    read_string(step) {
-      const [ok, res] = outcome(step, () => rt.cstring(resolve(step.read_string)));
+    async read_string(step) {
+      const [ok, res] = await outcome(step, () => rt.cstring(resolve(step.read_string)));
       if (!ok || step.error) return [ok, res];
       return match(step.expect, res);
     },
-    packed(step) {
+    async packed(step) {
       const args = (step.args || []).map((a) => (isObject(a) && a.f64 !== undefined ? nccc.float(resolve(a)) : resolve(a)));
-      const [ok, res] = outcome(step, () => rt.packed(step.packed, ...args));
+      const [ok, res] = await outcome(step, () => rt.packed(step.packed, ...args));
       if (!ok || step.error) return [ok, res];
       return expectValues(step.expect || [], res === undefined ? [] : [res]);
     },
-    register_packed(step) {
+    async register_packed(step) {
       const [rec, fn] = makeCallback(step);
       c.records[step.register_packed] = [rec];
-      const [ok, res] = outcome(step, () => rt.registerPacked(step.register_packed, step.psig, fn));
+      const [ok, res] = await outcome(step, () => rt.registerPacked(step.register_packed, step.psig, fn));
       return ok && !step.error ? [true] : [ok, res];
     },
-    exhaust(step) {
+    async exhaust(step) {
       const made = [];
       let err = null;
       for (let k = 0; k < step.max && err === null; k++) {
@@ -357,8 +368,8 @@ export async function runCases({ rt, gen, cases }) {
       if (err === null) return [false, `no error after ${step.max} closures`];
       return outcome(step, () => { throw err; });
     },
-    close(step) {
-      const got = resolve(step.close).close();
+    async close(step) {
+      const got = await resolve(step.close).close();
       return got === step.expect ? [true] : [false, `close returned ${got}`];
     },
     forget(step) {
@@ -373,22 +384,26 @@ export async function runCases({ rt, gen, cases }) {
       return [true];
     },
     // ---- C objects (docs/JS.md, "C objects") ----
-    new(step) {
+    async new(step) {
       const [m, name] = split(step.new);
-      const [ok, res] = outcome(step, () => mods[m].new(name, step.value === undefined ? undefined : resolve(step.value)));
-      if (ok && !step.error) c.saved[step.save] = res;
+      const [ok, res] = await outcome(step, () => mods[m].new(name, step.value === undefined ? undefined : resolve(step.value)));
+      if (ok && !step.error) {
+        c.saved[step.save] = res;
+        c.made.push(res);
+      }
       return [ok, res];
     },
-    view(step) {
+    async view(step) {
       const [m, name] = split(step.view);
-      const [ok, res] = outcome(step, () => mods[m].view(name, resolve(step.at), step.count));
+      const [ok, res] = await outcome(step, () => mods[m].view(name, resolve(step.at), step.count));
       if (ok && !step.error) c.saved[step.save] = res;
       return [ok, res];
     },
-    field(step) {
+    async field(step) {
       const path = step.path, last = path[path.length - 1];
-      const [ok, res] = outcome(step, () => {
+      const [ok, res] = await outcome(step, () => {
         let o = resolve(step.field);
+        if (device) return step.set === undefined ? o.get(...path) : o.set(...path, resolve(step.set));
         for (const p of path.slice(0, -1)) o = o[p];
         if (step.set === undefined) return o[last];
         o[last] = resolve(step.set);
@@ -397,20 +412,20 @@ export async function runCases({ rt, gen, cases }) {
       if (!ok || step.error || step.set !== undefined) return [ok, res];
       return match(step.expect, res);
     },
-    record(step) {
-      const [ok, res] = outcome(step, () => resolve(step.record).record());
+    async record(step) {
+      const [ok, res] = await outcome(step, () => resolve(step.record).record());
       if (!ok || step.error) return [ok, res];
       return match(step.expect, res);
     },
-    assign(step) {
-      const [ok, res] = outcome(step, () => resolve(step.assign).assign(resolve(step.value)));
+    async assign(step) {
+      const [ok, res] = await outcome(step, () => resolve(step.assign).assign(resolve(step.value)));
       return ok ? [true] : [ok, res];
     },
-    read_bytes(step) {
-      return match(step.expect, rt.read(resolve(step.read_bytes), step.length));
+    async read_bytes(step) {
+      return match(step.expect, await rt.read(resolve(step.read_bytes), step.length));
     },
-    write_bytes(step) {
-      rt.write(resolve(step.write_bytes), hexBytes(step.bytes));
+    async write_bytes(step) {
+      await rt.write(resolve(step.write_bytes), hexBytes(step.bytes));
       return [true];
     },
     async repeat(step) {
@@ -442,11 +457,12 @@ export async function runCases({ rt, gen, cases }) {
   const notRun = [];
   let passed = 0;
   for (const kase of cases.cases) {
+    if (device && kase.needs !== "cdata") continue;
     if (kase.needs !== undefined && !HAS.has(kase.needs)) {
       notRun.push(`${kase.name} (needs ${kase.needs})`);
       continue;
     }
-    c = { saved: {}, closures: {}, procedures: {}, records: {}, base: counters() };
+    c = { saved: {}, closures: {}, procedures: {}, records: {}, made: [], base: device ? undefined : counters() };
     const steps = kase.steps || [kase];
     let why = null;
     for (let k = 0; k < steps.length && why === null; k++) {
@@ -457,6 +473,9 @@ export async function runCases({ rt, gen, cases }) {
         why = `step ${k + 1} raised: ${e && e.stack}`;
       }
     }
+    // on a device, whose memory may hold a few blocks only, the objects
+    // the case made are freed now (in wasm memory, by the collector)
+    if (device) for (const o of c.made) await o.free();
     if (why === null) passed++;
     else failures.push(`${kase.name}: ${why}`);
   }

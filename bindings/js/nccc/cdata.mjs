@@ -15,11 +15,12 @@
 // from: freeing it stops them all, and they keep its memory alive.
 import abi from "./abi.mjs";
 import { NcccError, refusal, vtype } from "./errors.mjs";
-import { ADDRESS, PUT, packRecord, unpackRecord } from "./values.mjs";
+import { ADDRESS, PUT, packArgument, unpackRecord } from "./values.mjs";
 
 const ADDR = Symbol("nccc.cdata.address");
 const STATE = Symbol("nccc.cdata.state");
 const KIDS = Symbol("nccc.cdata.views");
+const ARRAY_VIEW = Symbol("nccc.cdata.array");
 const dispose = Symbol.dispose || Symbol.for("nodejs.dispose");
 const inspect = Symbol.for("nodejs.util.inspect.custom");
 
@@ -64,7 +65,8 @@ function live(o) {
   return o[ADDR];
 }
 
-function fieldError(what, name, why, code, v) {
+// The error of field name of record what refusing value v for why.
+export function fieldError(what, name, why, code, v) {
   const [kind, text] = refusal(why, code, v);
   return new NcccError(`field '${name}' of ${what} (${text})`, { kind });
 }
@@ -129,7 +131,7 @@ function scalar(code, size) {
 }
 
 // A pointer field refuses what would not outlive the assignment.
-function refuseShortLived(what, name, v) {
+export function refuseShortLived(what, name, v) {
   if (typeof v === "string" || ArrayBuffer.isView(v)) {
     throw new NcccError(`field '${name}' of ${what} (an address, null or a C object expected, got ${
       typeof v === "string" ? "string" : "Uint8Array"}: its memory would not outlive the assignment)`, { kind: "type" });
@@ -224,13 +226,12 @@ Object.setPrototypeOf(CObject.prototype, strict);
 // the error.
 function recordBytes(c, v, what) {
   if (v instanceof CObject && v.constructor.layout === c.layout) return v.bytes();
-  try {
-    return packRecord(c.layout, v);
-  } catch (e) {
-    if (e instanceof NcccError) e.message = `${what} (${e.message})`;
-    throw e;
-  }
+  return packArgument(c.layout, v, what);
 }
+
+// Whether v is a C object or an array view in wasm memory (which a
+// device's function refuses: remote/slots.mjs).
+export const inWasm = (v) => v instanceof CObject || (v !== null && typeof v === "object" && v[ARRAY_VIEW] === true);
 
 // ---- array views -------------------------------------------------------------
 
@@ -261,6 +262,7 @@ const arrayHandler = {
       case "length": return t.count;
       case "address": return live(t);
       case ADDRESS: return () => live(t);
+      case ARRAY_VIEW: return true;
       case Symbol.iterator: return function* () { for (let j = 0; j < t.count; j++) yield t.get(element(t, j)); };
       case "toArray": return () => Array.from({ length: t.count }, (_, j) => t.get(element(t, j)));
       case "free": return () => CObject.prototype.free.call(t);

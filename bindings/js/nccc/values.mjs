@@ -158,32 +158,51 @@ for (const [code, info] of Object.entries(abi.codes)) {
 
 // ---- records ---------------------------------------------------------------
 
-// One scalar of a record field into bytes at offset, by its code and size.
+// The memory a record's bytes are for: its byte order (little), its
+// pointers' width, pointer(v) (a pointer field's value as an address, or
+// why it is refused) and address(a) (the value of an address read
+// there). WASM is wasm32's memory; a device has its own
+// (remote/slots.mjs, formatOf).
+export const WASM = { little: true, pointerBytes: 4, pointer, address: (a) => a || null };
+
+const POINTER_KINDS = new Set(["pointer", "string", "function"]);
+
+// One slot's bits, for writeScalar.
 const scratch = (() => {
   const b = new ArrayBuffer(8);
   return { buffer: b, u8: new Uint8Array(b), i32: new Int32Array(b), u32: new Uint32Array(b),
     f64: new Float64Array(b), i64: new BigInt64Array(b), u64: new BigUint64Array(b) };
 })();
 
-function putScalar(code, size, v, dv, off) {
-  const why = (code === "s" ? PUT.p : PUT[code])(scratch, 0, v);
+// Writes scalar v of code into size bytes at off in dv (fmt: the
+// memory's); returns undefined, or why it refused v, as PUT does.
+export function writeScalar(code, size, v, dv, off, fmt) {
+  if (POINTER_KINDS.has(abi.codes[code].kind)) {
+    const a = fmt.pointer(v);
+    if (typeof a === "string") return a;
+    if (size === 8) dv.setBigUint64(off, BigInt(a), fmt.little);
+    else dv.setUint32(off, Number(a), fmt.little);
+    return undefined;
+  }
+  const why = PUT[code](scratch, 0, v);
   if (why !== undefined) return why;
-  if (code === "f" && size === 4) dv.setFloat32(off, scratch.f64[0], true);
-  else for (let k = 0; k < size; k++) dv.setUint8(off + k, scratch.u8[k]);
+  // the slot's bytes (this engine's order is little-endian) at the width
+  if (code === "f" && size === 4) dv.setFloat32(off, scratch.f64[0], fmt.little);
+  else for (let k = 0; k < size; k++) dv.setUint8(off + (fmt.little ? k : size - 1 - k), scratch.u8[k]);
   return undefined;
 }
 
-export function readScalar(code, size, dv, off) {
-  const info = abi.codes[code];
-  if (code === "f" && size === 4) return dv.getFloat32(off, true);
-  if (code === "d" || code === "f") return dv.getFloat64(off, true);
-  if (info.kind === "pointer" || info.kind === "string" || info.kind === "function") {
-    return dv.getUint32(off, true) || null;
-  }
+// The value of a scalar of code and size bytes at off in dv (fmt: the
+// memory's, WASM unless given).
+export function readScalar(code, size, dv, off, fmt = WASM) {
+  const info = abi.codes[code], le = fmt.little;
+  if (code === "f" && size === 4) return dv.getFloat32(off, le);
+  if (code === "d" || code === "f") return dv.getFloat64(off, le);
+  if (POINTER_KINDS.has(info.kind)) return fmt.address(size === 8 ? dv.getBigUint64(off, le) : dv.getUint32(off, le));
   if (code === "?") return dv.getUint8(off) !== 0;
-  if (size === 8) return info.signed ? dv.getBigInt64(off, true) : dv.getBigUint64(off, true);
-  if (size === 4) return info.signed ? dv.getInt32(off, true) : dv.getUint32(off, true);
-  if (size === 2) return info.signed ? dv.getInt16(off, true) : dv.getUint16(off, true);
+  if (size === 8) return info.signed ? dv.getBigInt64(off, le) : dv.getBigUint64(off, le);
+  if (size === 4) return info.signed ? dv.getInt32(off, le) : dv.getUint32(off, le);
+  if (size === 2) return info.signed ? dv.getInt16(off, le) : dv.getUint16(off, le);
   return info.signed ? dv.getInt8(off) : dv.getUint8(off);
 }
 
@@ -198,23 +217,23 @@ function fieldError(layout, fd, text, kind = "type") {
   return new NcccError(`${layout.kind} ${layout.name}: field '${fd.name}': ${text}`, { kind });
 }
 
-function packOne(fd, layout, size, v, dv, off) {
+function packOne(fd, layout, size, v, dv, off, fmt) {
   if (fd.layout) {
     if (v instanceof Uint8Array) {
       if (v.length !== size) throw fieldError(layout, fd, `${size} bytes expected, got ${v.length}`);
       new Uint8Array(dv.buffer, dv.byteOffset + off, size).set(v);
       return;
     }
-    packInto(fd.layout, v, dv, off);
+    packInto(fd.layout, v, dv, off, fmt);
     return;
   }
-  const why = putScalar(fd.type, size, v, dv, off);
+  const why = writeScalar(fd.type, size, v, dv, off, fmt);
   if (why !== undefined) {
     throw fieldError(layout, fd, describeWhy(why, fd.type, v), why === "type" ? "type" : why);
   }
 }
 
-function packInto(layout, obj, dv, base) {
+function packInto(layout, obj, dv, base, fmt) {
   if (typeof obj !== "object" || obj === null || Array.isArray(obj)) {
     throw new NcccError(`${layout.kind} ${layout.name}: object expected, got ${obj === null ? "null" : typeof obj}`, { kind: "type" });
   }
@@ -238,15 +257,16 @@ function packInto(layout, obj, dv, base) {
       if (!Array.isArray(v) || v.length > fd.count) {
         throw fieldError(layout, fd, `array of at most ${fd.count} elements expected`);
       }
-      for (let k = 0; k < v.length; k++) packOne(fd, layout, esize, v[k], dv, off + k * esize);
+      for (let k = 0; k < v.length; k++) packOne(fd, layout, esize, v[k], dv, off + k * esize, fmt);
     } else {
-      packOne(fd, layout, fd.size, v, dv, off);
+      packOne(fd, layout, fd.size, v, dv, off, fmt);
     }
   }
 }
 
-// The bytes of record value v (an object of fields, or its bytes).
-export function packRecord(layout, v) {
+// The bytes of record value v (an object of fields, or its bytes) for
+// memory fmt (WASM unless given).
+export function packRecord(layout, v, fmt = WASM) {
   if (v instanceof Uint8Array) {
     if (v.length !== layout.size) {
       throw new NcccError(`${layout.kind} ${layout.name}: ${layout.size} bytes expected, got ${v.length}`, { kind: "type" });
@@ -254,15 +274,26 @@ export function packRecord(layout, v) {
     return v;
   }
   const bytes = new Uint8Array(layout.size);
-  packInto(layout, v, new DataView(bytes.buffer), 0);
+  packInto(layout, v, new DataView(bytes.buffer), 0, fmt);
   return bytes;
 }
 
-function unpackFrom(layout, dv, base) {
+// packRecord of v for an argument: an error's message is prefixed with
+// what ("bad argument #1 to 'assign'").
+export function packArgument(layout, v, what, fmt = WASM) {
+  try {
+    return packRecord(layout, v, fmt);
+  } catch (e) {
+    if (e instanceof NcccError) e.message = `${what} (${e.message})`;
+    throw e;
+  }
+}
+
+function unpackFrom(layout, dv, base, fmt) {
   const t = {};
   for (const fd of layout.fields) {
     const off = base + fd.offset;
-    const one = (o, size) => (fd.layout ? unpackFrom(fd.layout, dv, o) : readScalar(fd.type, size, dv, o));
+    const one = (o, size) => (fd.layout ? unpackFrom(fd.layout, dv, o, fmt) : readScalar(fd.type, size, dv, o, fmt));
     if (fd.count > 1) {
       const esize = Math.floor(fd.size / fd.count);
       const a = [];
@@ -275,7 +306,8 @@ function unpackFrom(layout, dv, base) {
   return t;
 }
 
-// The object of a record's bytes (a Uint8Array of layout.size bytes).
-export function unpackRecord(layout, bytes) {
-  return unpackFrom(layout, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0);
+// The object of a record's bytes (a Uint8Array of layout.size bytes)
+// from memory fmt (WASM unless given).
+export function unpackRecord(layout, bytes, fmt = WASM) {
+  return unpackFrom(layout, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, fmt);
 }

@@ -5,7 +5,7 @@
 // and layouts, carry strings inside the call, pass closures on to the
 // device (rpc.claim) and run the device's nested calls of them.
 import abi from "../abi.mjs";
-import { NcccError, badArgument, countError } from "../errors.mjs";
+import { NcccError, asArgumentError, badArgument, countError } from "../errors.mjs";
 import { addField, linkFields, methods as registry, newLayout } from "../registry.mjs";
 import { checkClosures, checkingClosures, functionCall, setConstants, signatureOf, findEntry, TARGETS, WASM32 } from "../binder.mjs";
 import { closureSets } from "../owners.mjs";
@@ -13,7 +13,7 @@ import { GET, valueList } from "../values.mjs";
 import { failure } from "./device.mjs";
 import { RemoteClosure } from "./callbacks.mjs";
 import { slotsOf, valueNow, valueOf } from "./slots.mjs";
-import { newObject, viewObject } from "./objects.mjs";
+import { objectsOf } from "./objects.mjs";
 
 // The methods this part gives the Device (composed in remote/index.mjs).
 export const methods = {};
@@ -134,16 +134,9 @@ methods.bindModule = async function (M) {
   });
   setConstants(t, M, await readConstants(this, mi, Number(nconst)), "device");
   // C objects in the device's memory (objects.mjs), of its layouts
-  const record = (name, fn) => {
-    const l = typeof name === "string" ? this.types.get(mi).get(name) : undefined;
-    if (!l || (l.kind !== "struct" && l.kind !== "union")) {
-      throw new NcccError(`bad argument #1 to '${fn}' (a struct or union of ${M.module} expected, got ${
-        typeof name === "string" ? `'${name}'` : typeof name})`, { kind: "unknown" });
-    }
-    return l;
-  };
-  helpers.new = async (name) => newObject(this, record(name, "new"));
-  helpers.view = (name, p) => viewObject(this, record(name, "view"), p);
+  const objects = objectsOf(this, M.module, this.types.get(mi), M.layouts);
+  helpers.new = (name, value) => objects.make(name, value);
+  helpers.view = (name, p, count) => objects.view(name, p, count);
   Object.assign(t, helpers);
   t.runtime = this;
   return t;
@@ -204,16 +197,23 @@ methods.invoke = async function (f, opts, args) {
       const item = f.ins[k], v = args[k];
       if (nonnull[k + 1] && (v === null || v === undefined || v === 0)) throw badArgument(f.name, k + 1, "null", item.code, v);
       if (item.code === "s" && v !== null) {
-        if (typeof v !== "string") throw badArgument(f.name, k + 1, "type", "s", v);
-        if (v.includes("\0")) {
+        // a string (UTF-8), or a Uint8Array: its bytes as they are
+        if (typeof v !== "string" && !(v instanceof Uint8Array)) throw badArgument(f.name, k + 1, "type", "s", v);
+        if (v.includes(typeof v === "string" ? "\0" : 0)) {
           throw new NcccError(`bad argument #${k + 1} to '${f.name}' (string contains a NUL byte)`,
             { kind: "nul", function: f.name, parameter: k + 1 });
         }
-        stringsIn.push({ slot: slots.length, bytes: encoder.encode(v) });
+        stringsIn.push({ slot: slots.length, bytes: typeof v === "string" ? encoder.encode(v) : v });
         slots.push(0n);
         continue;
       }
-      const got = item.code === "s" ? [0n] : item.code === "c" ? await closureSlots(this, v) : slotsOf(this, item, v);
+      let got;
+      try {
+        got = item.code === "s" ? [0n] : item.code === "c" ? await closureSlots(this, v) : slotsOf(this, item, v);
+      } catch (e) {
+        // a freed C object, a record's field
+        throw e instanceof NcccError && e.status === undefined ? asArgumentError(e, f.name, k + 1) : e;
+      }
       if (typeof got === "string") throw badArgument(f.name, k + 1, got, item.code, v);
       slots.push(...got);
     }

@@ -89,15 +89,42 @@ export class Device {
   bindModule(M: object): Promise<Bound>;
 }
 
-/** A record in a device's memory: scalar fields by path (names, an index after an array field). */
+/** A record in a device's memory (docs/JS.md, "C objects on a device"): fields by path (names, an index after an array field). */
 export interface RemoteObject {
+  /** the device address; throws once freed */
   readonly address: bigint;
   readonly size: number;
   readonly freed: boolean;
+  /** a scalar field's value, a text field's string or bytes, or a view of the record at path */
   get(...path: (string | number)[]): Promise<unknown>;
+  /** writes the field at path (a record at path: copied in as assign does) */
   set(...pathAndValue: unknown[]): Promise<void>;
+  /** the record's bytes in the device's byte order */
   bytes(): Promise<Uint8Array>;
+  /** a copy out: an object of the record's fields */
+  record(): Promise<Record<string, unknown>>;
+  /** a copy in: an object of fields, bytes of the layout's size, or a C object of the same device */
+  assign(value: Record<string, unknown> | Uint8Array | RemoteObject): Promise<void>;
+  /** frees an object made by new (a view only stops): true the first time */
   free(): Promise<boolean>;
+  close(): Promise<boolean>;
+}
+
+/** count records in a row in a device's memory (view(name, p, count)); indexes checked. */
+export interface RemoteRecords {
+  readonly length: number;
+  readonly address: bigint;
+  readonly freed: boolean;
+  /** a view of record i */
+  at(i: number): RemoteObject;
+  /** the field at path of record i, or (no path) a view of record i */
+  get(i: number, ...path: (string | number)[]): Promise<unknown>;
+  /** writes the field at path of record i, or (value alone) record i as assign does */
+  set(i: number, ...pathAndValue: unknown[]): Promise<void>;
+  /** copies of all the records */
+  records(): Promise<Record<string, unknown>[]>;
+  free(): Promise<boolean>;
+  close(): Promise<boolean>;
 }
 
 /** A module bound to a device: async functions, constants and the helpers. */
@@ -108,10 +135,13 @@ export interface Bound {
   /** fn with the arguments type's value descriptions describe read from the device */
   values(type: string, fn: (...args: any[]) => unknown): (...args: any[]) => Promise<unknown>;
   layout(name: string): Layout;
-  /** a zeroed struct or union in the device's memory (docs/JS.md, "C objects on a device") */
-  new(name: string): Promise<RemoteObject>;
+  /** a zeroed struct or union in the device's memory, or one holding value (docs/JS.md, "C objects on a device") */
+  // quoted: new( in an interface would declare a constructor
+  "new"(name: string, value?: Record<string, unknown> | Uint8Array | RemoteObject): Promise<RemoteObject>;
   /** a borrowed view of the record at a device address */
-  view(name: string, p: Address | RemoteObject): RemoteObject;
+  view(name: string, p: Address | RemoteObject | RemoteRecords): RemoteObject;
+  /** a borrowed view of count records at a device address */
+  view(name: string, p: Address | RemoteObject | RemoteRecords, count: number): RemoteRecords;
   runtime: Device;
 }
 

@@ -5,15 +5,14 @@
 // closure groups of closure sets, and a callback's pointer arguments
 // that value descriptions make strings and arrays, read from the
 // device's memory.
-import abi from "../abi.mjs";
 import { Owned } from "../owned.mjs";
 import { readScalar } from "../values.mjs";
 import { address } from "./device.mjs";
+import { formatOf } from "./slots.mjs";
 
 // The methods this part gives the Device (composed in remote/index.mjs).
 export const methods = {};
 
-const BIG = abi.rpc.byte_orders.big;
 const decoder = new TextDecoder();
 
 // A function of the bound module by its registry name: a caller of its
@@ -62,15 +61,8 @@ methods.owning = function (call, convs) {
 // undefined: up to a zero one, read one by one, since nothing past it
 // may be readable).
 async function readArray(dev, p, code, stride, n) {
-  const big = dev.info.byteOrder === BIG;
-  const element = (bytes, off) => {
-    if (big) bytes.subarray(off, off + stride).reverse();
-    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (abi.codes[code].kind === "pointer" || abi.codes[code].kind === "string") {
-      return address(stride === 8 ? dv.getBigUint64(off, true) : BigInt(dv.getUint32(off, true)));
-    }
-    return readScalar(code, stride, dv, off);
-  };
+  const fmt = formatOf(dev);
+  const element = (bytes, off) => readScalar(code, stride, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), off, fmt);
   const values = [];
   if (n !== undefined) {
     const bytes = n > 0 ? await dev.read(p, n * stride) : new Uint8Array(0);
@@ -89,21 +81,32 @@ async function readArray(dev, p, code, stride, n) {
 }
 
 // fn with the arguments specs (docs/BINDING.md, "Value descriptions")
-// describe read from the device as strings and arrays (NULL stays
-// null), as owners.mjs's converting does for a local callback; fn itself
-// when there are none.
+// describe read from the device as strings, Uint8Arrays and arrays (NULL
+// stays null), as owners.mjs's converting does for a local callback; fn
+// itself when there are none. A buffer to fill ([out] bytes) is a copy
+// of the device's bytes that is written back to the device when fn
+// returns, before the callback's answer.
 methods.converting = function (specs, fn) {
   if (!specs) return fn;
   return async (...args) => {
+    const fills = [];
     for (const spec of specs) {
       const p = args[spec.arg - 1];
       if (p === null || p === undefined) continue;
       const count = spec.count;
       const n = count.fixed !== undefined ? count.fixed : count.arg !== undefined ? Number(args[count.arg - 1]) : undefined;
-      args[spec.arg - 1] = spec.kind === "string"
-        ? (n === undefined ? await this.cstring(p) : decoder.decode(await this.read(p, n)))
-        : await readArray(this, p, spec.code, spec.stride, n);
+      if (spec.kind === "bytes") {
+        const bytes = n > 0 ? await this.read(p, n) : new Uint8Array(0);
+        if (spec.fill) fills.push([p, bytes]);
+        args[spec.arg - 1] = bytes;
+      } else {
+        args[spec.arg - 1] = spec.kind === "string"
+          ? (n === undefined ? await this.cstring(p) : decoder.decode(await this.read(p, n)))
+          : await readArray(this, p, spec.code, spec.stride, n);
+      }
     }
-    return fn(...args);
+    const r = await fn(...args);
+    for (const [p, bytes] of fills) if (bytes.length) await this.write(p, bytes);
+    return r;
   };
 };

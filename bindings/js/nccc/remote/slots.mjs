@@ -4,9 +4,15 @@
 // device addresses of the device's width.
 import abi from "../abi.mjs";
 import { ADDRESS, GET, PUT, packRecord, unpackRecord } from "../values.mjs";
+import { inWasm } from "../cdata.mjs";
 import { address, failure } from "./device.mjs";
 
-const RECORD = abi.grammar.record_open, ST = abi.status;
+const RECORD = abi.grammar.record_open, ST = abi.status, BIG = abi.rpc.byte_orders.big;
+
+// A C object in a device's memory (objects.mjs) answers
+// v[DEVICE_ADDRESS](dev) with its address on dev, "elsewhere" for
+// another device, or throws once it was freed.
+export const DEVICE_ADDRESS = Symbol("nccc.remote.address");
 const ADDRESS_CODES = new Set(["p", "F", "c"]);
 
 // One slot's bits as the converters of values.mjs read and write them.
@@ -16,11 +22,21 @@ const scratch = (() => {
     f64: new Float64Array(b), i64: new BigInt64Array(b), u64: new BigUint64Array(b) };
 })();
 
-// A device address argument (or an object holding one: an owned
-// result) as a slot, or why it was refused; wider than the device's
-// pointers is a failure of kind "remote".
+// A device address argument (or an object holding one: a C object of
+// the device, an owned result) as a slot, or why it was refused (a C
+// object in wasm memory: "wasm"); wider than the device's pointers is a
+// failure of kind "remote".
 export function pointerSlot(dev, v) {
-  if (v !== null && typeof v === "object" && typeof v[ADDRESS] === "function") v = v[ADDRESS]();
+  if (v !== null && typeof v === "object") {
+    if (typeof v[DEVICE_ADDRESS] === "function") {
+      v = v[DEVICE_ADDRESS](dev);
+      if (typeof v === "string") return v;
+    } else if (inWasm(v)) {
+      return "wasm";
+    } else if (typeof v[ADDRESS] === "function") {
+      v = v[ADDRESS]();
+    }
+  }
   if (v === null || v === undefined) return 0n;
   if (typeof v !== "number" && typeof v !== "bigint") return "type";
   if (typeof v === "number" && !Number.isInteger(v)) return "integral";
@@ -30,6 +46,16 @@ export function pointerSlot(dev, v) {
     throw failure(ST.ERR_RPC_WORD_SIZE, "a pointer wider than the device's pointers");
   }
   return a;
+}
+
+// The memory of device dev as values.mjs converts records and scalars
+// there (its byte order, its pointers: pointerSlot, address), made once.
+export function formatOf(dev) {
+  if (!dev.format) {
+    dev.format = { little: dev.info.byteOrder !== BIG, pointerBytes: dev.info.pointerBytes,
+      pointer: (v) => pointerSlot(dev, v), address: (a) => address(BigInt(a)) };
+  }
+  return dev.format;
 }
 
 // The slots of value v for item (a record, an address, a scalar): an
