@@ -155,12 +155,20 @@ static void b_module_find(const uint64_t *in, uint64_t *out) {
   if (st == NCCC_OK) out[1] = index;
 }
 
+/* Whether index is below n; if not, fails out[0] with message about
+** owner (the module or type the index is into). */
+static int index_in_range(uint64_t index, uint64_t n, const char *message,
+                          const char *owner, uint64_t *out) {
+  if (index < n) return 1;
+  out[0] = status_slot(nccc_fail(NCCC_ERR_INDEX_INVALID, message, owner));
+  return 0;
+}
+
 static const nccc_type_layout *type_arg(const uint64_t *in, uint64_t *out) {
   const nccc_module *m = module_arg(in, 0, out);
-  if (m == NULL) return NULL;
-  if (in[1] >= m->n_types) {
-    out[0] = status_slot(nccc_fail(NCCC_ERR_INDEX_INVALID,
-                                   "type index out of range", m->name));
+  if (m == NULL ||
+      !index_in_range(in[1], m->n_types, "type index out of range", m->name,
+                      out)) {
     return NULL;
   }
   return &m->types[in[1]];
@@ -180,10 +188,9 @@ static void b_module_type(const uint64_t *in, uint64_t *out) {
 static void b_module_field(const uint64_t *in, uint64_t *out) {
   const nccc_type_layout *t = type_arg(in, out);
   const nccc_field *f;
-  if (t == NULL) return;
-  if (in[2] >= t->n_fields) {
-    out[0] = status_slot(nccc_fail(NCCC_ERR_INDEX_INVALID,
-                                   "field index out of range", t->name));
+  if (t == NULL ||
+      !index_in_range(in[2], t->n_fields, "field index out of range", t->name,
+                      out)) {
     return;
   }
   f = &t->fields[in[2]];
@@ -198,10 +205,9 @@ static void b_module_field(const uint64_t *in, uint64_t *out) {
 static void b_module_constant(const uint64_t *in, uint64_t *out) {
   const nccc_module *m = module_arg(in, 0, out);
   const nccc_constant *c;
-  if (m == NULL) return;
-  if (in[1] >= m->n_constants) {
-    out[0] = status_slot(nccc_fail(NCCC_ERR_INDEX_INVALID,
-                                   "constant index out of range", m->name));
+  if (m == NULL ||
+      !index_in_range(in[1], m->n_constants, "constant index out of range",
+                      m->name, out)) {
     return;
   }
   c = &m->constants[in[1]];
@@ -244,53 +250,37 @@ static int address_ok(const void *p, uint64_t *out, const char *what) {
   return 0;
 }
 
+/* The codes peek and poke take: X(CODE, C type, slot conversion suffix). */
+#define MEMORY_CODES(X)                                            \
+  X('?', bool, bool) X('b', int8_t, i8) X('B', uint8_t, u8)        \
+  X('h', int16_t, i16) X('H', uint16_t, u16) X('i', int32_t, i32)  \
+  X('I', uint32_t, u32) X('l', int64_t, i64) X('L', uint64_t, u64) \
+  X('f', float, float) X('d', double, double) X('p', void *, ptr)  \
+  X('s', void *, ptr) X('F', void *, ptr)
+
 /* Loads and stores go through memcpy: addresses from hosts need not be
 ** aligned. */
-#define LOAD(type, conv)          \
-  do {                            \
-    type v_;                      \
-    memcpy(&v_, p, sizeof v_);    \
-    *slot = conv(v_);             \
-  } while (0)
-#define STORE(type, conv)         \
-  do {                            \
-    type v_ = conv(value);        \
-    memcpy(p, &v_, sizeof v_);    \
-  } while (0)
+#define LOAD_CASE(code, type, conv)    \
+  case code: {                         \
+    type v_;                           \
+    memcpy(&v_, p, sizeof v_);         \
+    *slot = nccc_slot_from_##conv(v_); \
+    return 1;                          \
+  }
+#define STORE_CASE(code, type, conv)      \
+  case code: {                            \
+    type v_ = nccc_slot_to_##conv(value); \
+    memcpy(p, &v_, sizeof v_);            \
+    return 1;                             \
+  }
 
 static int peek(const void *p, uint64_t code, uint64_t *slot) {
-  switch (code) {
-    case '?': LOAD(bool, nccc_slot_from_bool); return 1;
-    case 'b': LOAD(int8_t, nccc_slot_from_i8); return 1;
-    case 'B': LOAD(uint8_t, nccc_slot_from_u8); return 1;
-    case 'h': LOAD(int16_t, nccc_slot_from_i16); return 1;
-    case 'H': LOAD(uint16_t, nccc_slot_from_u16); return 1;
-    case 'i': LOAD(int32_t, nccc_slot_from_i32); return 1;
-    case 'I': LOAD(uint32_t, nccc_slot_from_u32); return 1;
-    case 'l': LOAD(int64_t, nccc_slot_from_i64); return 1;
-    case 'L': LOAD(uint64_t, nccc_slot_from_u64); return 1;
-    case 'f': LOAD(float, nccc_slot_from_float); return 1;
-    case 'd': LOAD(double, nccc_slot_from_double); return 1;
-    case 'p': case 's': case 'F': LOAD(void *, nccc_slot_from_ptr); return 1;
-  }
+  switch (code) { MEMORY_CODES(LOAD_CASE) }
   return 0;
 }
 
 static int poke(void *p, uint64_t code, uint64_t value) {
-  switch (code) {
-    case '?': STORE(bool, nccc_slot_to_bool); return 1;
-    case 'b': STORE(int8_t, nccc_slot_to_i8); return 1;
-    case 'B': STORE(uint8_t, nccc_slot_to_u8); return 1;
-    case 'h': STORE(int16_t, nccc_slot_to_i16); return 1;
-    case 'H': STORE(uint16_t, nccc_slot_to_u16); return 1;
-    case 'i': STORE(int32_t, nccc_slot_to_i32); return 1;
-    case 'I': STORE(uint32_t, nccc_slot_to_u32); return 1;
-    case 'l': STORE(int64_t, nccc_slot_to_i64); return 1;
-    case 'L': STORE(uint64_t, nccc_slot_to_u64); return 1;
-    case 'f': STORE(float, nccc_slot_to_float); return 1;
-    case 'd': STORE(double, nccc_slot_to_double); return 1;
-    case 'p': case 's': case 'F': STORE(void *, nccc_slot_to_ptr); return 1;
-  }
+  switch (code) { MEMORY_CODES(STORE_CASE) }
   return 0;
 }
 

@@ -40,6 +40,11 @@ NCCC_INTERNAL nccc_status nccci_rpc_frame_close(nccci_rpc_out *o);
 ** whole length. */
 NCCC_INTERNAL uint32_t nccci_rpc_refusal(uint8_t *r, nccc_status status);
 
+/* Serves s on io until the link is gone (nccc_rpc_server_init, then
+** nccc_rpc_server_run): 0, or 1 when init refuses io. What the process
+** servers (rpc_posix.c, rpc_windows.c) return for a served link. */
+NCCC_INTERNAL int nccci_rpc_serve_link(nccc_rpc_server *s, const nccc_rpc_transport *io);
+
 /* Writes all n bytes of data with write_some (which writes 1..n and
 ** returns how many, or <= 0 on failure): 0, or 1 on failure. */
 NCCC_INTERNAL int nccci_rpc_write_all(long (*write_some)(void *, const uint8_t *, size_t),

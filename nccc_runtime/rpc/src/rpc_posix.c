@@ -19,6 +19,8 @@
 
 #include <nccc/rpc_posix.h>
 
+#include "rpc_internal.h"
+
 typedef struct fds {
   int in, out;
 } fds;
@@ -49,9 +51,7 @@ static int serve(nccc_rpc_server *s, int in, int out) {
   t.ctx = &f;
   t.read = fds_read;
   t.write = fds_write;
-  if (nccc_rpc_server_init(s, &t) != NCCC_OK) return 1;
-  nccc_rpc_server_run(s);
-  return 0;
+  return nccci_rpc_serve_link(s, &t);
 }
 
 static int serve_tcp(nccc_rpc_server *s, const char *port_text) {

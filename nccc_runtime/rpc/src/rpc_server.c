@@ -474,6 +474,12 @@ nccc_status nccc_rpc_server_run(nccc_rpc_server *s) {
   return st;
 }
 
+int nccci_rpc_serve_link(nccc_rpc_server *s, const nccc_rpc_transport *io) {
+  if (nccc_rpc_server_init(s, io) != NCCC_OK) return 1;
+  nccc_rpc_server_run(s);
+  return 0;
+}
+
 nccc_status nccc_rpc_server_feed(nccc_rpc_server *s, const uint8_t *data, size_t n) {
   s->feeding = 1;
   s->pending = data;

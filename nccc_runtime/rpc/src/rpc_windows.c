@@ -9,6 +9,8 @@
 
 #include <nccc/rpc_windows.h>
 
+#include "rpc_internal.h"
+
 typedef struct handles {
   HANDLE in, out;
 } handles;
@@ -43,7 +45,5 @@ int nccc_rpc_serve_windows(nccc_rpc_server *s, int argc, char **argv) {
   t.ctx = &h;
   t.read = handles_read;
   t.write = handles_write;
-  if (nccc_rpc_server_init(s, &t) != NCCC_OK) return 1;
-  nccc_rpc_server_run(s);
-  return 0;
+  return nccci_rpc_serve_link(s, &t);
 }

@@ -78,24 +78,24 @@ static void t_call_global(const uint64_t *in, uint64_t *out) {
   call(f, err, in, out);
 }
 
+/* Whether the flags slot fits nccc_packed_register's unsigned flags; if
+** not, fails out[0] for the function called what. */
+static int flags_ok(uint64_t flags, const char *what, uint64_t *out) {
+  if (nccc_slot_fits_u32(flags)) return 1;
+  out[0] = status_slot(nccc_fail(NCCC_ERR_INVALID_ARG, what, "unknown flag"));
+  return 0;
+}
+
 static void t_register(const uint64_t *in, uint64_t *out) {
   nccc_fn fn = (nccc_fn)(uintptr_t)in[1];
-  if (!nccc_slot_fits_u32(in[3])) {
-    out[0] = status_slot(nccc_fail(NCCC_ERR_INVALID_ARG, "tvm.register",
-                                   "unknown flag"));
-    return;
-  }
+  if (!flags_ok(in[3], "tvm.register", out)) return;
   out[0] = status_slot(nccc_packed_register(ARG_PTR(0), fn, ARG_PTR(2),
                                             (unsigned)in[3]));
 }
 
 static void t_register_env(const uint64_t *in, uint64_t *out) {
   nccc_fn fn = (nccc_fn)(uintptr_t)in[1];
-  if (!nccc_slot_fits_u32(in[4])) {
-    out[0] = status_slot(nccc_fail(NCCC_ERR_INVALID_ARG, "tvm.register_env",
-                                   "unknown flag"));
-    return;
-  }
+  if (!flags_ok(in[4], "tvm.register_env", out)) return;
   out[0] = status_slot(nccc_packed_register_env(ARG_PTR(0), fn, in[2],
                                                 ARG_PTR(3), (unsigned)in[4]));
 }
