@@ -4,11 +4,12 @@
 // checked against what JavaScript computes; libc against JavaScript's
 // own results; remote memory; a failure of the remote call itself
 // raised as an NcccError of kind "remote" (keep.test.mjs: what a bound
-// module keeps beyond a call).
+// module keeps beyond a call; objects.test.mjs: C objects in the
+// device's memory).
 //
 //   node --test remote.test.mjs      with the environment
 //     NCCC_REMOTE_COMMAND  the device's command line (words split at spaces)
-//     NCCC_JS_MODULES      the folder of the generated wire.mjs, libc.mjs and cdata.mjs
+//     NCCC_JS_MODULES      the folder of the generated wire.mjs and libc.mjs
 //     NCCC_REMOTE_MARK     the device's name (also read back with getenv)
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -28,7 +29,6 @@ const command = env("NCCC_REMOTE_COMMAND").split(" ").filter(Boolean);
 const modules = env("NCCC_JS_MODULES");
 const wire = await import(pathToFileURL(join(modules, "wire.mjs")));
 const libc = await import(pathToFileURL(join(modules, "libc.mjs")));
-const cdata = await import(pathToFileURL(join(modules, "cdata.mjs")));
 
 // The device started with extra arguments (--tcp 0, --pty), and what it
 // prints first on its standard output ("port N", "pty PATH").
@@ -126,51 +126,6 @@ test("every wire and libc function over the pipes", async (t) => {
   assert.equal(dev.stats.requests, requests);
   assert.equal(Number(await l.strlen("after")), 5);
   assert.equal(dev.stats.resent, 0);
-});
-
-// C objects in the device's memory (docs/JS.md, "C objects on a
-// device"): test/cdata/cdata.idl's records, served by the device
-test("C objects on a device", async (t) => {
-  const dev = await connect(execLink(command));
-  t.after(() => dev.close());
-  const c = await cdata.bind(dev);
-  const little = dev.info.byteOrder !== abi.rpc.byte_orders.big;
-  const p = await c.new("cd_point");
-  assert.equal(await p.get("x"), 0);
-  await p.set("x", -5);
-  await p.set("y", 0x01020304);
-  assert.equal(await p.get("x"), -5);
-  assert.equal(await p.get("y"), 0x01020304);
-  // the bytes as the device holds them, at its offsets and in its order
-  const raw = new DataView((await dev.read(p.address, 8)).buffer);
-  assert.equal(raw.getInt32(0, little), -5);
-  assert.equal(raw.getInt32(4, little), 0x01020304);
-  const v = c.view("cd_point", p.address);
-  assert.equal(await v.get("y"), 0x01020304);
-  await assert.rejects(p.set("x", 2 ** 31), (e) => e instanceof NcccError && e.kind === "range");
-  await assert.rejects(p.set("x", "1"), (e) => e instanceof NcccError && e.kind === "type");
-  await assert.rejects(p.get("z"), (e) => e instanceof NcccError && e.kind === "field" &&
-    e.message === "get: cdata.cd_point has no field 'z'");
-  // a device function fills an object: nested records, arrays, a union
-  const ev = await c.new("cd_event");
-  assert.equal(await c.cd_event_fill(ev.address, 2), 0);
-  assert.equal(await ev.get("type"), 2);
-  assert.equal(await ev.get("data", "shape", "corners", 0, "x"), -3);
-  assert.equal(await ev.get("data", "shape", "corners", 1, "y"), 7);
-  await ev.set("stamps", 2, 1.25);
-  await ev.set("ranges", 1, "hi", -2);
-  assert.equal(await ev.get("stamps", 2), 1.25);
-  assert.equal(await ev.get("ranges", 1, "hi"), -2);
-  const corner = await ev.get("data", "shape", "corners", 1);
-  assert.equal(await corner.get("y"), 7);
-  await assert.rejects(ev.get("stamps", 3), (e) => e instanceof NcccError && e.kind === "range");
-  // freed: refused, and the views taken from it too
-  assert.equal(await p.free(), true);
-  assert.equal(await p.free(), false);
-  await assert.rejects(p.get("x"), (e) => e instanceof NcccError && e.kind === "closed");
-  assert.equal(await ev.free(), true);
-  await assert.rejects(corner.get("y"), (e) => e instanceof NcccError && e.kind === "closed");
-  await assert.rejects(c.new("nothing"), (e) => e instanceof NcccError && e.kind === "unknown");
 });
 
 test("remote memory", async (t) => {

@@ -51,7 +51,7 @@ export function refusal(why, code, v) {
     case "closed": return ["closed", `${v.type || "owned"} object was closed`];
     case "released": return ["released", "closure was released"];
     // a device's function given a C object of wasm memory or of another device
-    case "wasm": return ["type", `device address expected, got ${vtype(v)} in wasm memory`];
+    case "wasm": return ["type", "device address expected, got a C object in wasm memory"];
     case "elsewhere": return ["type", "device address expected, got a C object on another device"];
     default: return [why, why];
   }

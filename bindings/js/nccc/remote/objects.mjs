@@ -193,10 +193,12 @@ export class RemoteObject {
 // The bytes of record value v for layout (see assign); what prefixes
 // the error.
 async function recordBytes(ctx, layout, v, what) {
-  if (v instanceof RemoteObject && v.size === layout.size && v[DEVICE_ADDRESS](ctx.dev) !== "elsewhere") {
-    return v.bytes();
+  if (!(v instanceof RemoteObject)) return packArgument(layout, v, what, ctx.fmt);
+  if (v[DEVICE_ADDRESS](ctx.dev) === "elsewhere") throw new NcccError(`${what} (a C object on another device)`, { kind: "type" });
+  if (v.size !== layout.size) {
+    throw new NcccError(`${what} (a C object of ${layout.size} bytes expected, got one of ${v.size})`, { kind: "type" });
   }
-  return packArgument(layout, v, what, ctx.fmt);
+  return v.bytes();
 }
 
 // count records of layout in a row at device address addr (a view made
