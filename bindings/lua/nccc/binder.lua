@@ -300,10 +300,12 @@ local function bind(M, lib)
     return c.view(cl, M.module, name, p, count)
   end
   -- fn converting the arguments callback type name's value descriptions
-  -- describe (strings, tables)
+  -- describe (strings, tables), in the device's memory for a module
+  -- bound from one
+  local function callback_memory() return remote and device_memory() or lib end
   function helpers.values(name, fn)
     local v = find(M, M.callbacks, name, "callback type").values
-    return owners.converting(lib, v and (v[targets[1]] or v[1]), fn)
+    return owners.converting(callback_memory, v and (v[targets[1]] or v[1]), fn)
   end
   function helpers.callback(name, fn, scope)
     return lib:callback(helpers.signature(name), helpers.values(name, fn), scope)

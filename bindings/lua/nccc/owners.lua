@@ -20,27 +20,27 @@ local function pack(...) return {n = select("#", ...), ...} end
 
 -- ---- callback argument values ------------------------------------------------
 
--- The elements of an array at address p (value description spec): n of
--- them, or up to a zero one.
-local function read_array(lib, p, spec, n)
+-- The elements of an array at address p (value description spec) in
+-- memory: n of them, or up to a zero one.
+local function read_array(memory, p, spec, n)
   local t, base = {}, N().ptr(p)
   local code = spec.code == "s" and "p" or spec.code
   local k = 0
   while n == nil or k < n do
-    local v = lib:peek(base + k * spec.stride, code)
+    local v = memory:peek(base + k * spec.stride, code, spec.stride)
     if n == nil and (v == nil or v == 0 or v == false) then break end
-    if spec.code == "s" and v ~= nil then v = lib:string(v) end
+    if spec.code == "s" and v ~= nil then v = memory:string(v) end
     t[k + 1] = v
     k = k + 1
   end
   return t
 end
 
--- A writer of the n bytes at address p that a callback fills (a
--- "fill" description): write(s[, at]) puts the string s at byte offset
--- at (from 0); refused past the n bytes and once open[1] is false (the
--- callback returned).
-local function filler(lib, p, n, open)
+-- A writer of the n bytes at address p in memory that a callback fills
+-- (a "fill" description): write(s[, at]) puts the string s at byte
+-- offset at (from 0) at once; refused past the n bytes and once open[1]
+-- is false (the callback returned).
+local function filler(memory, p, n, open)
   local base = N().ptr(p)
   return function(s, at)
     at = at == nil and 0 or at
@@ -52,7 +52,7 @@ local function filler(lib, p, n, open)
       error(fmt("bad argument #2 to 'write' (%d bytes at %s do not fit in %d)", #s,
         tostring(at), n), 2)
     end
-    if #s > 0 then lib:write(base + at, s) end
+    if #s > 0 then memory:write(base + at, s) end
   end
 end
 
@@ -65,24 +65,28 @@ end
 -- fn with the arguments the value descriptions specs (docs/BINDING.md,
 -- "Value descriptions") describe turned into strings (text and bytes)
 -- and tables, and a buffer to fill into a writer function valid until
--- fn returns (NULL stays nil); fn itself when there are none.
-function owners.converting(lib, specs, fn)
+-- fn returns (NULL stays nil); fn itself when there are none. They are
+-- in memory_of()'s memory (asked for at the first non-NULL one): the
+-- library's, or for a module bound from a device the device's
+-- (nccc/remote_memory.lua), whose addresses the device passes.
+function owners.converting(memory_of, specs, fn)
   if not specs then return fn end
   return function(...)
     local args, open = {n = select("#", ...), ...}, nil
     for _, spec in ipairs(specs) do
       local p = args[spec.arg]
       if p ~= nil then
+        local memory = memory_of()
         local n = spec.count.fixed or (spec.count.arg and args[spec.count.arg])
         if spec.kind == "string" then
-          args[spec.arg] = lib:string(p, n)
+          args[spec.arg] = memory:string(p, n)
         elseif spec.kind ~= "bytes" then
-          args[spec.arg] = read_array(lib, p, spec, n)
+          args[spec.arg] = read_array(memory, p, spec, n)
         elseif spec.fill then
           open = open or {true}
-          args[spec.arg] = filler(lib, p, n, open)
+          args[spec.arg] = filler(memory, p, n, open)
         else
-          args[spec.arg] = lib:read(p, n)
+          args[spec.arg] = memory:read(p, n)
         end
       end
     end

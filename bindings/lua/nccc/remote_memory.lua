@@ -49,8 +49,11 @@ function Memory:write(a, bytes)
   if not ok then error(err, 2) end
 end
 
--- a text field's count bytes
-function Memory:string(a, n) return self:read(N.ptr(a), tonumber(n)) end
+-- n bytes of text at a, or up to its NUL without n
+function Memory:string(a, n)
+  if n == nil then n = self:call("strlen", a) end
+  return self:read(N.ptr(a), tonumber(n))
+end
 
 -- the value of code at a, of size bytes (the device's)
 function Memory:peek(a, code, size)

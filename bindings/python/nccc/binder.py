@@ -7,7 +7,8 @@ arguments, owned results and strings, a thunk to bind), with the closure
 checks and closure sets it asks for. Every binding rule of Python lives
 here."""
 
-from nccc import cdata, owned, remote_arguments, remote_cdata, values
+from nccc import callback_values, cdata, owned, remote_arguments, remote_cdata
+from nccc import values
 from nccc.callbacks import Closure
 from nccc.errors import ArgumentError, ArgumentValueError, Error
 from nccc.errors import RemoteError, UnknownError
@@ -37,6 +38,7 @@ class Bound:
         self.lib = lib
         self._module = module
         self._targets = list(range(TARGETS))
+        self._memory = None
 
     def __getattr__(self, name):
         if name.startswith("__"):
@@ -85,55 +87,21 @@ class Bound:
             return fn
         descs = per_target[self._targets[0]] if len(per_target) > 1 \
             else per_target[0]
-        return _converting(self.lib, descs, fn)
+        return callback_values.converting(self._callback_memory, descs, fn)
+
+    def _callback_memory(self):
+        """The memory a callback's described arguments are in: the
+        device's for a module bound from one, else this process's."""
+        if self._memory is None:
+            self._memory = callback_values.LocalMemory(self.lib) \
+                if isinstance(self._objects, cdata.Objects) \
+                else callback_values.DeviceMemory(self._objects.mem)
+        return self._memory
 
     def callback(self, name, fn, scope="call", any_thread=False):
         """lib.callback with the callback type's signature."""
         return self.lib.callback(self.signature(name), self.values(name, fn),
                                  scope, any_thread)
-
-
-def _read_array(lib, p, spec, n):
-    code = "p" if spec["code"] == "s" else spec["code"]
-    out, k = [], 0
-    while n is None or k < n:
-        v = lib.peek(p + k * spec["stride"], code)
-        if n is None and not v:
-            break
-        out.append(lib.string(v) if spec["code"] == "s" and v else v)
-        k += 1
-    return out
-
-
-def _converting(lib, descs, fn):
-    """fn with the arguments the value descriptions descs (docs/BINDING.md,
-    "Value descriptions") describe turned into str, bytes and lists, and a
-    buffer to fill ("fill") into a writable memoryview of C's memory,
-    released when fn returns (NULL stays as it is)."""
-    def call(*args):
-        args, views = list(args), []
-        for spec in descs:
-            p = args[spec["arg"] - 1]
-            if p:
-                count = spec["count"]
-                n = args[count["arg"] - 1] if "arg" in count \
-                    else count.get("fixed")
-                if spec["kind"] == "string":
-                    v = lib.string(p, n)
-                elif spec["kind"] != "bytes":
-                    v = _read_array(lib, p, spec, n)
-                elif spec.get("fill"):
-                    v = values.memory_view(p, n)
-                    views.append(v)
-                else:
-                    v = lib.read(p, n)
-                args[spec["arg"] - 1] = v
-        try:
-            return fn(*args)
-        finally:
-            for v in views:
-                v.release()
-    return call
 
 
 class _Sets:

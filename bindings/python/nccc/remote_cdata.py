@@ -61,6 +61,10 @@ class Memory:
             self._call("read", p, n, buf)
         return bytes(buf)
 
+    def strlen(self, p):
+        """The length of the C string at device address p."""
+        return self._call("strlen", p)[1]
+
     def write(self, p, data):
         if data:
             self._call("write", p, len(data), bytes(data))

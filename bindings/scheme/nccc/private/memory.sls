@@ -9,7 +9,7 @@
 ;;; big_endian) at the size the device's layout table gives it.
 (library (nccc private memory)
   (export module-memory memory-alloc memory-free memory-read memory-write memory-peek
-          memory-poke)
+          memory-poke memory-string)
   (import (rnrs) (nccc abi) (nccc private values) (nccc private runtime)
           (nccc private convert) (nccc private registry) (nccc private calls))
 
@@ -81,6 +81,12 @@
                                       (nccc-write rt p bv)
                                       (device-call mem 'nccc-write "write" a n p)
                                       (if #f #f)))])))
+
+  ;; The C string at a, up to its NUL, as a string.
+  (define (memory-string mem a)
+    (if (memory-device mem)
+        (utf8->string (memory-read mem a (car (device-call mem 'nccc-string-at "strlen" a))))
+        (nccc-string-at (memory-rt mem) a)))
 
   ;; The value of code c (a scalar's, #\p for a pointer) at a, size
   ;; bytes: a number, a boolean for #\?, an address for #\p.

@@ -16,7 +16,7 @@
   (import (rnrs) (nccc abi) (nccc private values) (nccc private runtime)
           (nccc private convert) (nccc private registry) (nccc private callbacks)
           (nccc private calls) (nccc private records) (nccc private cdata)
-          (nccc private buffers)
+          (nccc private buffers) (nccc private memory)
           (nccc private args) (nccc private binder))
 
   ;; ---- a generated library's state ----------------------------------------
@@ -312,17 +312,23 @@
   ;; proc with the arguments callback type name's value descriptions
   ;; (docs/BINDING.md, "Value descriptions") turned into strings,
   ;; bytevectors and vectors; a buffer to fill ("fill") is a bytevector
-  ;; of its bytes, copied back into C's buffer when proc returns.
+  ;; of its bytes, copied back into C's buffer when proc returns. They
+  ;; are read in the module's memory (nccc private memory), found at the
+  ;; first non-NULL one: this process's, or the device's for a module
+  ;; bound from one, whose addresses the device passes.
   (define (converting m name proc)
     (let ([row (row-of (module-values m) name)])
       (if (not row)
           proc
-          (let ([specs (signature-of row (car (vector-ref (module-bound m) 2)))]
-                [rt (module-runtime m)])
+          (let* ([specs (signature-of row (car (vector-ref (module-bound m) 2)))]
+                 [rt (module-runtime m)] [who (string->symbol (qualified m name))] [mem #f]
+                 [memory (lambda ()
+                           (unless mem (set! mem (module-memory rt who (module-name m))))
+                           mem)])
             (lambda args
               (let* ([v (list->vector args)]
                      [fills (fold-left (lambda (acc spec)
-                                         (let ([back (convert-arg! rt v spec)])
+                                         (let ([back (convert-arg! memory who v spec)])
                                            (if back (cons back acc) acc)))
                                        '() specs)])
                 (if (null? fills)
@@ -334,35 +340,39 @@
 
   ;; spec: ((arg . k) (kind . "string", "bytes" or "array") (code . C)
   ;; (stride . S) (count (arg . j) or (fixed . n) or (zero_terminated
-  ;; . #t)) (fill . #t)). -> a thunk copying a filled bytevector back to
-  ;; C, or #f.
-  (define (convert-arg! rt v spec)
+  ;; . #t)) (fill . #t)); (memory) the memory they are in. -> a thunk
+  ;; copying a filled bytevector back to C, or #f.
+  (define (convert-arg! memory who v spec)
     (let* ([k (- (described spec 'arg) 1)] [p (vector-ref v k)]
            [count (described spec 'count)]
            [n (cond [(described count 'arg) => (lambda (j) (vector-ref v (- j 1)))]
                     [else (described count 'fixed)])]
            [kind (described spec 'kind)])
-      (cond [(or (not p) (eqv? p 0)) #f]
-            [(string=? kind "string") (vector-set! v k (utf8->string (nccc-read rt p n))) #f]
-            [(not (string=? kind "bytes"))
-             (vector-set! v k (read-elements rt p (described spec 'code) (described spec 'stride) n))
-             #f]
-            [else
-             (let ([bv (nccc-read rt p n)])
-               (vector-set! v k bv)
-               (and (described spec 'fill)
-                    (lambda () (nccc-write rt p bv))))])))
+      (if (or (not p) (eqv? p 0))
+          #f
+          (let ([mem (memory)])
+            (cond [(string=? kind "string") (vector-set! v k (utf8->string (memory-read mem p n))) #f]
+                  [(not (string=? kind "bytes"))
+                   (vector-set! v k (read-elements mem who p (described spec 'code)
+                                                   (described spec 'stride) n))
+                   #f]
+                  [else
+                   (let ([bv (memory-read mem p n)])
+                     (vector-set! v k bv)
+                     (and (described spec 'fill)
+                          (lambda () (memory-write mem p bv))))])))))
 
-  (define (read-elements rt p code stride n)
+  (define (read-elements mem who p code stride n)
     (let loop ([i 0] [acc '()])
       (if (and n (= i n))
           (list->vector (reverse acc))
-          (let ([x (nccc-peek rt (+ p (* i stride)) (if (string=? code "s") "p" code))])
+          (let ([x (memory-peek mem who (string-ref (if (string=? code "s") "p" code) 0)
+                                (+ p (* i stride)) stride)])
             (if (and (not n) (or (not x) (eqv? x 0)))
                 (list->vector (reverse acc))
                 (loop (+ i 1)
                       (cons (if (and (string=? code "s") x (not (eqv? x 0)))
-                                (nccc-string-at rt x)
+                                (memory-string mem x)
                                 x)
                             acc)))))))
 
