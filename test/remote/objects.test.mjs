@@ -201,3 +201,27 @@ test("objects of wasm memory and of another device are refused", async (t) => {
   await ev.free();
   lev.free();
 });
+
+test("host bytes for a [bytes] parameter: copied to the device and back; a kept one refused", async (t) => {
+  const [dev, c] = await bound(t);
+  // the callback fills the device's buffer (its copy, written back), and
+  // cd_read_all copies it into dest: a Uint8Array copied back here
+  const data = Uint8Array.of(9, 8, 7, 6, 5);
+  let calls = 0;
+  const reader = c.callback("cd_read_fn", (buffer, size) => {
+    calls++;
+    assert.ok(buffer instanceof Uint8Array);
+    assert.equal(buffer.length, Number(size));
+    buffer.set(data.subarray(0, Math.min(data.length, buffer.length)));
+    return Math.min(data.length, buffer.length);
+  });
+  const dest = new Uint8Array(7).fill(0xaa);
+  assert.equal(Number(await c.cd_read_all(reader, dest, 7)), 7);
+  assert.deepEqual(dest, Uint8Array.of(9, 8, 7, 6, 9, 8, 7));
+  assert.equal(calls, 2);
+  const parser = await c.new("cd_parser");
+  await assert.rejects(c.cd_parser_set_input(parser, Uint8Array.of(1, 2), 2),
+    (e) => isError("type", "the device keeps this pointer")(e) && e.function === "cdata.cd_parser_set_input" && e.parameter === 2);
+  assert.equal(Number(await parser.get("length")), 0);
+  await parser.free();
+});

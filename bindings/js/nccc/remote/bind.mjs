@@ -14,6 +14,7 @@ import { failure } from "./device.mjs";
 import { RemoteClosure } from "./callbacks.mjs";
 import { slotsOf, valueNow, valueOf } from "./slots.mjs";
 import { objectsOf } from "./objects.mjs";
+import { bytesOnDevice } from "./buffers.mjs";
 
 // The methods this part gives the Device (composed in remote/index.mjs).
 export const methods = {};
@@ -105,7 +106,7 @@ methods.bindModule = async function (M) {
     const f = { name, handle: found.handle, signature: found.signature, ...this.parse(found.signature, name) };
     this.described.set(found.handle, f);
     try {
-      t[e.name] = functionCall(this, M, e, found.handle, S);
+      t[e.name] = bytesOnDevice(this, e, functionCall(this, M, e, found.handle, S));
     } catch (err) {
       if (err instanceof NcccError) err.message = `'${name}': ${err.message}`;
       throw err;
