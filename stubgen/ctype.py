@@ -286,11 +286,20 @@ class FuncType(Type):
         return "function"
 
 
-class Record(Type):
-    """A struct or union; decl is the model.RecordDecl shared by every use."""
+class Declared(Type):
+    """A type an IDL declaration names (decl, shared by every use of the
+    type): a record, an enum, a typedef or an opaque type; spelled by the
+    declaration's name unless the class says otherwise."""
 
     def __init__(self, decl):
         self.decl = decl
+
+    def base_name(self):
+        return self.decl.name
+
+
+class Record(Declared):
+    """A struct or union; decl is the model.RecordDecl."""
 
     def _kind(self):
         if self.decl.fields is None:
@@ -309,10 +318,7 @@ class Record(Type):
 INLINE_RECORD = "\x00"
 
 
-class Enum(Type):
-    def __init__(self, decl):
-        self.decl = decl
-
+class Enum(Declared):
     def _kind(self):
         return "enum"
 
@@ -320,28 +326,16 @@ class Enum(Type):
         return self.decl.c_name
 
 
-class Typedef(Type):
-    def __init__(self, decl):
-        self.decl = decl
-
+class Typedef(Declared):
     def resolved(self):
         return self.decl.type.resolved().qualified(self.quals)
 
-    def base_name(self):
-        return self.decl.name
 
-
-class Opaque(Type):
+class Opaque(Declared):
     """`typedef ... NAME;`: a type known only by name."""
-
-    def __init__(self, decl):
-        self.decl = decl
 
     def _kind(self):
         return "opaque"
-
-    def base_name(self):
-        return self.decl.name
 
 
 def _spell(t, name):

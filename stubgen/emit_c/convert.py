@@ -1,18 +1,14 @@
 """Pieces the C emitter writes: section comments, C string literals,
 signature expressions, slot index expressions, values to and from slots."""
 
-from stubgen.ctype import Scalar
+from stubgen.ctype import SCALARS, Scalar
 
 
-# Scalars with a slot helper of their exact width.
-_EXACT = {
-    "signed char": "i8", "unsigned char": "u8", "short": "i16",
-    "unsigned short": "u16", "int": "i32", "unsigned int": "u32",
-    "long long": "i64", "unsigned long long": "u64",
-    "int8_t": "i8", "uint8_t": "u8", "int16_t": "i16", "uint16_t": "u16",
-    "int32_t": "i32", "uint32_t": "u32", "int64_t": "i64",
-    "uint64_t": "u64",
-}
+# The suffix (i8 ... u64) of the slot helpers of each integer scalar whose
+# width its code fixes, whatever the target.
+_EXACT = {name: ("i" if s.kind == "sint" else "u") + str(s.width)
+          for name, s in SCALARS.items()
+          if s.kind in ("sint", "uint") and s.width is not None}
 
 
 def section(src, first, *more):
