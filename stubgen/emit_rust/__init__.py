@@ -29,7 +29,7 @@ from stubgen.model.binding import (callback_record, closure_set_record,
 from stubgen.emit_rust.callbacks import (ClosureSlot, callback_sigs,
                                          closure_params, set_closure_params)
 from stubgen.emit_rust.objects import (emit_constructors, emit_layouts,
-                                       emit_records)
+                                       emit_named, emit_records)
 from stubgen.emit_rust.records import by_value, emit_record
 from stubgen.emit_rust.types import (code_rust, ident, pointee_rust,
                                      record_name, rust_str, sigs, slot_at,
@@ -380,6 +380,8 @@ def emit(module, idl_name):
     emit_layouts(src, layouts)
     src.blank()
     emit_records(src, layouts)
+    src.blank()
+    emit_named(src, layouts)
     src.blank()
     src.line("/// The module's constants and enumerators, read from the library when it binds.")
     src.line("#[derive(Clone, Copy, Debug)]")

@@ -59,6 +59,44 @@ def emit_layouts(src, layouts):
                         ident(rec["name"]), rust_str(rec["name"]), elems))
 
 
+def emit_named(src, layouts):
+    """RECORDS, the structs and unions as nccc::RecordInfo (their layout
+    records), and Layouts as nccc::Shapes: what the C objects by name
+    (`m.new_named`, nccc::NamedObject) read."""
+    shapes = [rec for rec, _ in _shapes(layouts)]
+    index = {rec["name"]: k for k, rec in enumerate(shapes)}
+    src.line("nccc::with_alloc! {")
+    src.line("/// The module's structs and unions by name (`m.new_named(\"T\")`), as its")
+    src.line("/// layout records describe them.")
+    with src.block("pub static RECORDS: &[nccc::RecordInfo] = &[", "];"):
+        for rec in shapes:
+            names = rec.get("field_names", [])
+            texts = {t["field"]: t for t in rec.get("texts", ())}
+            with src.block("nccc::RecordInfo { name: %s, fields: &[" % rust_str(rec["name"]), "] },"):
+                for name in names:
+                    held = rec.get("records", {}).get(name)
+                    text = texts.get(name)
+                    if text is not None:
+                        count = text["count"]
+                        text = "Some(nccc::TextInfo { string: %s, count: %s })" % (
+                            "true" if text["kind"] == "string" else "false",
+                            "nccc::TextCount::Field(%d)" % names.index(count["field"])
+                            if "field" in count else "nccc::TextCount::Fixed(%d)" % count["fixed"])
+                    src.line("nccc::FieldInfo { name: %s, record: %s, array: %s, text: %s }," % (
+                        rust_str(name), "None" if held is None else "Some(%d)" % index[held],
+                        "true" if name in rec.get("arrays", ()) else "false", text or "None"))
+    src.blank()
+    with src.block("impl nccc::Shapes for Layouts {", "}"):
+        src.line("fn module(&self) -> &'static str { MODULE }")
+        src.line("fn records(&self) -> &'static [nccc::RecordInfo] { RECORDS }")
+        with src.block("fn shape(&self, k: usize) -> (usize, usize, &[nccc::Place]) {", "}"):
+            with src.block("match k {", "}"):
+                for k, rec in enumerate(shapes):
+                    src.line("%d => self.%s.parts()," % (k, ident(rec["name"])))
+                src.line("_ => (0, 0, &[]),")
+    src.line("}")
+
+
 def emit_records(src, layouts):
     """The submodule c: one record type over C memory per struct or union."""
     src.line("nccc::with_alloc! {")
@@ -154,6 +192,25 @@ def emit_constructors(src):
         /// Errors: NULL (kind Null).
         pub fn view_records<'m, R: nccc::CRecord<'m, Table = Layouts>>(&'m self, ptr: nccc::Ptr, count: usize) -> Result<nccc::CObject<'m, R>, nccc::Error> {
             nccc::CObject::view_records(&self.layouts, ptr, count)
+        }
+
+        /// A zeroed C object of the struct or union `name`, chosen at run time,
+        /// its fields by path (`obj.get("a.b[2]")`). Errors: no such record (kind
+        /// Unknown).
+        pub fn new_named(&self, name: &str) -> Result<nccc::NamedObject<'_>, nccc::Error> {
+            nccc::NamedObject::new(&self.layouts, name)
+        }
+
+        /// A borrowed view of the record `name` at `ptr`. Errors: no such record
+        /// (kind Unknown), NULL (kind Null).
+        pub fn view_named(&self, name: &str, ptr: nccc::Ptr) -> Result<nccc::NamedObject<'_>, nccc::Error> {
+            nccc::NamedObject::view(&self.layouts, name, ptr, 1)
+        }
+
+        /// A borrowed view of `count` records `name` side by side at `ptr`
+        /// (paths from `[k]`).
+        pub fn view_records_named(&self, name: &str, ptr: nccc::Ptr, count: usize) -> Result<nccc::NamedObject<'_>, nccc::Error> {
+            nccc::NamedObject::view(&self.layouts, name, ptr, count)
         }
         }
         """)

@@ -138,8 +138,12 @@ class CdataSteps:
                 if isinstance(x, dict) and "struct" in x:
                     self.expect_record(var, mod, layout, x["struct"], p)
                     continue
-                expr, leaf = self.path(mod, layout, var, list(p))
-                self.read_field(mod, leaf, self.result(leaf[3]), x)
+                self.expect_field(var, mod, layout, list(p), x)
+
+    def expect_field(self, var, mod, layout, path, expect):
+        """The field at path of C object var read and compared."""
+        expr, leaf = self.path(mod, layout, var, path)
+        self.read_field(mod, leaf, self.result(leaf[3]), expect)
 
     def copy_in(self, var, mod, layout, value):
         if isinstance(value, dict) and "saved" in value and self.saved.get(value["saved"]) == "bytes":
@@ -154,12 +158,25 @@ class CdataSteps:
         raise Unsupported("a record value of another form")
 
     # ---- steps ---------------------------------------------------------------
-    def do_new(self, st):
-        mod, layout = st["new"].split(".")
+    def new_expr(self, mod, layout):
+        """The Rust expression of a new C object of layout."""
         if layout not in _layouts(mod):
             raise Unsupported("a name that is no record: refused when compiled")
+        return "%s_m.new::<%s::c::%s>()" % (mod, mod, ident(layout))
+
+    def view_expr(self, mod, layout, ptr, count):
+        """The Rust expression of a view of layout at ptr (count records)."""
+        if count is None:
+            return "%s_m.view::<%s::c::%s>(%s)" % (mod, mod, ident(layout), ptr)
+        return "%s_m.view_records::<%s::c::%s>(%s, %d)" % (mod, mod, ident(layout), ptr, count)
+
+    def do_new(self, st):
+        mod, layout = st["new"].split(".")
+        new = self.new_expr(mod, layout)
+        if "error" in st:
+            return self.check_error(self.result(new + "?", value=False), st)
         var = st.get("save") or self.var("obj")
-        self.lines.append("let mut %s = %s_m.new::<%s::c::%s>().unwrap();" % (var, mod, mod, ident(layout)))
+        self.lines.append("let mut %s = %s.unwrap();" % (var, new))
         self.saved[var] = (mod, layout)
         if "value" in st:
             copy = self.copy_in(var, mod, layout, st["value"])
@@ -175,8 +192,7 @@ class CdataSteps:
             ptr = "%s.ptr().unwrap()" % at["saved"]
         else:
             ptr = "dyn_ptr(&%s)" % self.dyn_arg(at)
-        view = "%s_m.view::<%s::c::%s>(%s)" % (mod, mod, ident(layout), ptr) if "count" not in st \
-            else "%s_m.view_records::<%s::c::%s>(%s, %d)" % (mod, mod, ident(layout), ptr, st["count"])
+        view = self.view_expr(mod, layout, ptr, st.get("count"))
         if "error" in st:
             self.check_error(self.result("%s?" % view, value=False), st)
             return

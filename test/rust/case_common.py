@@ -19,8 +19,10 @@ KINDS = {"null": "Null", "closed": "Closed", "callback": "Panic", "unknown": "Un
          "integral": "Integral", "count": "Count", "field": "Field", "pool": "Status",
          "packed": "Status", "scope": "Scope",
          # C objects: a freed object, an index past an array, bytes of
-         # another size than the record's
-         "freed": "Closed", "index": "Range", "size": "Count"}
+         # another size than the record's, no such record, host memory
+         # for a pointer field
+         "freed": "Closed", "index": "Range", "size": "Count", "record": "Unknown",
+         "outlive": "Type"}
 
 
 class Unsupported(Exception):

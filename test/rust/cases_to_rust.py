@@ -16,7 +16,8 @@ closures itself with its parameter's scope, and an nccc::Closure fits
 no closure parameter. Such a case becomes a compile_fail doctest requiring the type error E0308,
 written to refusals.rs beside OUT.rs (the test crate's library includes
 it, so `cargo test` runs it). The C object steps (needs "cdata") are
-case_cdata.py's. A case whose "needs" this converter does not implement
+case_cdata.py's (the typed C objects), and again case_named.py's (the
+same case over the C objects by name, a second test NAME_by_name). A case whose "needs" this converter does not implement
 becomes an ignored #[test] named NOT_RUN_..., which `cargo test` counts
 as ignored, never passed.
 """
@@ -27,10 +28,12 @@ import re
 import sys
 
 from case_cdata import CdataSteps
+from case_named import OBJECT_STEPS, NamedSteps
 from case_common import (IDLS, KINDS, MODULES, RANGES, Unsupported,
                          _debug, _int, _lit)
 from case_registry import RegistrySteps, released_inside, value_closures
 from stubgen.emit_rust import rust_signature
+from stubgen.model.binding import records
 
 
 # The "needs" of the case table the Rust tests implement.
@@ -123,6 +126,12 @@ class Case(CdataSteps, RegistrySteps):
                 return "unsafe { %s::from_addr(%s) }" % (ty, self.symbol(v["symbol"]))
             raise Unsupported("an address")
         if ty.startswith("&[") or ty.startswith("&mut ["):
+            elem = ty[ty.index("[") + 1:-1]
+            if isinstance(v, dict) and "c_buffer" in v:
+                # C memory (an alloc step's) as the slice: its length given
+                return "unsafe { std::slice::from_raw_parts%s(dyn_ptr(&%s).addr() as *%s %s, %d) }" % (
+                    "_mut" if "mut" in ty else "", v["c_buffer"], "mut" if "mut" in ty else "const",
+                    elem, _int(v["length"]))
             if not isinstance(v, list):
                 raise Unsupported("not a list")
             elem = ty[ty.index("[") + 1:-1]
@@ -131,6 +140,23 @@ class Case(CdataSteps, RegistrySteps):
         if isinstance(v, dict) and "struct" in v:
             return self.record(v["struct"], ty, mod)
         raise Unsupported("a %s argument" % ty)
+
+    def c_buffers(self, mod, fn, args):
+        """args with each C address (an alloc step's) that a [length]
+        parameter describes, and that length, as one value: the method
+        takes them as one slice (the function's binding record's values)."""
+        rec = next(f for f in records(MODULES[mod])["functions"] if f["name"] == fn)
+        values = rec.get("values", [])
+        values = values[0] if values and isinstance(values[0], list) else values
+        if len(args) != rec["in_count"]:
+            return args
+        out, folded = list(args), set()
+        for d in values:
+            v, count = args[d["arg"] - 1], d.get("count", {})
+            if "arg" in count and isinstance(v, dict) and self.saved.get(v.get("saved")) == "dyn":
+                out[d["arg"] - 1] = {"c_buffer": v["saved"], "length": args[count["arg"] - 1]}
+                folded.add(count["arg"] - 1)
+        return [a for k, a in enumerate(out) if k not in folded]
 
     def record(self, fields, ty, mod):
         layout = next((l for l in MODULES[mod].layouts if l.name == ty), None)
@@ -269,6 +295,8 @@ class Case(CdataSteps, RegistrySteps):
         if any(isinstance(a, dict) and a.get("closure") in self.values for a in args):
             return self.dynamic_call(st)
         args = self.expand_groups(args, params)
+        if len(args) != len(params):
+            args = self.c_buffers(mod, fn, args)
         if len(args) != len(params):
             return self.dynamic_call(st)
         if st.get("error") == "scope" and all(isinstance(a, dict) and "closure" in a for a in args):
@@ -501,14 +529,19 @@ def shown_values(cb, names, types):
     return shown
 
 
-def convert(case, k):
-    c = Case(case.get("name", "case %d" % k))
+class NamedCase(NamedSteps, Case):
+    """A case whose C objects are by name (case_named.py)."""
+
+
+def convert(case, k, named=False):
+    c = (NamedCase if named else Case)(case.get("name", "case %d" % k))
     steps = case.get("steps", [case])
     c.values = value_closures(steps)
     c.released_inside = released_inside(steps)
     for st in steps:
         c.step(st)
-    fn = "case_%03d_%s" % (k, re.sub(r"[^a-z0-9]+", "_", c.name.lower()).strip("_")[:40])
+    fn = "case_%03d_%s%s" % (k, re.sub(r"[^a-z0-9]+", "_", c.name.lower()).strip("_")[:40],
+                             "_by_name" if named else "")
     body = ["let base = rt.closure_stats().unwrap();", "let _ = &base;"] + c.lines
     if case.get("needs") == "cdata":
         body = ["let cdata_m = cdata::Module::bind(rt).unwrap();"] + body
@@ -535,11 +568,16 @@ def write_refusals(path, refusals):
 
 def main(src, out):
     table = json.load(open(src))
-    tests, skipped, refusals, not_run = [], [], [], []
+    tests, by_name, skipped, refusals, not_run = [], [], [], [], []
     for k, case in enumerate(table["cases"]):
         if case.get("needs") is not None and case["needs"] not in HAS:
             not_run.append((case["name"], case["needs"], k))
             continue
+        if any(key in st for st in case.get("steps", [case]) for key in OBJECT_STEPS):
+            try:
+                by_name.append((case["name"] + " (by name)",) + convert(case, k, named=True))
+            except Unsupported as e:
+                skipped.append((case["name"] + " (by name)", str(e)))
         try:
             tests.append((case.get("name", ""),) + convert(case, k))
         except CompileTimeRefusal as e:
@@ -548,9 +586,9 @@ def main(src, out):
             skipped.append((case.get("name", "case %d" % k), str(e)))
     write_refusals(os.path.join(os.path.dirname(out), "refusals.rs"), refusals)
     lines = ["// Generated by test/rust/cases_to_rust.py from test/hosts/cases.json; do not edit.",
-             "// %d of %d cases as Rust tests; the others are listed at the end." % (
-                 len(tests), len(table["cases"])), ""]
-    for name, fn, body in tests:
+             "// %d of %d cases as Rust tests, and %d cases of C objects again by name;"
+             " the others are listed at the end." % (len(tests), len(table["cases"]), len(by_name)), ""]
+    for name, fn, body in tests + by_name:
         lines.append("/// %s" % name)
         lines.append("#[test]")
         lines.append("fn %s() {" % fn)
@@ -568,14 +606,14 @@ def main(src, out):
                   ""]
     lines.append("// Refused at compile time (compile_fail doctests in refusals.rs): %s"
                  % "; ".join(name for name, _ in refusals))
-    lines.append("// Not stated in Rust:")
+    lines.append("// Not stated in Rust (typed; a case of C objects also runs by name, above):")
     for name, why in skipped:
         lines.append("//   %s: %s" % (name, why))
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
-    print("cases_to_rust: %d cases as Rust tests, %d as compile_fail doctests, "
+    print("cases_to_rust: %d cases as Rust tests (and %d by name), %d as compile_fail doctests, "
           "%d not stated in Rust, %d not run (ignored tests)"
-          % (len(tests), len(refusals), len(skipped), len(not_run)))
+          % (len(tests), len(by_name), len(refusals), len(skipped), len(not_run)))
 
 
 if __name__ == "__main__":

@@ -66,6 +66,22 @@ impl<'a> Mem<'a> {
         Ok(base + self.offset + at)
     }
 
+    /// Copies the bytes at `at` into `out`.
+    pub(crate) fn read_into(&self, at: usize, out: &mut [u8]) -> Result<(), Error> {
+        let addr = self.addr(at, out.len())?;
+        // SAFETY: as get.
+        out.copy_from_slice(unsafe { core::slice::from_raw_parts(addr as *const u8, out.len()) });
+        Ok(())
+    }
+
+    /// Copies `bytes` to `at`.
+    pub(crate) fn write_from(&self, at: usize, bytes: &[u8]) -> Result<(), Error> {
+        let addr = self.addr(at, bytes.len())?;
+        // SAFETY: as set_bytes.
+        unsafe { core::ptr::copy(bytes.as_ptr(), addr as *mut u8, bytes.len()) };
+        Ok(())
+    }
+
     /// The value at `at` (a scalar, pointer or by-value record).
     pub fn get<T: Field>(&self, at: usize) -> Result<T, Error> {
         let n = core::mem::size_of::<T>();
@@ -224,6 +240,91 @@ impl<'a, R: CRecord<'a>> CRecords<'a, R> {
     }
 }
 
+/// The memory of a C object: zeroed memory Rust allocated (freed by
+/// `free` or the drop) or C's memory viewed (never freed), behind one
+/// address cell that every `Mem` of the object reads (0: freed).
+pub(crate) struct Block {
+    cell: Box<Cell<usize>>,
+    owned: Option<Allocation>,
+}
+
+impl Block {
+    /// Zeroed memory of `size` bytes and `align`, owned. Errors: no such
+    /// size and alignment (kind `Layout`), no memory (kind `Count`).
+    pub(crate) fn new(size: usize, align: usize, name: &'static str) -> Result<Block, Error> {
+        let layout = Allocation::from_size_align(size.max(1), align.max(1))
+            .map_err(|_| Error::new(ErrorKind::Layout, name, "no such size and alignment"))?;
+        // SAFETY: the layout's size is not 0.
+        let addr = unsafe { alloc_zeroed(layout) } as usize;
+        if addr == 0 {
+            return Err(Error::new(ErrorKind::Count, name, "out of memory"));
+        }
+        Ok(Block { cell: Box::new(Cell::new(addr)), owned: Some(layout) })
+    }
+
+    /// A view of `count` records of `size` bytes at `ptr`, which C gave.
+    /// Errors: NULL (kind `Null`), a count whose bytes overflow (kind
+    /// `Range`).
+    pub(crate) fn view(ptr: Ptr, size: usize, count: usize, name: &'static str) -> Result<Block, Error> {
+        if ptr.is_null() {
+            return Err(Error::new(ErrorKind::Null, name, "a view of NULL"));
+        }
+        if size.checked_mul(count).is_none() {
+            return Err(Error::new(ErrorKind::Range, name, "too many records"));
+        }
+        Ok(Block { cell: Box::new(Cell::new(ptr.addr())), owned: None })
+    }
+
+    /// The place of `size` bytes at `offset`, borrowing the block.
+    pub(crate) fn mem(&self, offset: usize, size: usize, name: &'static str) -> Mem<'_> {
+        // SAFETY: the place borrows the block, which holds the cell.
+        unsafe { self.mem_for(offset, size, name) }
+    }
+
+    /// The same for any lifetime 'a.
+    ///
+    /// # Safety
+    /// The place must not be used after the block is dropped (a CObject
+    /// holds its block and its record's place together).
+    unsafe fn mem_for<'a>(&self, offset: usize, size: usize, name: &'static str) -> Mem<'a> {
+        Mem { cell: &*self.cell, offset, size, name, _object: PhantomData }
+    }
+
+    pub(crate) fn is_owned(&self) -> bool {
+        self.owned.is_some()
+    }
+
+    pub(crate) fn is_freed(&self) -> bool {
+        self.cell.get() == 0
+    }
+
+    pub(crate) fn addr(&self) -> usize {
+        self.cell.get()
+    }
+
+    /// Frees owned memory now (with what C kept for it, kept.rs); on a
+    /// view, only ends it. `true` the first time, `false` after.
+    pub(crate) fn free(&mut self) -> bool {
+        let addr = self.cell.replace(0);
+        if addr == 0 {
+            return false;
+        }
+        if let Some(layout) = self.owned {
+            crate::kept::release(addr);
+            // SAFETY: addr was allocated with this layout by new, and is
+            // freed once (the cell is 0 from now on).
+            unsafe { dealloc(addr as *mut u8, layout) };
+        }
+        true
+    }
+}
+
+impl Drop for Block {
+    fn drop(&mut self) {
+        self.free();
+    }
+}
+
 /// A record in C memory: owned (zeroed memory Rust allocated, freed by
 /// `free` or its drop) or a view of C's memory (never freed), of one
 /// record or of `count()` records side by side (`view_records`). It
@@ -231,9 +332,8 @@ impl<'a, R: CRecord<'a>> CRecords<'a, R> {
 /// it; `nth(k)` gives the k-th. A field named like one of its methods is
 /// reached through the record: `(*obj).count()`.
 pub struct CObject<'m, R: CRecord<'m>> {
-    cell: Box<Cell<usize>>,
-    owned: Option<Allocation>,
     record: R,
+    block: Block,
     count: usize,
     table: &'m R::Table,
 }
@@ -256,14 +356,7 @@ impl<'m, R: CRecord<'m>> CObject<'m, R> {
     /// returned object. Errors: no memory (kind `Count`).
     pub fn new(table: &'m R::Table) -> Result<CObject<'m, R>, Error> {
         let (size, align) = R::size(table);
-        let layout = Allocation::from_size_align(size.max(1), align.max(1))
-            .map_err(|_| Error::new(ErrorKind::Layout, R::NAME, "no such size and alignment"))?;
-        // SAFETY: the layout's size is not 0.
-        let addr = unsafe { alloc_zeroed(layout) } as usize;
-        if addr == 0 {
-            return Err(Error::new(ErrorKind::Count, R::NAME, "out of memory"));
-        }
-        Ok(CObject::make(addr, Some(layout), table, 1))
+        Ok(CObject::make(Block::new(size, align, R::NAME)?, table, 1))
     }
 
     /// A view of the record at `ptr`, which C gave as an `R *`: never
@@ -277,21 +370,16 @@ impl<'m, R: CRecord<'m>> CObject<'m, R> {
     /// Errors: NULL (kind `Null`), a count whose bytes overflow (kind
     /// `Range`).
     pub fn view_records(table: &'m R::Table, ptr: Ptr, count: usize) -> Result<CObject<'m, R>, Error> {
-        if ptr.is_null() {
-            return Err(Error::new(ErrorKind::Null, R::NAME, "a view of NULL"));
-        }
-        if R::size(table).0.checked_mul(count).is_none() {
-            return Err(Error::new(ErrorKind::Range, R::NAME, "too many records"));
-        }
-        Ok(CObject::make(ptr.addr(), None, table, count))
+        let block = Block::view(ptr, R::size(table).0, count, R::NAME)?;
+        Ok(CObject::make(block, table, count))
     }
 
-    fn make(addr: usize, owned: Option<Allocation>, table: &'m R::Table, count: usize) -> CObject<'m, R> {
-        let cell = Box::new(Cell::new(addr));
+    fn make(block: Block, table: &'m R::Table, count: usize) -> CObject<'m, R> {
         let size = R::size(table).0;
-        let whole = Mem { cell: &*cell, offset: 0, size: size * count, name: R::NAME, _object: PhantomData };
-        let record = R::at(whole.narrow(0, size, R::NAME), table);
-        CObject { cell, owned, record, count, table }
+        // SAFETY: the record's place lives in the object beside its block
+        // and is dropped with it.
+        let record = R::at(unsafe { block.mem_for(0, size, R::NAME) }, table);
+        CObject { record, block, count, table }
     }
 
     /// The number of records (1 but for `view_records`).
@@ -306,35 +394,25 @@ impl<'m, R: CRecord<'m>> CObject<'m, R> {
             return Err(Error::new(ErrorKind::Range, R::NAME, "record index out of range"));
         }
         let size = R::size(self.table).0;
-        let mem = Mem { cell: &*self.cell, offset: k * size, size, name: R::NAME, _object: PhantomData };
+        // SAFETY: the place borrows the object (Nth<'_>), which holds the block.
+        let mem = unsafe { self.block.mem_for(k * size, size, R::NAME) };
         Ok(Nth { record: R::at(mem, self.table), _object: PhantomData })
     }
 
     /// Whether Rust owns the memory (made by `new`), rather than viewing C's.
     pub fn is_owned(&self) -> bool {
-        self.owned.is_some()
+        self.block.is_owned()
     }
 
     /// Frees an owned object's memory now; on a view, only ends the view.
     /// Every later use is an `Err` of kind `Closed`. `true` the first
     /// time, `false` after.
     pub fn free(&mut self) -> bool {
-        let addr = self.cell.replace(0);
-        if addr == 0 {
-            return false;
-        }
-        if let Some(layout) = self.owned {
-            // what C kept for this object goes with it (kept.rs)
-            crate::kept::release(addr);
-            // SAFETY: addr was allocated with this layout by new, and is
-            // freed once (the cell is 0 from now on).
-            unsafe { dealloc(addr as *mut u8, layout) };
-        }
-        true
+        self.block.free()
     }
 
     pub fn is_freed(&self) -> bool {
-        self.cell.get() == 0
+        self.block.is_freed()
     }
 }
 
@@ -345,15 +423,9 @@ impl<'m, R: CRecord<'m>> Deref for CObject<'m, R> {
     }
 }
 
-impl<'m, R: CRecord<'m>> Drop for CObject<'m, R> {
-    fn drop(&mut self) {
-        self.free();
-    }
-}
-
 impl<'m, R: CRecord<'m>> core::fmt::Debug for CObject<'m, R> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let what = if self.is_owned() { "C object" } else { "view of" };
-        write!(f, "<{} {} at {:#x}>", what, R::NAME, self.cell.get())
+        write!(f, "<{} {} at {:#x}>", what, R::NAME, self.block.addr())
     }
 }

@@ -12,28 +12,11 @@ use alloc::vec::Vec;
 
 use crate::abi::{self, Code, Kind};
 use crate::callback::{claim_boxed_all, Closure};
+use crate::convert::{decode, encode, encode_slot, itoa, kind_error, At};
+pub use crate::convert::Dyn;
 use crate::error::{Error, ErrorKind};
 use crate::runtime::{Handle, Runtime};
-use crate::slot::{slot_bytes, slot_bytes_mut, Ptr, Value};
-use crate::text::c_bytes;
-
-/// A value of a dynamic call.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Dyn {
-    Int(i128),
-    Float(f64),
-    Bool(bool),
-    Str(String),
-    Null,
-    Ptr(Ptr),
-    /// A closure (its context goes in the slot).
-    Closure(Closure),
-    /// A struct or union by its fields' names (fields left out are 0).
-    Struct(Vec<(String, Dyn)>),
-    /// A struct or union by its bytes in the target's layout (the rest 0);
-    /// for a pointer, a byte buffer (a copy for the call, its address).
-    Bytes(Vec<u8>),
-}
+use crate::slot::{slot_bytes, slot_bytes_mut};
 
 /// One slot's code, or a record of a module's layout table.
 #[derive(Clone, Debug)]
@@ -72,177 +55,6 @@ fn parse_side(text: &[u8]) -> Result<Side, Error> {
     Ok(Side { items, variable })
 }
 
-/// "bad argument #k (WHAT)", the error of one argument.
-fn kind_error(kind: ErrorKind, function: &'static str, position: usize, what: &str) -> Error {
-    let mut e = Error::new(kind, function, "bad argument #");
-    e.append(itoa(position as i128).text());
-    e.append(b" (");
-    e.append(what.as_bytes());
-    e.append(b")");
-    e.at(position)
-}
-
-/// A number as decimal text, without allocating.
-struct Digits {
-    buf: [u8; 48],
-    at: usize,
-}
-
-impl Digits {
-    fn text(&self) -> &[u8] {
-        &self.buf[self.at..]
-    }
-}
-
-fn itoa(n: i128) -> Digits {
-    let mut d = Digits { buf: [0; 48], at: 48 };
-    let mut m = n.unsigned_abs();
-    loop {
-        d.at -= 1;
-        d.buf[d.at] = b'0' + (m % 10) as u8;
-        m /= 10;
-        if m == 0 {
-            break;
-        }
-    }
-    if n < 0 {
-        d.at -= 1;
-        d.buf[d.at] = b'-';
-    }
-    d
-}
-
-fn range_error(code: &Code, n: i128, function: &'static str, position: usize) -> Error {
-    let mut e = kind_error(ErrorKind::Range, function, position, "value ");
-    let cut = e.message().len() - 1;
-    let mut text = String::from(&e.message()[..cut]);
-    text.push_str(core::str::from_utf8(itoa(n).text()).unwrap_or(""));
-    text.push_str(" out of range for ");
-    text.push_str(code.name);
-    text.push(')');
-    e.set_message(text.as_bytes());
-    e
-}
-
-/// The range of an integer code: (min, max).
-fn range(code: &Code) -> (i128, i128) {
-    let bytes = if code.bytes == 0 { core::mem::size_of::<usize>() } else { code.bytes as usize };
-    let bits = 8 * bytes as u32;
-    if code.kind == Kind::Bool {
-        (0, 1)
-    } else if code.signed {
-        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-    } else {
-        (0, (1i128 << bits) - 1)
-    }
-}
-
-/// The slot of `value` for `code`, checked.
-fn encode(code: &Code, value: &Dyn, function: &'static str, position: usize,
-          strings: &mut Vec<Vec<u8>>) -> Result<u64, Error> {
-    encode_slot(code, value, function, position, strings, false)
-}
-
-/// The same; `variadic`: a slot of a '*' side, which also takes a pointer.
-fn encode_slot(code: &Code, value: &Dyn, function: &'static str, position: usize,
-               strings: &mut Vec<Vec<u8>>, variadic: bool) -> Result<u64, Error> {
-    let wrong = |what| Err(kind_error(ErrorKind::Type, function, position, what));
-    let expected = match code.kind {
-        Kind::Bool => "boolean expected",
-        Kind::Int | Kind::Errno => "integer expected",
-        Kind::Float => "number expected",
-        Kind::String => "string expected",
-        Kind::Closure => "closure expected",
-        Kind::Pointer | Kind::Function => "pointer expected",
-    };
-    match (code.kind, value) {
-        (Kind::Bool, Dyn::Bool(b)) => Ok(*b as u64),
-        (Kind::Bool, _) => wrong(expected),
-        (Kind::Int, Dyn::Int(n)) => {
-            let (lo, hi) = range(code);
-            if *n < lo || *n > hi {
-                return Err(range_error(code, *n, function, position));
-            }
-            Ok(*n as i64 as u64)
-        }
-        (Kind::Int, Dyn::Float(x)) if !x.is_finite() || *x != (*x as i128) as f64 => {
-            Err(kind_error(ErrorKind::Integral, function, position, "a non-integral number for an integer"))
-        }
-        (Kind::Int, Dyn::Float(x)) => {
-            encode_slot(code, &Dyn::Int(*x as i128), function, position, strings, variadic)
-        }
-        (Kind::Int, Dyn::Ptr(p)) if variadic => Ok(p.to_slot()),
-        (Kind::Int, Dyn::Str(_)) if variadic => {
-            let string = abi::CODES.iter().find(|c| c.kind == Kind::String).copied().unwrap_or(*code);
-            encode_slot(&string, value, function, position, strings, false)
-        }
-        (Kind::Int, _) => wrong(expected),
-        (Kind::Float, Dyn::Int(n)) => encode(code, &Dyn::Float(*n as f64), function, position, strings),
-        (Kind::Float, Dyn::Float(x)) if code.bytes == 4 => {
-            if x.is_finite() && (*x > f32::MAX as f64 || *x < f32::MIN as f64) {
-                return Err(kind_error(ErrorKind::Range, function, position, "a number out of float's range"));
-            }
-            Ok((*x as f32).to_slot())
-        }
-        (Kind::Float, Dyn::Float(x)) => Ok(x.to_slot()),
-        (Kind::Float, _) => wrong(expected),
-        (Kind::Pointer | Kind::Function | Kind::Closure, Dyn::Null) => Ok(0),
-        (Kind::Pointer | Kind::Function, Dyn::Ptr(p)) => Ok(p.to_slot()),
-        (Kind::Pointer, Dyn::Bytes(b)) => {
-            // a byte buffer: a copy of it, kept for the call, as strings are
-            let bytes = b.clone();
-            let addr = bytes.as_ptr() as u64;
-            strings.push(bytes);
-            Ok(addr)
-        }
-        (Kind::Closure, Dyn::Closure(c)) => Ok(c.context),
-        (Kind::String, Dyn::Null) => Ok(0),
-        // text as a string, or as bytes (unsigned-char text)
-        (Kind::String, Dyn::Str(s)) => lend_text(s.as_bytes(), strings, function, position),
-        (Kind::String, Dyn::Bytes(b)) => lend_text(b, strings, function, position),
-        _ => wrong(expected),
-    }
-}
-
-/// The address of a NUL-terminated copy of `text`, kept in `strings` for
-/// the call. Errors: a NUL inside (kind Text).
-fn lend_text(text: &[u8], strings: &mut Vec<Vec<u8>>, function: &'static str, position: usize)
-             -> Result<u64, Error> {
-    if text.contains(&0) {
-        return Err(kind_error(ErrorKind::Text, function, position, "a NUL byte inside a string"));
-    }
-    let mut bytes = Vec::with_capacity(text.len() + 1);
-    bytes.extend_from_slice(text);
-    bytes.push(0);
-    let addr = bytes.as_ptr() as u64;
-    strings.push(bytes);
-    Ok(addr)
-}
-
-/// The value of a result slot.
-fn decode(code: &Code, slot: u64) -> Result<Dyn, Error> {
-    Ok(match code.kind {
-        Kind::Bool => Dyn::Bool(slot & 1 != 0),
-        Kind::Int | Kind::Errno => {
-            let bytes = if code.bytes == 0 { core::mem::size_of::<usize>() } else { code.bytes as usize };
-            let bits = 8 * bytes as u32;
-            if code.signed {
-                Dyn::Int(((slot << (64 - bits)) as i64 >> (64 - bits)) as i128)
-            } else {
-                Dyn::Int((if bits == 64 { slot } else { slot & ((1 << bits) - 1) }) as i128)
-            }
-        }
-        Kind::Float if code.bytes == 4 => Dyn::Float(f32::from_slot(slot) as f64),
-        Kind::Float => Dyn::Float(f64::from_slot(slot)),
-        Kind::String if slot == 0 => Dyn::Null,
-        // SAFETY: a string result is NULL or a C string (its signature says so).
-        Kind::String => Dyn::Str(String::from_utf8_lossy(unsafe { c_bytes(slot as usize) }).into_owned()),
-        Kind::Closure => Dyn::Closure(Closure::from_c(slot)),
-        _ if slot == 0 => Dyn::Null,
-        _ => Dyn::Ptr(Ptr::from_slot(slot)),
-    })
-}
-
 impl Runtime<'_> {
     /// Calls `name` ("M.F", a built-in "nccc.F", or a global) with `args`.
     /// Errors: no such function (kind `Unknown`), a wrong number of
@@ -277,7 +89,7 @@ impl Runtime<'_> {
                 };
                 if let Some((kind, what)) = what {
                     release_call_closures(self, args);
-                    return Err(kind_error(kind, name, *position, &what));
+                    return Err(kind_error(kind, name, At::Arg(*position), &what));
                 }
             }
         }
@@ -409,9 +221,9 @@ impl Runtime<'_> {
             .copied().unwrap_or(abi::CODES[0]);
         for (k, value) in args.iter().enumerate() {
             match ins.items.get(k) {
-                Some(Item::Code(code)) => input.push(encode(code, value, name, k + 1, strings)?),
+                Some(Item::Code(code)) => input.push(encode(code, value, name, At::Arg(k + 1), strings)?),
                 Some(Item::Record(r)) => self.put_record(module, r, value, name, k + 1, input)?,
-                None => input.push(encode_slot(&raw, value, name, k + 1, strings, true)?),
+                None => input.push(encode_slot(&raw, value, name, At::Arg(k + 1), strings, true)?),
             }
         }
         Ok(())
@@ -428,15 +240,15 @@ impl Runtime<'_> {
                 input.extend_from_slice(&slots);
                 return Ok(());
             }
-            _ => return Err(kind_error(ErrorKind::Type, function, position, "struct expected")),
+            _ => return Err(kind_error(ErrorKind::Type, function, At::Arg(position), "struct expected")),
         };
         for (field, v) in fields {
             let f = (0..layout.n_fields).map(|k| self.field(&layout, k))
                 .find(|f| f.as_ref().map_or(true, |f| f.name == field.as_bytes()))
-                .ok_or_else(|| kind_error(ErrorKind::Field, function, position, "no such field"))??;
+                .ok_or_else(|| kind_error(ErrorKind::Field, function, At::Arg(position), "no such field"))??;
             let code = abi::CODES.iter().find(|c| f.code.len() == 1 && c.code == f.code[0])
-                .ok_or_else(|| kind_error(ErrorKind::Type, function, position, "a field of this type"))?;
-            let slot = encode(code, v, function, position, &mut Vec::new())?;
+                .ok_or_else(|| kind_error(ErrorKind::Type, function, At::Arg(position), "a field of this type"))?;
+            let slot = encode(code, v, function, At::Arg(position), &mut Vec::new())?;
             let bytes = slot_bytes_mut(&mut slots);
             let width = f.size / f.count.max(1);
             bytes[f.offset..f.offset + width].copy_from_slice(&slot.to_ne_bytes()[..width]);
@@ -524,7 +336,7 @@ pub(crate) fn slot_closure(signature: &str, mut f: Box<dyn FnMut(&[Dyn]) -> Vec<
         for (k, ((c, v), slot)) in out_codes.iter().zip(results.iter()).zip(o.iter_mut()).enumerate() {
             let kind = Code { code: c.code, name: c.name, kind: if c.kind == Kind::Errno { Kind::Int } else { c.kind },
                               bytes: c.bytes, signed: c.signed, in_ok: true, out_ok: true };
-            match encode(&kind, v, "", k + 1, &mut Vec::new()) {
+            match encode(&kind, v, "", At::Arg(k + 1), &mut Vec::new()) {
                 Ok(s) => *slot = s,
                 // reported by the forward call, as any panic in a callback
                 Err(e) => panic!("bad result #{} of a callback: {}", k + 1, e.message()),

@@ -25,6 +25,8 @@ pub mod callback;
 #[cfg(feature = "alloc")]
 mod cdata;
 #[cfg(feature = "alloc")]
+mod convert;
+#[cfg(feature = "alloc")]
 pub mod dynamic;
 #[cfg(feature = "alloc")]
 mod packed;
@@ -34,6 +36,8 @@ mod ffi;
 pub mod kept;
 #[cfg(feature = "alloc")]
 mod lock;
+#[cfg(feature = "alloc")]
+mod named;
 mod owned;
 mod record;
 mod runtime;
@@ -46,6 +50,8 @@ pub use callback::{Callback, Closure, Stats, StrArray};
 #[cfg(feature = "alloc")]
 pub use cdata::{CArray, CObject, CRecord, CRecords, Mem, Nth};
 pub use error::{Error, ErrorKind};
+#[cfg(feature = "alloc")]
+pub use named::{FieldInfo, NamedObject, RecordInfo, Shapes, TextCount, TextInfo};
 pub use ffi::RawFn;
 pub use owned::Owned;
 pub use record::{check_layout, Place, Record, Shape};

@@ -91,6 +91,9 @@ pub struct Place {
     pub size: usize,
     /// Array elements, 1 for a plain field.
     pub count: usize,
+    /// The signature code of a scalar or pointer element in C's table
+    /// (idl/abi.json `codes`), 0 for a record.
+    pub code: u8,
 }
 
 /// A record's size, alignment and its N fields' places, in the order of
@@ -119,7 +122,8 @@ impl<const N: usize> Shape<N> {
             for j in 0..layout.n_fields {
                 let f = rt.field(&layout, j)?;
                 if f.name == field.as_bytes() {
-                    found = Some(Place { offset: f.offset, size: f.size, count: f.count.max(1) });
+                    let code = if f.code.len() == 1 { f.code[0] } else { 0 };
+                    found = Some(Place { offset: f.offset, size: f.size, count: f.count.max(1), code });
                 }
             }
             let place = found.ok_or_else(|| layout_error(name, field, " (not in C's table)"))?;
@@ -130,6 +134,13 @@ impl<const N: usize> Shape<N> {
             shape.fields[k] = place;
         }
         Ok(shape)
+    }
+}
+
+impl<const N: usize> Shape<N> {
+    /// The size, alignment and field places, of any number of fields.
+    pub fn parts(&self) -> (usize, usize, &[Place]) {
+        (self.size, self.align, &self.fields)
     }
 }
 

@@ -240,3 +240,80 @@ fn bytes_cross_as_slices_both_ways() {
         assert_eq!(m.cd_text_length("café").unwrap(), 5);
     });
 }
+
+#[test]
+fn fields_by_name_are_the_typed_fields() {
+    use nccc::Dyn;
+    with_module(|_, m| {
+        let ev = m.new_named("cd_event").unwrap();
+        assert_eq!(ev.to_bytes().unwrap(), vec![0u8; m.layouts.cd_event.size]);
+        ev.set("type", &Dyn::Int(3)).unwrap();
+        ev.set("data.shape.corners[1].y", &Dyn::Int(-7)).unwrap();
+        ev.set("data.shape.weight", &Dyn::Float(0.25)).unwrap();
+        ev.set("stamps[2]", &Dyn::Float(2.5)).unwrap();
+        ev.set("ranges[1]", &Dyn::Struct(vec![("lo".into(), Dyn::Int(-2)), ("hi".into(), Dyn::Int(300))])).unwrap();
+        // the typed view of the same memory reads what was written by name
+        let typed = m.view::<c::cd_event>(ev.ptr().unwrap()).unwrap();
+        assert_eq!(typed.r#type().unwrap(), 3);
+        assert_eq!(typed.data().shape().corners().at(1).unwrap().y().unwrap(), -7);
+        assert_eq!(typed.data().shape().weight().unwrap(), 0.25);
+        assert_eq!(typed.stamps().get(2).unwrap(), 2.5);
+        assert_eq!((typed.ranges().at(1).unwrap().lo().unwrap(), typed.ranges().at(1).unwrap().hi().unwrap()),
+                   (-2, 300));
+        typed.set_type(9).unwrap();
+        assert_eq!(ev.get("type").unwrap(), Dyn::Int(9));
+        assert_eq!(ev.get("data.shape.weight").unwrap(), Dyn::Float(0.25));
+        assert_eq!(ev.get("data.scalar.value").unwrap(), Dyn::Null);
+        // a view of records by count: paths from [k]
+        let pts = m.view_records_named("cd_point", typed.data().shape().corners().at(0).unwrap().ptr().unwrap(), 2)
+            .unwrap();
+        assert_eq!(pts.get("[1].y").unwrap(), Dyn::Int(-7));
+        assert_eq!(pts.get("[2].y").unwrap_err().kind, ErrorKind::Range);
+        assert!(!pts.is_owned());
+    });
+}
+
+#[test]
+fn fields_by_name_refuse_what_the_types_would() {
+    use nccc::Dyn;
+    with_module(|_, m| {
+        let e = m.new_named("cd_nothing").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Unknown);
+        assert_eq!(e.to_string(),
+                   "'cdata': bad argument #1 to 'new' (a struct or union of cdata expected, got 'cd_nothing')");
+        assert_eq!(m.new_named("cd_id").unwrap_err().kind, ErrorKind::Unknown);
+        assert_eq!(m.view_named("cd_event", Ptr::NULL).unwrap_err().kind, ErrorKind::Null);
+        let mut ev = m.new_named("cd_event").unwrap();
+        ev.set("type", &Dyn::Int(3)).unwrap();
+        let refused = [
+            ("type", Dyn::Float(1.5), ErrorKind::Integral,
+             "'cd_event': field 'type' (a non-integral number for an integer)"),
+            ("stamps[0]", Dyn::Str("x".into()), ErrorKind::Type, "'cd_event': field 'stamps' (number expected)"),
+            ("ranges[0].lo", Dyn::Int(40000), ErrorKind::Range,
+             "'cd_event__ranges': field 'lo' (value 40000 out of range for int16)"),
+            ("data.scalar.value", Dyn::Bytes(b"abc".to_vec()), ErrorKind::Type,
+             "'cd_event__data__scalar': field 'value' (a pointer expected: a string would not outlive the assignment)"),
+            ("nothing", Dyn::Int(1), ErrorKind::Field, "'cd_event': field 'nothing' (no such field)"),
+            ("stamps[3]", Dyn::Float(1.0), ErrorKind::Range, "'cd_event': field 'stamps' (index 3 out of range 0..3)"),
+            ("stamps", Dyn::Float(1.0), ErrorKind::Type, "'cd_event': field 'stamps' (an array: use its elements)"),
+            ("type.x", Dyn::Int(1), ErrorKind::Field, "'cd_event': field 'type' (a scalar has no fields)"),
+            ("data..shape", Dyn::Int(1), ErrorKind::Field, "'cd_event': a path of names and [indexes] expected"),
+            ("", Dyn::Bytes(vec![0; 3]), ErrorKind::Count, "'cd_event': bytes of another size than the record's"),
+        ];
+        for (path, value, kind, text) in refused.iter() {
+            let e = ev.set(path, value).unwrap_err();
+            assert_eq!((e.kind, e.to_string().as_str()), (*kind, *text), "{}", path);
+        }
+        // memory unchanged by the refusals
+        assert_eq!(ev.get("type").unwrap(), Dyn::Int(3));
+        assert_eq!(ev.get("stamps[0]").unwrap(), Dyn::Float(0.0));
+        assert_eq!(ev.get("data.scalar.value").unwrap(), Dyn::Null);
+        assert_eq!(ev.get("data").unwrap_err().kind, ErrorKind::Type);
+        assert!(ev.free());
+        assert!(!ev.free());
+        let e = ev.get("type").unwrap_err();
+        assert_eq!((e.kind, e.to_string().as_str()), (ErrorKind::Closed, "'cd_event': the C object was freed"));
+        assert_eq!(ev.set("data.shape.tag", &Dyn::Int(1)).unwrap_err().kind, ErrorKind::Closed);
+        assert_eq!(ev.ptr().unwrap_err().kind, ErrorKind::Closed);
+    });
+}
