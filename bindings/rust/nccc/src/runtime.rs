@@ -319,22 +319,33 @@ impl<'p> Runtime<'p> {
         Ok(out[1] as u16)
     }
 
+    /// The entry called `name` among module `m`'s types or constants and
+    /// its index: `count_at`, where module_info gives how many there are;
+    /// `entry`, the built-in that reads entry k (its name in `out[1]`).
+    fn named_entry<const N: usize>(&self, m: u16, count_at: usize, entry: Builtin,
+                                   name: &str) -> Result<Option<(u16, [u64; N])>, Error> {
+        let mut info = [0u64; 5];
+        self.run(abi::MODULE_INFO, &[m as u64], &mut info)?;
+        for k in 0..info[count_at] as u16 {
+            let mut out = [0u64; N];
+            self.run(entry, &[m as u64, k as u64], &mut out)?;
+            // SAFETY: the entry's name is a static string of the module.
+            if unsafe { c_bytes(out[1] as usize) } == name.as_bytes() {
+                return Ok(Some((k, out)));
+            }
+        }
+        Ok(None)
+    }
+
     /// The layout of type `name` of a module.
     pub fn layout(&self, module: &str, name: &str) -> Result<Layout, Error> {
         let m = self.module(module)?;
-        let mut info = [0u64; 5];
-        self.run(abi::MODULE_INFO, &[m as u64], &mut info)?;
-        for t in 0..info[3] as u16 {
-            let mut out = [0u64; 6];
-            self.run(abi::MODULE_TYPE, &[m as u64, t as u64], &mut out)?;
-            // SAFETY: the type's name is a static string of the module.
-            if unsafe { c_bytes(out[1] as usize) } == name.as_bytes() {
-                return Ok(Layout { module: m, index: t, size: out[2] as usize,
-                                   align: out[3] as usize, kind: out[4],
-                                   n_fields: out[5] as usize });
-            }
+        match self.named_entry::<6>(m, 3, abi::MODULE_TYPE, name)? {
+            Some((t, out)) => Ok(Layout { module: m, index: t, size: out[2] as usize,
+                                          align: out[3] as usize, kind: out[4],
+                                          n_fields: out[5] as usize }),
+            None => Err(Error::new(ErrorKind::Unknown, "module_type", "no such type")),
         }
-        Err(Error::new(ErrorKind::Unknown, "module_type", "no such type"))
     }
 
     /// Field `k` of a layout.
@@ -351,17 +362,10 @@ impl<'p> Runtime<'p> {
     /// The value of constant `name` of a module, converted from its slot.
     pub fn constant<T: Value>(&self, module: &str, name: &str) -> Result<T, Error> {
         let m = self.module(module)?;
-        let mut info = [0u64; 5];
-        self.run(abi::MODULE_INFO, &[m as u64], &mut info)?;
-        for k in 0..info[4] as u16 {
-            let mut out = [0u64; 4];
-            self.run(abi::MODULE_CONSTANT, &[m as u64, k as u64], &mut out)?;
-            // SAFETY: the constant's name is a static string of the module.
-            if unsafe { c_bytes(out[1] as usize) } == name.as_bytes() {
-                return Ok(T::from_slot(out[3]));
-            }
+        match self.named_entry::<4>(m, 4, abi::MODULE_CONSTANT, name)? {
+            Some((_, out)) => Ok(T::from_slot(out[3])),
+            None => Err(Error::new(ErrorKind::Unknown, "module_constant", "no such constant")),
         }
-        Err(Error::new(ErrorKind::Unknown, "module_constant", "no such constant"))
     }
 }
 

@@ -83,14 +83,21 @@ impl Value for bool {
     }
 }
 
-impl Field for f64 {
-    fn put(self, bytes: &mut [u8], at: usize) {
-        self.to_bits().put(bytes, at)
-    }
-    fn get(bytes: &[u8], at: usize) -> Self {
-        f64::from_bits(u64::get(bytes, at))
-    }
+/// A float in memory: its bits, as the unsigned integer of its size.
+macro_rules! float_field {
+    ($($t:ty => $bits:ty),*) => {$(
+        impl Field for $t {
+            fn put(self, bytes: &mut [u8], at: usize) {
+                self.to_bits().put(bytes, at)
+            }
+            fn get(bytes: &[u8], at: usize) -> Self {
+                <$t>::from_bits(<$bits>::get(bytes, at))
+            }
+        }
+    )*};
 }
+
+float_field!(f32 => u32, f64 => u64);
 
 impl Value for f64 {
     #[inline(always)]
@@ -110,15 +117,6 @@ impl Value for f64 {
 const F32_EXP: u32 = 0xff << 23;
 const F64_EXP: u64 = 0x7ff << 52;
 const FRACTION_SHIFT: u32 = 52 - 23;
-
-impl Field for f32 {
-    fn put(self, bytes: &mut [u8], at: usize) {
-        self.to_bits().put(bytes, at)
-    }
-    fn get(bytes: &[u8], at: usize) -> Self {
-        f32::from_bits(u32::get(bytes, at))
-    }
-}
 
 impl Value for f32 {
     #[inline(always)]
@@ -172,34 +170,6 @@ impl Ptr {
     pub fn to_mut<T: ?Sized>(value: &mut T) -> Ptr {
         Ptr(value as *mut T as *mut u8 as usize)
     }
-
-    pub fn addr(self) -> usize {
-        self.0
-    }
-
-    pub fn is_null(self) -> bool {
-        self.0 == 0
-    }
-}
-
-impl Field for Ptr {
-    fn put(self, bytes: &mut [u8], at: usize) {
-        self.0.put(bytes, at)
-    }
-    fn get(bytes: &[u8], at: usize) -> Self {
-        Ptr(usize::get(bytes, at))
-    }
-}
-
-impl Value for Ptr {
-    #[inline(always)]
-    fn to_slot(self) -> u64 {
-        self.0 as u64
-    }
-    #[inline(always)]
-    fn from_slot(slot: u64) -> Self {
-        Ptr(slot as usize)
-    }
 }
 
 /// A C function pointer, as a value (Rust never calls it).
@@ -218,35 +188,45 @@ impl FnPtr {
     pub unsafe fn from_addr(addr: usize) -> FnPtr {
         FnPtr(addr)
     }
-
-    pub fn addr(self) -> usize {
-        self.0
-    }
-
-    pub fn is_null(self) -> bool {
-        self.0 == 0
-    }
 }
 
-impl Field for FnPtr {
-    fn put(self, bytes: &mut [u8], at: usize) {
-        self.0.put(bytes, at)
-    }
-    fn get(bytes: &[u8], at: usize) -> Self {
-        FnPtr(usize::get(bytes, at))
-    }
+/// What the address types (`Ptr`, `FnPtr`) have alike: the address, the
+/// null test, a field and a slot holding the address.
+macro_rules! address_value {
+    ($($t:ident),*) => {$(
+        impl $t {
+            pub fn addr(self) -> usize {
+                self.0
+            }
+
+            pub fn is_null(self) -> bool {
+                self.0 == 0
+            }
+        }
+
+        impl Field for $t {
+            fn put(self, bytes: &mut [u8], at: usize) {
+                self.0.put(bytes, at)
+            }
+            fn get(bytes: &[u8], at: usize) -> Self {
+                $t(usize::get(bytes, at))
+            }
+        }
+
+        impl Value for $t {
+            #[inline(always)]
+            fn to_slot(self) -> u64 {
+                self.0 as u64
+            }
+            #[inline(always)]
+            fn from_slot(slot: u64) -> Self {
+                $t(slot as usize)
+            }
+        }
+    )*};
 }
 
-impl Value for FnPtr {
-    #[inline(always)]
-    fn to_slot(self) -> u64 {
-        self.0 as u64
-    }
-    #[inline(always)]
-    fn from_slot(slot: u64) -> Self {
-        FnPtr(slot as usize)
-    }
-}
+address_value!(Ptr, FnPtr);
 
 impl<T: Field, const N: usize> Field for [T; N] {
     fn put(self, bytes: &mut [u8], at: usize) {
