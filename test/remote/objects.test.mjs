@@ -70,6 +70,10 @@ test("fields by path, in the device's byte order", async (t) => {
   await ev.set("ranges", 1, "hi", -2);
   assert.equal(await ev.get("stamps", 2), 1.25);
   assert.equal(await ev.get("ranges", 1, "hi"), -2);
+  // an array field as a whole: copies of its elements
+  assert.deepEqual(await ev.get("stamps"), [0, 0, 1.25]);
+  assert.deepEqual(await ev.get("ranges"), [{ lo: 0, hi: 0 }, { lo: 0, hi: -2 }]);
+  await assert.rejects(ev.set("stamps", [1, 2, 3]), isError("type", "field 'stamps' of cdata.cd_event is an array: write its elements"));
   const corner = await ev.get("data", "shape", "corners", 1);
   assert.equal(await corner.get("y"), 7);
   // a nested record written whole
@@ -114,7 +118,9 @@ test("whole records copied out and in", async (t) => {
   await assert.rejects(p.assign(new Uint8Array(3)), isError("type", "bad argument #1 to 'assign' (struct cd_point: 8 bytes expected, got 3)"));
   await assert.rejects(p.assign({ z: 1 }), isError("field"));
   assert.deepEqual(await p.record(), { x: 0, y: 9 });
-  for (const o of [ev, copy, p, q]) await o.free();
+  for (const o of [ev, copy, q]) await o.free();
+  await p[Symbol.asyncDispose]();
+  assert.equal(p.freed, true);
   await assert.rejects(p.record(), isError("closed"));
 });
 

@@ -108,6 +108,7 @@ export interface RemoteObject {
   /** frees an object made by new (a view only stops): true the first time */
   free(): Promise<boolean>;
   close(): Promise<boolean>;
+  [Symbol.asyncDispose](): Promise<boolean>;
 }
 
 /** count records in a row in a device's memory (view(name, p, count)); indexes checked. */
@@ -125,6 +126,7 @@ export interface RemoteRecords {
   records(): Promise<Record<string, unknown>[]>;
   free(): Promise<boolean>;
   close(): Promise<boolean>;
+  [Symbol.asyncDispose](): Promise<boolean>;
 }
 
 /** A module bound to a device: async functions, constants and the helpers. */

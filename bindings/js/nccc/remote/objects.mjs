@@ -17,6 +17,7 @@ const freedError = (st) => new NcccError(`${st.what} object was freed`, { kind: 
 const pathText = (path) => path.map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`)).join("");
 const decoder = new TextDecoder();
 const POINTER_KINDS = new Set(["pointer", "string", "function"]);
+const asyncDispose = Symbol.asyncDispose || Symbol.for("nodejs.asyncDispose");
 
 // What an object made by new frees: {dev, addr, done}. One collected
 // unfreed is freed on the device when the registry's callback runs (a
@@ -77,9 +78,10 @@ export class RemoteObject {
 
   [DEVICE_ADDRESS](dev) { return dev === this.#ctx.dev ? this.address : "elsewhere"; }
 
-  // {a, fd, layout, base, owner} of path (field names, an index after
-  // each array field): a scalar field fd at address a of the record
-  // owner at base, or (fd undefined) the nested record of layout at a.
+  // {a, fd, layout, base, owner, whole} of path (field names, an index
+  // after each array field): a scalar field fd at address a of the
+  // record owner at base, an array field fd as a whole (whole: the path
+  // ends at it), or (fd undefined) the nested record of layout at a.
   #resolve(path, fn) {
     let a = this.address, layout = this.#layout, base = a, owner = layout;
     for (let k = 0; k < path.length; k++) {
@@ -93,6 +95,7 @@ export class RemoteObject {
       owner = layout;
       a += BigInt(fd.offset);
       if (fd.count > 1) {
+        if (k === path.length - 1) return { a, fd, whole: true };
         const i = path[++k];
         checkIndex(i, fd.count, `field '${fd.name}'`);
         a += BigInt(i * Math.floor(fd.size / fd.count));
@@ -104,11 +107,13 @@ export class RemoteObject {
   }
 
   // The value of the scalar field at path, the string or bytes of a text
-  // field, or a view of the record there.
+  // field, copies of an array field's elements, or a view of the record
+  // there.
   async get(...path) {
-    const { a, fd, layout, base, owner } = this.#resolve(path, "get");
+    const { a, fd, layout, base, owner, whole } = this.#resolve(path, "get");
     if (!fd) return new RemoteObject(this.#ctx, layout, a, this.#state);
     const { dev, fmt } = this.#ctx;
+    if (whole) return elements(fd, await dev.read(a, fd.size), fmt);
     const text = (this.#ctx.texts[owner.name] || {})[fd.name];
     if (text) return this.#text(text, owner, base, fd);
     const size = Math.floor(fd.size / fd.count);
@@ -139,9 +144,10 @@ export class RemoteObject {
   // there as assign does.
   async set(...args) {
     const path = args.slice(0, -1), v = args[args.length - 1];
-    const { a, fd, layout } = this.#resolve(path, "set");
+    const { a, fd, layout, whole } = this.#resolve(path, "set");
     const { dev, fmt } = this.#ctx;
     const what = `${this.#state.what}${pathText(path.slice(0, -1))}`;
+    if (whole) throw new NcccError(`field '${fd.name}' of ${what} is an array: write its elements`, { kind: "type" });
     if (!fd) {
       await dev.write(a, await recordBytes(this.#ctx, layout, v, `field '${String(path[path.length - 1])}' of ${what}`));
       return;
@@ -184,10 +190,21 @@ export class RemoteObject {
 
   close() { return this.free(); }
 
+  [asyncDispose]() { return this.free(); }
+
   toString() {
     const st = this.#state;
     return st.freed ? `freed ${st.what}` : `${st.owned ? "C object" : "view of"} ${st.what} at 0x${this.#addr.toString(16)} on the device`;
   }
+}
+
+// Copies of the elements of array field fd from its bytes: values, or
+// objects of a record's fields.
+function elements(fd, bytes, fmt) {
+  const esize = Math.floor(fd.size / fd.count), dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Array.from({ length: fd.count }, (_, k) => (fd.layout
+    ? unpackRecord(fd.layout, bytes.subarray(k * esize, (k + 1) * esize), fmt)
+    : readScalar(fd.type, esize, dv, k * esize, fmt)));
 }
 
 // The bytes of record value v for layout (see assign); what prefixes
@@ -260,6 +277,8 @@ export class RemoteRecords {
   }
 
   close() { return this.free(); }
+
+  [asyncDispose]() { return this.free(); }
 
   toString() { return `${this.#state.freed ? "freed " : ""}view of ${this.length} ${this.#state.what} on the device`; }
 }
