@@ -142,6 +142,7 @@ test("wrong values are refused, C memory unchanged", () => {
   refuses(() => { ev.data.shape.weight = 1e39; }, "range", "out of range for float");
   refuses(() => { ev.data.scalar.value = "abc"; }, "type", "would not outlive the assignment");
   refuses(() => { ev.stamps = [1, 2, 3]; }, "type", "is an array: write its elements");
+  refuses(() => cd.cd_event_fill(ev, ev.stamps), "type", "bad argument #2 to 'cdata.cd_event_fill' (integer expected, got C array)");
   assert.equal(ev.type, 4);
   assert.deepEqual(ev.ranges[0].lo, 0);
 });

@@ -252,6 +252,11 @@ function indexOf(k) {
   return n > 0 ? v : NaN;
 }
 
+// What an array view's constructor is, for the messages that name a
+// value's type (errors.mjs, vtype).
+function CArray() {}
+CArray.ncccType = "C array";
+
 // An array view: count elements of esize bytes at t.a, each read and
 // written by t.get(a) and t.put(a, v); state and names as its object's.
 const arrayHandler = {
@@ -263,6 +268,7 @@ const arrayHandler = {
       case "address": return live(t);
       case ADDRESS: return () => live(t);
       case ARRAY_VIEW: return true;
+      case "constructor": return CArray;
       case Symbol.iterator: return function* () { for (let j = 0; j < t.count; j++) yield t.get(element(t, j)); };
       case "toArray": return () => Array.from({ length: t.count }, (_, j) => t.get(element(t, j)));
       case "free": return () => CObject.prototype.free.call(t);
