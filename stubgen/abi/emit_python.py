@@ -23,6 +23,15 @@ def _rest(rest):
         rest.arg, rest.per, rest.mul, rest.div, rest.out)
 
 
+# The module's record types (namedtuples) and their fields, in the order
+# the rows below write them.
+_RECORD_TYPES = (("Code", "code name kind bytes signed in_ok out_ok bits min "
+                          "max"),
+                 ("Rest", "arg per mul div out"),
+                 ("Builtin", "index name signature n_in n_out rest"),
+                 ("Target", "data_model char_signed"))
+
+
 def emit(abi):
     src = Source(indent="    ")
     src.lines('''
@@ -30,13 +39,10 @@ def emit(abi):
         stubgen/abi (python3 -m stubgen.abi --write); do not edit."""
 
         from collections import namedtuple
-
-        Code = namedtuple("Code", "code name kind bytes signed in_ok out_ok "
-                                  "bits min max")
-        Rest = namedtuple("Rest", "arg per mul div out")
-        Builtin = namedtuple("Builtin", "index name signature n_in n_out rest")
-        Target = namedtuple("Target", "data_model char_signed")
         ''')
+    src.blank()
+    for name, fields in _RECORD_TYPES:
+        src.line("%s = namedtuple(%r, %r)" % (name, name, fields))
     src.blank()
     with src.block("CODES = {", "}"):
         for c in abi.codes:

@@ -3,11 +3,10 @@ stubgen/abi (python3 -m stubgen.abi --write); do not edit."""
 
 from collections import namedtuple
 
-Code = namedtuple("Code", "code name kind bytes signed in_ok out_ok "
-                          "bits min max")
-Rest = namedtuple("Rest", "arg per mul div out")
-Builtin = namedtuple("Builtin", "index name signature n_in n_out rest")
-Target = namedtuple("Target", "data_model char_signed")
+Code = namedtuple('Code', 'code name kind bytes signed in_ok out_ok bits min max')
+Rest = namedtuple('Rest', 'arg per mul div out')
+Builtin = namedtuple('Builtin', 'index name signature n_in n_out rest')
+Target = namedtuple('Target', 'data_model char_signed')
 
 CODES = {
     '?': Code('?', name='bool', kind='bool', bytes=1, signed=False, in_ok=True, out_ok=True, bits=8, min=0, max=1),
