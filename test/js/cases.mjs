@@ -18,7 +18,7 @@ const ERROR_WORDS = {
   nul: "NUL byte", field: "has no field", scope: "scope", released: "released",
   closed: "closed", pool: "pool", packed: "packed", null: "NULL",
   record: "struct or union", index: "out of range", freed: "was freed", size: "bytes expected",
-  outlive: "would not outlive",
+  outlive: "would not outlive", kept: "keeps",
 };
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -466,12 +466,16 @@ export async function runCases({ rt, gen, cases, device = false }) {
     const steps = kase.steps || [kase];
     let why = null;
     for (let k = 0; k < steps.length && why === null; k++) {
+      // on a device a step's remote_error replaces what it expects; the case ends after it
+      const refused = device && steps[k].remote_error !== undefined;
+      const { expect, ...rest } = steps[k];
       try {
-        const [ok, detail] = await runStep(steps[k]);
+        const [ok, detail] = await runStep(refused ? { ...rest, error: steps[k].remote_error } : steps[k]);
         if (!ok) why = `step ${k + 1}: ${detail}`;
       } catch (e) {
         why = `step ${k + 1} raised: ${e && e.stack}`;
       }
+      if (refused) break;
     }
     // on a device, whose memory may hold a few blocks only, the objects
     // the case made are freed now (in wasm memory, by the collector)

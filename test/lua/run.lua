@@ -47,7 +47,7 @@ local ERROR_WORDS = {
   nul = "NUL byte", field = "has no field", scope = "scope", released = "released",
   closed = "closed", pool = "pool", packed = "packed", null = "NULL",
   record = "struct or union", index = "out of range", freed = "freed", size = "bytes expected",
-  outlive = "would not outlive"}
+  outlive = "would not outlive", kept = "keeps"}
 
 -- The generated modules (tour.lua, hcb.lua, cdata.lua), bound once.
 local gen = {}
@@ -550,9 +550,14 @@ local function run_case(c)
     base = {refs = nccc.core.refs(), in_use = in_use, stale = stale, mismatched = mismatched,
       wrong_thread = wrong_thread}}
   for k, step in ipairs(c.steps or {c}) do
+    -- on a device a step's remote_error replaces what it expects; the case ends after it
+    local refused, given = device and step.remote_error, step
+    if refused then step = setmetatable({error = refused}, {__index = function(_, key)
+      if key ~= "expect" then return given[key] end end}) end
     local good, res, detail = pcall(run_step, step)
     if not good then return false, fmt("step %d raised: %s", k, tostring(res)) end
     if not res then return false, fmt("step %d: %s", k, tostring(detail)) end
+    if refused then return true end
   end
   return true
 end

@@ -21,7 +21,8 @@ ERRORS = {
     "pool": ("pool", nccc.Error), "packed": ("packed", nccc.Error),
     "null": ("NULL", TypeError), "record": ("struct or union", TypeError),
     "freed": ("freed", nccc.Error), "size": ("bytes expected", TypeError),
-    "outlive": ("would not outlive", TypeError)}
+    "outlive": ("would not outlive", TypeError),
+    "kept": ("keeps", TypeError)}
 
 # A C object's fields are ctypes' own (docs/PYTHON.md, "C objects"): the
 # errors of a field step are Python's, not nccc.Error.
@@ -509,11 +510,19 @@ class Case:
         raise Failed("unknown step %r" % step)
 
 
-def run(lib, gen, case):
-    """Runs one case; raises Failed naming the step that failed."""
+def run(lib, gen, case, device=False):
+    """Runs one case; raises Failed naming the step that failed. On a
+    device a step's remote_error replaces what it expects, and the case
+    ends after that step."""
     c = Case(lib, gen)
     for k, step in enumerate(case.get("steps", [case]), 1):
+        refused = device and "remote_error" in step
+        if refused:
+            step = {key: v for key, v in step.items() if key != "expect"}
+            step["error"] = step["remote_error"]
         try:
             c.run_step(step)
         except Failed as e:
             raise Failed("step %d: %s" % (k, e)) from None
+        if refused:
+            return

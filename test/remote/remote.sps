@@ -6,12 +6,11 @@
 ;;; (opened through the generated library (nccc remotes), from
 ;;; idl/remotes.idl); every call is
 ;;; compared with the same function called by name in LOCAL.so, which
-;;; holds the modules itself; then C objects of wire and a bytevector
-;;; that (nccc cdata)'s parser keeps, in the device's memory (docs/SCHEME.md,
-;;; "C objects on a device"). Prints failures and "N passed, M failed";
-;;; exits 1 on a failure.
+;;; holds the modules itself; then C objects of wire in the device's
+;;; memory (docs/SCHEME.md, "C objects on a device"). Prints failures and
+;;; "N passed, M failed"; exits 1 on a failure.
 (import (rnrs) (nccc core) (only (nccc abi) abi-status) (prefix (nccc wire) wire:)
-        (prefix (nccc libc) libc:) (prefix (nccc cdata) cdata:) (prefix (nccc remotes) remotes:))
+        (prefix (nccc libc) libc:) (prefix (nccc remotes) remotes:))
 
 (define args (cdr (command-line)))
 (define here (nccc-load (car args)))
@@ -35,10 +34,9 @@
 (for-each (lambda (m)
             (let-values ([(status index) (remotes:bind device m #f)])
               (unless (= status 0) (error 'remote "bind failed" m status))))
-          '("wire" "libc" "cdata"))
+          '("wire" "libc"))
 (wire:wire-bind! there)
 (libc:libc-bind! there)
-(cdata:cdata-bind! there)
 ;; The device's signature of the function name is narrower than here:
 ;; long on a 32-bit device or on Windows, size_t and intptr_t on a 32-bit
 ;; device.
@@ -212,17 +210,6 @@
   (nccc-close w)
   (let ([e (raised (lambda () (nccc-ref w 'tag)))])
     (pass-if "a freed device object" (and (nccc-error? e) (eq? (nccc-error-kind e) 'closed)))))
-;; A bytevector that cdata's parser keeps ([kept=p]) is held in the
-;; device's memory by the parser: the device reads its events from it
-;; after the call that passed it.
-(unless (= (remotes:bind_memory device "cdata_memory") 0) (error 'remote "bind_memory failed"))
-(let ([p (cdata:cdata-new "cd_parser")] [ev (cdata:cdata-new "cd_event")])
-  (cdata:cd_parser_set_input p (string->utf8 "ab cde ") 7)
-  (pass-if "a kept bytevector in the device's memory"
-           (and (= (cdata:cd_parser_next p ev) 1) (equal? (nccc-ref ev 'data 'scalar 'value) "ab")
-                (= (cdata:cd_parser_next p ev) 1) (equal? (nccc-ref ev 'data 'scalar 'value) "cde")
-                (= (cdata:cd_parser_next p ev) 0)))
-  (nccc-close p))
 (for-each (lambda (k)
             (let ([a (nccc-constant here (string-append "libc." k))]
                   [b (nccc-constant there (string-append "libc." k))])

@@ -536,6 +536,10 @@ class NamedCase(NamedSteps, Case):
 def convert(case, k, named=False):
     c = (NamedCase if named else Case)(case.get("name", "case %d" % k))
     steps = case.get("steps", [case])
+    if any(st.get("remote_error") == "kept" for st in steps):
+        # the case's call steps go through call_dynamic, whose Dyn::Bytes
+        # is lent for the call only: it cannot stand for bytes C keeps
+        raise Unsupported("a host's bytes for a parameter the library keeps")
     c.values = value_closures(steps)
     c.released_inside = released_inside(steps)
     for st in steps:

@@ -230,7 +230,7 @@
 ;; (docs/SCHEME.md, "C objects").
 (define (scheme-kind kind)
   (cond [(assoc kind '(("record" . "unknown") ("index" . "range") ("freed" . "closed")
-                       ("size" . "type") ("outlive" . "type")))
+                       ("size" . "type") ("outlive" . "type") ("kept" . "type")))
          => cdr]
         [else kind]))
 
@@ -582,12 +582,20 @@
   (set! saved '()) (set! closures '())
   (let* ([base (counters)]
          [steps (or (get c "steps") (list c))]
+         ;; on a device a step's remote_error replaces what it expects; the case ends after it
          [why (let loop ([steps steps] [k 1])
-                (cond [(null? steps) #f]
-                      [(guard (e (#t (string-append "step raised " (condition-text e))))
-                         (run-step (car steps) base))
-                       => (lambda (why) (string-append "step " (number->string k) ": " why))]
-                      [else (loop (cdr steps) (+ k 1))]))])
+                (let ([refused (and device (pair? steps) (get (car steps) "remote_error"))])
+                  (cond [(null? steps) #f]
+                        [(guard (e (#t (string-append "step raised " (condition-text e))))
+                           (run-step (if refused
+                                         (cons 'obj (cons (cons "error" refused)
+                                                          (remp (lambda (kv) (equal? (car kv) "expect"))
+                                                                (cdr (car steps)))))
+                                         (car steps))
+                                     base))
+                         => (lambda (why) (string-append "step " (number->string k) ": " why))]
+                        [(not refused) (loop (cdr steps) (+ k 1))]
+                        [else #f])))])
     (if why
         (begin (set! failed (+ failed 1))
                (display "FAIL ") (display (get c "name")) (display ": ") (display why) (newline))

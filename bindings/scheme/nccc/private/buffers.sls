@@ -8,7 +8,7 @@
 ;;; one the library keeps ([kept=OWNER]) is copied into C memory that the
 ;;; owner argument, a C object made by new, holds until a later call
 ;;; keeps another in its place or the object is freed (nccc private
-;;; cdata).
+;;; cdata); on a device such a bytevector is refused.
 (library (nccc private buffers)
   (export with-buffers map-args refusal?)
   (import (rnrs) (nccc private values) (nccc private cdata) (nccc private memory))
@@ -38,6 +38,12 @@
             (let* ([owner (cdr (assv i places))]
                    [state (and owner (keeper who (list-ref args (- owner 1)) owner))]
                    [p (begin (unless mem (set! mem (module-memory rt who module)))
+                             (when (and owner (memory-device? mem))
+                               (misuse/kind who 'type
+                                            (string-append "bad argument #" (number->string i)
+                                                           ": the device keeps this pointer after the call: a bytevector cannot be kept there; pass device memory from "
+                                                           module "_memory's alloc and write")
+                                            a))
                              (memory-alloc mem (max 1 (bytevector-length a))))])
               (if state
                   (set! kept (cons (list state (cons who i) p) kept))

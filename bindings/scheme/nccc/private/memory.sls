@@ -9,7 +9,7 @@
 ;;; big_endian) at the size the device's layout table gives it.
 (library (nccc private memory)
   (export module-memory memory-alloc memory-free memory-read memory-write memory-peek
-          memory-poke memory-string)
+          memory-poke memory-string memory-device?)
   (import (rnrs) (nccc abi) (nccc private values) (nccc private runtime)
           (nccc private convert) (nccc private registry) (nccc private calls))
 
@@ -17,6 +17,9 @@
   ;; memory module's name ("cdata_memory"); order, the device's
   ;; endianness.
   (define-record-type memory (fields rt device order))
+
+  ;; Whether mem is a device's memory.
+  (define (memory-device? mem) (and (memory-device mem) #t))
 
   (define (bound-from-device? rt module)
     (exists (lambda (c) (string=? (vector-ref c 0) abi-rpc-bound-marker))
