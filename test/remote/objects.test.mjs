@@ -185,7 +185,8 @@ test("objects of wasm memory and of another device are refused", async (t) => {
   const ev = await c.new("cd_event");
   // another device's object
   const [, other] = await bound(t);
-  await assert.rejects(other.cd_event_fill(ev, 2), isError("type", "a C object on another device"));
+  await assert.rejects(other.cd_event_fill(ev, 2),
+    isError("type", "bad argument #1 to 'cdata.cd_event_fill' (device address expected, got an object of another device)"));
   await assert.rejects(other.new("cd_event", ev), isError("type", "bad argument #2 to 'new' (a C object on another device)"));
   await assert.rejects(ev.assign(await c.new("cd_point")), isError("type", "bytes expected, got one of 8"));
   if (!process.env.NCCC_JS_WASM) {
@@ -196,9 +197,16 @@ test("objects of wasm memory and of another device are refused", async (t) => {
   const local = (await import(pathToFileURL(join(env("NCCC_JS_GENERATED"), "cdata.mjs")))).bind(rt);
   const lev = local.new("cd_event");
   await assert.rejects(c.cd_event_fill(lev, 2),
-    isError("type", "bad argument #1 to 'cdata.cd_event_fill' (device address expected, got a C object in wasm memory)"));
-  await assert.rejects(c.cd_event_fill(lev.ranges, 2), isError("type", "in wasm memory"));
-  await assert.rejects(ev.set("data", "scalar", "value", lev), isError("type", "in wasm memory"));
+    isError("type", "bad argument #1 to 'cdata.cd_event_fill' (device address expected, got an object of wasm memory)"));
+  await assert.rejects(c.cd_event_fill(lev.ranges, 2), isError("type", "got an object of wasm memory"));
+  await assert.rejects(ev.set("data", "scalar", "value", lev), isError("type", "got an object of wasm memory"));
+  // a closure and an owned result of wasm memory too
+  const closure = rt.callback("i:i", (x) => x);
+  await assert.rejects(c.cd_event_fill(closure, 2), isError("type", "got an object of wasm memory"));
+  closure.release();
+  const owned = rt.owner((p) => rt.free(p), "block")(rt.alloc(8));
+  await assert.rejects(c.cd_big_used(owned), isError("type", "got an object of wasm memory"));
+  owned.close();
   assert.throws(() => c.view("cd_event", lev), isError("type"));
   assert.throws(() => local.cd_event_fill(ev, 2), isError("type", "pointer expected, got C object on a device"));
   assert.equal(await c.cd_event_fill(ev, 2), 0);

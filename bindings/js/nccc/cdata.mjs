@@ -20,7 +20,6 @@ import { ADDRESS, PUT, packArgument, unpackRecord } from "./values.mjs";
 const ADDR = Symbol("nccc.cdata.address");
 const STATE = Symbol("nccc.cdata.state");
 const KIDS = Symbol("nccc.cdata.views");
-const ARRAY_VIEW = Symbol("nccc.cdata.array");
 const dispose = Symbol.dispose || Symbol.for("nodejs.dispose");
 const inspect = Symbol.for("nodejs.util.inspect.custom");
 
@@ -229,10 +228,6 @@ function recordBytes(c, v, what) {
   return packArgument(c.layout, v, what);
 }
 
-// Whether v is a C object or an array view in wasm memory (which a
-// device's function refuses: remote/slots.mjs).
-export const inWasm = (v) => v instanceof CObject || (v !== null && typeof v === "object" && v[ARRAY_VIEW] === true);
-
 // ---- array views -------------------------------------------------------------
 
 // The number a property name k spells (an array index when it is an
@@ -267,7 +262,6 @@ const arrayHandler = {
       case "length": return t.count;
       case "address": return live(t);
       case ADDRESS: return () => live(t);
-      case ARRAY_VIEW: return true;
       case "constructor": return CArray;
       case Symbol.iterator: return function* () { for (let j = 0; j < t.count; j++) yield t.get(element(t, j)); };
       case "toArray": return () => Array.from({ length: t.count }, (_, j) => t.get(element(t, j)));

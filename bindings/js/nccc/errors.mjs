@@ -50,9 +50,9 @@ export function refusal(why, code, v) {
     case "null": return ["null", `NULL not allowed (non-NULL ${expected(code)} expected)`];
     case "closed": return ["closed", `${v.type || "owned"} object was closed`];
     case "released": return ["released", "closure was released"];
-    // a device's function given a C object of wasm memory or of another device
-    case "wasm": return ["type", "device address expected, got a C object in wasm memory"];
-    case "elsewhere": return ["type", "device address expected, got a C object on another device"];
+    // a device's function given an object of wasm memory or of another device
+    case "wasm": return ["type", "device address expected, got an object of wasm memory"];
+    case "elsewhere": return ["type", "device address expected, got an object of another device"];
     default: return [why, why];
   }
 }

@@ -3,7 +3,7 @@
 // close() / [Symbol.dispose]() or, for an object never closed, by a
 // FinalizationRegistry after it was collected; and owned strings, read
 // and freed at once.
-import { ADDRESS } from "./values.mjs";
+import { ADDRESS, DEVICE_ADDRESS } from "./values.mjs";
 import { NcccError } from "./errors.mjs";
 
 // The methods this part gives the Runtime (composed in index.mjs).
@@ -27,9 +27,10 @@ const dispose = Symbol.dispose || Symbol.for("nodejs.dispose");
 export class Owned {
   static ncccType = "owned object";
 
-  constructor(addr, free, type) {
+  // (device: the Device whose function returned it, or undefined)
+  constructor(addr, free, type, device) {
     this.type = type;
-    this.held = { free, addr, closed: false };
+    this.held = { free, addr, closed: false, device };
     finalizers.register(this, this.held, this);
   }
 
@@ -61,6 +62,11 @@ export class Owned {
       throw new NcccError(`${this.type || "owned"} object was closed`, { kind: "closed" });
     }
     return this.held.addr;
+  }
+
+  [DEVICE_ADDRESS](dev) {
+    if (this.held.device === undefined) return "wasm";
+    return this.held.device === dev ? this[ADDRESS]() : "elsewhere";
   }
 
   toString() { return `${this.type || "owned"}${this.closed ? " (closed)" : ""}: ${this.held.addr}`; }

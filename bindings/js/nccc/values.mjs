@@ -21,6 +21,12 @@ export function valueList() {
 // Values that carry an address (closures, owned objects) say so with
 // this symbol: v[ADDRESS]() is the address, or throws why it has none.
 export const ADDRESS = Symbol("nccc.address");
+// Values of a device's memory (remote/objects.mjs, an owned result of a
+// device's function) answer v[DEVICE_ADDRESS](dev) with their address
+// on device dev, "elsewhere" for another device, "wasm" for one of wasm
+// memory, or throw once freed; a device's function refuses any other
+// value that has an ADDRESS (remote/slots.mjs).
+export const DEVICE_ADDRESS = Symbol("nccc.device.address");
 
 // A 64-bit integer argument as a BigInt in [lo, hi], or the reason.
 function big(v, lo, hi) {

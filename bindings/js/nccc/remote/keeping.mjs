@@ -26,7 +26,7 @@ methods.named = function (name) {
 // (free: a registry name, or an async function of the address).
 methods.owner = function (free, type) {
   const f = typeof free === "function" ? free : this.named(free);
-  return (p) => (p ? new Owned(p, f, type) : null);
+  return (p) => (p ? new Owned(p, f, type, this) : null);
 };
 
 // dev.ownedString(free): a string result's address read from the

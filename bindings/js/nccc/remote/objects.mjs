@@ -9,9 +9,9 @@
 // or, once unreachable, by a finalizer that sends the device's free.
 import abi from "../abi.mjs";
 import { NcccError, vtype } from "../errors.mjs";
-import { packArgument, readScalar, unpackRecord, writeScalar } from "../values.mjs";
+import { DEVICE_ADDRESS, packArgument, readScalar, unpackRecord, writeScalar } from "../values.mjs";
 import { fieldError, refuseShortLived } from "../cdata.mjs";
-import { DEVICE_ADDRESS, formatOf } from "./slots.mjs";
+import { formatOf } from "./slots.mjs";
 
 const freedError = (st) => new NcccError(`${st.what} object was freed`, { kind: "closed" });
 const pathText = (path) => path.map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`)).join("");

@@ -3,16 +3,11 @@
 // one slot's bits, records by the device's layouts, and pointers as
 // device addresses of the device's width.
 import abi from "../abi.mjs";
-import { ADDRESS, GET, PUT, packRecord, unpackRecord } from "../values.mjs";
-import { inWasm } from "../cdata.mjs";
+import { ADDRESS, DEVICE_ADDRESS, GET, PUT, packRecord, unpackRecord } from "../values.mjs";
 import { address, failure } from "./device.mjs";
 
 const RECORD = abi.grammar.record_open, ST = abi.status, BIG = abi.rpc.byte_orders.big;
 
-// A C object in a device's memory (objects.mjs) answers
-// v[DEVICE_ADDRESS](dev) with its address on dev, "elsewhere" for
-// another device, or throws once it was freed.
-export const DEVICE_ADDRESS = Symbol("nccc.remote.address");
 const ADDRESS_CODES = new Set(["p", "F", "c"]);
 
 // One slot's bits as the converters of values.mjs read and write them.
@@ -23,18 +18,17 @@ const scratch = (() => {
 })();
 
 // A device address argument (or an object holding one: a C object of
-// the device, an owned result) as a slot, or why it was refused (a C
-// object in wasm memory: "wasm"); wider than the device's pointers is a
-// failure of kind "remote".
+// the device, an owned result) as a slot, or why it was refused (an
+// object of wasm memory, a C object, an owned result or a closure:
+// "wasm"); wider than the device's pointers is a failure of kind
+// "remote".
 export function pointerSlot(dev, v) {
   if (v !== null && typeof v === "object") {
     if (typeof v[DEVICE_ADDRESS] === "function") {
       v = v[DEVICE_ADDRESS](dev);
       if (typeof v === "string") return v;
-    } else if (inWasm(v)) {
-      return "wasm";
     } else if (typeof v[ADDRESS] === "function") {
-      v = v[ADDRESS]();
+      return "wasm";
     }
   }
   if (v === null || v === undefined) return 0n;
