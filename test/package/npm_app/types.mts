@@ -18,7 +18,8 @@ export const objectBytes = (o: nccc.CObject): string => o.bytes();
 
 // nccc/remote and nccc/remote/node: their own declarations, through the
 // package's "exports".
-import { connect, webSocketLink, outcomeUnknown, crc16, type Device, type RemoteClosure } from "nccc/remote";
+import { connect, webSocketLink, outcomeUnknown, crc16, type Device, type RemoteClosure, type Bound,
+  type RemoteObject, type RemoteRecords } from "nccc/remote";
 import { execLink, tcpLink, openLink } from "nccc/remote/node";
 import { attachBridge } from "nccc/remote/bridge";
 
@@ -38,6 +39,16 @@ export const viaPage = () => connect(webSocketLink("ws://127.0.0.1:8080/nccc-lin
 export const viaText = () => openLink("pty:/dev/pts/3");
 export const unknown: boolean = outcomeUnknown(0) && crc16(0xffff, new Uint8Array(1)) > 0;
 export const bridged = attachBridge({ on: () => undefined }, { link: "tcp:5555" });
+// C objects in a device's memory: new (a method, not a constructor), views of N records
+export async function remoteObjects(m: Bound): Promise<number> {
+  const o: RemoteObject = await m.new("cd_point", { x: 1 });
+  const r: RemoteRecords = m.view("cd_point", o, 3);
+  await r.set(1, "x", 2);
+  await o.assign(await r.at(1).record());
+  return r.length;
+}
+// @ts-expect-error: a view of N records has no record()
+export const recordsRecord = (r: RemoteRecords) => r.record();
 // @ts-expect-error: connect's timeoutMs is a number
 connect(execLink(["dev"]), { timeoutMs: "fast" });
 // @ts-expect-error: execLink takes the argv as an array
