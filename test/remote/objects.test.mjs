@@ -172,7 +172,7 @@ test("an unreachable object is freed on the device by the finalizer", async (t) 
   assert.deepEqual(await dev.read(a, 8), new Uint8Array(8));
   // the device refuses a read of a freed block (ERR_RPC_FREED)
   let freed = false;
-  for (let k = 0; k < 50 && !freed; k++) {
+  for (let k = 0; k < 200 && !freed; k++) {
     globalThis.gc();
     await sleep(20);
     freed = await dev.read(a, 8).then(() => false, (e) => e.status === abi.status.ERR_RPC_FREED);
