@@ -118,7 +118,13 @@ test("whole records copied out and in", async (t) => {
   await assert.rejects(p.assign(new Uint8Array(3)), isError("type", "bad argument #1 to 'assign' (struct cd_point: 8 bytes expected, got 3)"));
   await assert.rejects(p.assign({ z: 1 }), isError("field"));
   assert.deepEqual(await p.record(), { x: 0, y: 9 });
-  for (const o of [ev, copy, q]) await o.free();
+  for (const o of [ev, copy]) await o.free();
+  // freed without waiting: unusable at once, and the device's next
+  // request finds the memory freed
+  const qa = q.address;
+  q[Symbol.dispose]();
+  assert.equal(q.freed, true);
+  await assert.rejects(dev.read(qa, 8), (e) => e.status === abi.status.ERR_RPC_FREED);
   await p[Symbol.asyncDispose]();
   assert.equal(p.freed, true);
   await assert.rejects(p.record(), isError("closed"));

@@ -109,6 +109,8 @@ export interface RemoteObject {
   free(): Promise<boolean>;
   close(): Promise<boolean>;
   [Symbol.asyncDispose](): Promise<boolean>;
+  /** frees without waiting */
+  [Symbol.dispose](): void;
 }
 
 /** count records in a row in a device's memory (view(name, p, count)); indexes checked. */
@@ -127,6 +129,8 @@ export interface RemoteRecords {
   free(): Promise<boolean>;
   close(): Promise<boolean>;
   [Symbol.asyncDispose](): Promise<boolean>;
+  /** frees without waiting */
+  [Symbol.dispose](): void;
 }
 
 /** A module bound to a device: async functions, constants and the helpers. */

@@ -18,6 +18,7 @@ const pathText = (path) => path.map((p) => (typeof p === "number" ? `[${p}]` : `
 const decoder = new TextDecoder();
 const POINTER_KINDS = new Set(["pointer", "string", "function"]);
 const asyncDispose = Symbol.asyncDispose || Symbol.for("nodejs.asyncDispose");
+const dispose = Symbol.dispose || Symbol.for("nodejs.dispose");
 
 // What an object made by new frees: {dev, addr, done}. One collected
 // unfreed is freed on the device when the registry's callback runs (a
@@ -192,6 +193,10 @@ export class RemoteObject {
 
   [asyncDispose]() { return this.free(); }
 
+  // frees without waiting (requests go in order: the next finds it
+  // done); a failure has nobody to hear it
+  [dispose]() { this.free().catch(() => {}); }
+
   toString() {
     const st = this.#state;
     return st.freed ? `freed ${st.what}` : `${st.owned ? "C object" : "view of"} ${st.what} at 0x${this.#addr.toString(16)} on the device`;
@@ -279,6 +284,10 @@ export class RemoteRecords {
   close() { return this.free(); }
 
   [asyncDispose]() { return this.free(); }
+
+  // frees without waiting (requests go in order: the next finds it
+  // done); a failure has nobody to hear it
+  [dispose]() { this.free().catch(() => {}); }
 
   toString() { return `${this.#state.freed ? "freed " : ""}view of ${this.length} ${this.#state.what} on the device`; }
 }
