@@ -15,7 +15,7 @@ the conversions its record asks for.
 
 from stubgen.host import HostModule
 from stubgen.literal import LiteralSyntax, write_literal
-from stubgen.model.binding import records
+from stubgen.model.binding import data_records
 from stubgen.source import Source
 
 
@@ -49,6 +49,6 @@ def emit(module, idl_name):
         -- (bindings/lua/nccc/binder.lua; docs/LUA.md, "Generated modules"):
         --   local m = require("%s").bind(nccc.open(path))
         """ % host.name)
-    write_literal(src, records(module), LUA,
+    write_literal(src, data_records(module), LUA,
                   before='return require("nccc.binder").module(', after=")")
     return {host.name + ".lua": str(src)}

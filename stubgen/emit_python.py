@@ -19,7 +19,7 @@ import keyword
 from stubgen import abi as abi_source
 from stubgen.host import HostModule
 from stubgen.literal import LiteralSyntax, write_literal
-from stubgen.model.binding import records
+from stubgen.model.binding import data_records
 from stubgen.source import Source
 
 ABI = abi_source.load()
@@ -96,7 +96,7 @@ def _emit_module(host, module):
     src.blank()
     src.blank()
     src.line("# the module's binding records (docs/BINDING.md)")
-    write_literal(src, records(module), PYTHON, before="BINDING = ",
+    write_literal(src, data_records(module), PYTHON, before="BINDING = ",
                   indent="    ")
     src.line("CLASSES = {%s}" % ", ".join(
         "%r: %s" % (name, _class_name(name))

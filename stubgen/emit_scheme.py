@@ -26,7 +26,7 @@ cannot.
 
 from stubgen.host import HostModule
 from stubgen.literal import LiteralSyntax, literal_lines
-from stubgen.model.binding import records
+from stubgen.model.binding import data_records
 from stubgen.source import Source
 
 _HELPERS = ("bind!", "runtime", "layout", "callback", "callback-signature",
@@ -63,7 +63,7 @@ def emit(module, idl_name):
     src.blank()
     src.line(";; the module's binding records (docs/BINDING.md): objects as "
              "alists, arrays as lists")
-    lines = literal_lines(records(module), SCHEME)
+    lines = literal_lines(data_records(module), SCHEME)
     src.line("(r:define %records")
     src.line("  (r:quote")
     for line in lines[:-1]:

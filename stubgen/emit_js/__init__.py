@@ -19,7 +19,7 @@ bindings/js/nccc/special.mjs).
 from stubgen.emit_js.types import emit_types
 from stubgen.host import HostModule
 from stubgen.literal import LiteralSyntax, json_string, write_literal
-from stubgen.model.binding import records
+from stubgen.model.binding import data_records
 from stubgen.source import Source
 
 
@@ -44,7 +44,7 @@ def emit(module, idl_name):
         //   import * as %s from "./%s.mjs";
         //   const m = %s.bind(await nccc.load(wasm));
         """ % (host.name, host.name, host.name))
-    write_literal(src, records(module), JS, before="const M = ", after=";")
+    write_literal(src, data_records(module), JS, before="const M = ", after=";")
     src.blank()
     src.line("export const name = M.module;")
     src.line("// bind(rt): the module bound to a runtime from nccc.load")

@@ -6,9 +6,11 @@
     m.add(40, 2)?   // 42
 
 One safe method per IDL function, printed from its binding record
-(stubgen/model/binding.py: its error name, and which pointers are slices
-with which counts) and its lowered slots (stubgen/model/lower.py), whose
-C types give the Rust types: scalars as their Rust types, a pointer with
+(stubgen/model/binding.py: its error name, its parameters' names and its
+parameters' and results' types (params and results, slots.py), and which
+pointers are slices with which counts), the callbacks of its closure
+slots still from the lowered callbacks (stubgen/model/lower.py): scalars
+as their Rust types, a pointer with
 a count (a value description) and that count as one slice, strings as
 &str, [out]/[inout] values in a tuple, errno and status as Result<T,
 nccc::Error>, records passed by value as #[repr(C)] types whose layout
@@ -31,20 +33,16 @@ from stubgen.emit_rust.callbacks import (ClosureSlot, callback_sigs,
 from stubgen.emit_rust.objects import (emit_constructors, emit_layouts,
                                        emit_named, emit_records)
 from stubgen.emit_rust.records import by_value, emit_record
-from stubgen.emit_rust.types import (code_rust, ident, pointee_rust,
-                                     record_name, rust_str, sigs, slot_at,
-                                     value_rust)
+from stubgen.emit_rust.slots import Slots
+from stubgen.emit_rust.types import (code_rust, ident, rust_str, sigs, slot_at,
+                                     text_pointee, text_rust, value_rust)
 from stubgen.source import Source
 
 
-def _typed(lf):
-    """Whether the Rust target types this function."""
-    f = lf.function
-    if lf.extra_out:
-        return False
-    if f.packed is not None and any(s.role == "module" for s in f.in_slots):
-        return False
-    return True
+def _typed(slots):
+    """Whether the Rust target types a function of these slots: not with
+    a '*' result side, nor a packed declaration taking its module."""
+    return not slots.variable_out and not any(s.role == "module" for s in slots.ins)
 
 
 class _Call:
@@ -55,6 +53,7 @@ class _Call:
     def __init__(self, host, lf):
         self.host, self.lf, self.f = host, lf, lf.function
         self.record = record = host.function_records[lf.name]
+        self.slots = Slots(record)
         self.qname = record["error_name"]
         self.params = []        # "name: Type"
         self.pre = []           # statements before the call
@@ -77,9 +76,8 @@ class _Call:
 
 def _param(call, slot):
     """The Rust parameter of an in slot of role arg/inout/target."""
-    p = slot.param
-    name = ident(p.name if p is not None and p.name else "arg%d" % slot.index.fixed)
-    pos = call.lf.position(slot)
+    name = ident(slot.name or "arg%d" % slot.index.fixed)
+    pos = slot.position
     if slot.role == "target":
         call.params.append("%s: nccc::FnPtr" % name)
         call.slot_in(slot, "nccc::Value::to_slot(%s)" % name)
@@ -90,9 +88,8 @@ def _param(call, slot):
     if pos in call.kept and (slot.code == STRING_CODE or counted(call.values.get(pos))):
         _kept_param(call, slot, name, pos)
         return
-    t = slot.type
     if slot.record is not None:
-        call.params.append("%s: %s" % (name, record_name(slot.record)))
+        call.params.append("%s: %s" % (name, ident(slot.record)))
         call.pre.append("nccc::Record::to_slots(%s, &mut input[%s..]);"
                         % (name, slot_at(slot.index)))
         return
@@ -102,7 +99,7 @@ def _param(call, slot):
     if counted(call.values.get(pos)):
         _slice_param(call, slot, name, call.values[pos])
         return
-    call.params.append("%s: %s" % (name, value_rust(t)))
+    call.params.append("%s: %s" % (name, text_rust(slot.type)))
     call.slot_in(slot, "nccc::Value::to_slot(%s)" % name)
     _nonnull(call, slot, name, pos)
 
@@ -115,7 +112,7 @@ def _nonnull(call, slot, name, pos):
 
 
 def _string_param(call, slot, name, pos):
-    nullable = slot.info is not None and slot.info.nullable is True
+    nullable = pos in call.record.get("nullable", ())
     c = "%s_c" % name.replace("r#", "")
     if nullable:
         call.params.append("%s: Option<&str>" % name)
@@ -134,26 +131,25 @@ def _string_param(call, slot, name, pos):
 def _slice_param(call, slot, name, d):
     """A pointer with a count (its value description d) and that count:
     one slice."""
-    t = slot.type.resolved()
-    mutable = not t.target.is_const
-    elem = pointee_rust(slot.type)
+    elem, const = text_pointee(slot.type)
+    mutable = not const
     call.params.append("%s: &%s[%s]" % (name, "mut " if mutable else "", elem))
     call.slot_in(slot, "%s.as%s_ptr() as usize as u64" % (name, "_mut" if mutable else ""))
-    count = call.lf.in_slots[d["count"]["arg"] - 1]
+    count = call.slots.ins[d["count"]["arg"] - 1]
     call.slot_in(count, "nccc::Value::to_slot(%s.len() as %s)"
-                 % (name, value_rust(count.type)))
+                 % (name, text_rust(count.type)))
 
 
 def _kept_param(call, slot, name, pos):
     """A string or slice the library keeps ([kept=OWNER]): a value the
     method takes over (a &str copied with its NUL, an nccc::Vec) and hands
     to nccc::kept after the call, held until the owner is freed."""
-    owner = ident(call.lf.in_slots[call.kept[pos] - 1].param.name)
+    owner = ident(call.slots.ins[call.kept[pos] - 1].name)
     keep = "nccc::kept::keep(%s.addr(), %d, nccc::Box::new(%%s));" % (owner, pos)
     if slot.code == STRING_CODE:
         c = "%s_c" % name.replace("r#", "")
         copy = "nccc::kept::c_string(%%s).map_err(|e| e.about(%s, %d))?" % (rust_str(call.qname), pos)
-        if slot.info.nullable is True:
+        if pos in call.record.get("nullable", ()):
             call.params.append("%s: Option<&str>" % name)
             call.pre.append("let %s = match %s { Some(t) => Some(%s), None => None };"
                             % (c, name, copy % "t"))
@@ -165,23 +161,22 @@ def _kept_param(call, slot, name, pos):
             call.slot_in(slot, "%s.as_ptr() as usize as u64" % c)
             call.keeps.append(keep % c)
         return
-    mutable = not slot.type.resolved().target.is_const
-    call.params.append("%s%s: nccc::Vec<%s>" % ("mut " if mutable else "", name,
-                                               pointee_rust(slot.type)))
+    elem, const = text_pointee(slot.type)
+    mutable = not const
+    call.params.append("%s%s: nccc::Vec<%s>" % ("mut " if mutable else "", name, elem))
     call.slot_in(slot, "%s.as%s_ptr() as usize as u64" % (name, "_mut" if mutable else ""))
-    count = call.lf.in_slots[call.values[pos]["count"]["arg"] - 1]
-    call.slot_in(count, "nccc::Value::to_slot(%s.len() as %s)" % (name, value_rust(count.type)))
+    count = call.slots.ins[call.values[pos]["count"]["arg"] - 1]
+    call.slot_in(count, "nccc::Value::to_slot(%s.len() as %s)" % (name, text_rust(count.type)))
     call.keeps.append(keep % name)
 
 
 def _results(call):
     """The results, from the out slots and the record's owned ones."""
-    lf = call.lf
     rec = call.record
     # by result position: what the caller owns, and its free function
     owned = {o["result"]: o for o in [rec.get("owned")] + rec.get("owned_strings", [])
              + rec.get("owned_pointers", []) if o is not None}
-    for j, slot in enumerate(lf.out_slots):
+    for j, slot in enumerate(call.slots.outs):
         at = slot_at(slot.index)
         if slot.role == "errno":
             call.checks.append("let errno = output[%s] as i32; if errno != 0 { return Err(nccc::Error::errno(%s, errno)); }"
@@ -192,9 +187,9 @@ def _results(call):
                                % (at, rust_str(call.qname)))
             continue
         if slot.record is not None:
-            call.results.append((record_name(slot.record),
+            call.results.append((ident(slot.record),
                                  "<%s as nccc::Record>::from_slots(&output[%s..])"
-                                 % (record_name(slot.record), at)))
+                                 % (ident(slot.record), at)))
         elif j + 1 in owned and owned[j + 1].get("kind", "string") == "string":
             free = "self.f_%s" % owned[j + 1]["free"]
             call.results.append(("nccc::String", "owned_string_result(output[%s], %s)?" % (at, free)))
@@ -203,14 +198,14 @@ def _results(call):
                                  "string_result(output[%s])?" % at))
         elif j + 1 in owned:
             # an owned object: the return value, or an [out] pointer
-            marker = pointee_rust(slot.type)
+            marker = text_pointee(slot.type)[0]
             sets = _set_names(call.host, owned[j + 1].get("frees"))
             call.results.append(("nccc::Owned<%s>" % marker,
                                  "nccc::Owned::%s(nccc::Value::from_slot(output[%s]), self.f_%s%s)"
                                  % ("with_sets" if sets else "new", at, owned[j + 1]["free"],
                                     ", " + sets if sets else "")))
         else:
-            call.results.append((value_rust(slot.type),
+            call.results.append((text_rust(slot.type),
                                  "nccc::Value::from_slot(output[%s])" % at))
 
 
@@ -224,11 +219,12 @@ def _set_names(host, sets):
 
 def _method(host, lf):
     call = _Call(host, lf)
-    for slot in lf.in_slots:
+    for slot in call.slots.ins:
         if slot.role == "closure":
-            pos = lf.position(slot)
-            closure = ClosureSlot(lf, next(c for c in call.record["closures"] if c["arg"] == pos),
-                                  slot, next(c for c in lf.closures if c.slot is slot).params)
+            # the callbacks' own slots are still the lowered callback's
+            c_slot = lf.in_slots[slot.position - 1]
+            closure = ClosureSlot(lf, next(c for c in call.record["closures"] if c["arg"] == slot.position),
+                                  c_slot, next(c for c in lf.closures if c.slot is c_slot).params)
             if closure.set_name is not None:
                 set_closure_params(call, closure)
             else:
@@ -248,7 +244,7 @@ def rust_signature(module, idl_name, name):
     over raw slots)."""
     host = _host(module, idl_name)
     lf = next((f for f in host.functions if f.name == name), None)
-    if lf is None or not _typed(lf):
+    if lf is None or not _typed(Slots(host.function_records[name])):
         return None
     call = _method(host, lf)
     return call.params, call.types
@@ -290,8 +286,8 @@ def _typed_method(src, host, lf):
             _method_name(lf), "".join(", " + p for p in call.params), ret), "}"):
         for line in checks:
             src.line(line)
-        src.line("let mut input = [0u64; %s];" % (slot_at(lf.function.n_in) or "0"))
-        src.line("let mut output = [0u64; %s];" % (slot_at(lf.function.n_out) or "0"))
+        src.line("let mut input = [0u64; %s];" % (slot_at(call.slots.n_in) or "0"))
+        src.line("let mut output = [0u64; %s];" % (slot_at(call.slots.n_out) or "0"))
         # strings lent to C wrap the rest: each a closure giving the result
         for opening, _ in call.wrap:
             src.line(opening.replace("| {", ": usize| -> Result<%s, nccc::Error> {" % ret))
@@ -312,7 +308,7 @@ def _typed_method(src, host, lf):
         src.line("nccc::callback::take_panic(%s)?;" % rust_str(call.qname))
         if "frees" in call.record:
             # the destructor freed argument 1: its closure groups go
-            owner = ident(lf.in_slots[0].param.name)
+            owner = ident(call.slots.ins[0].name)
             src.line("nccc::with_alloc! { nccc::sets::release(%s, %s.addr()); }"
                      % (_set_names(host, call.record["frees"]), owner))
         if "thunks" in call.record:
@@ -397,7 +393,7 @@ def emit(module, idl_name):
     src.line("#[cfg(%s)]" % _static_cfg(host))
     with src.block('extern "C" {', "}"):
         for lf in host.functions:
-            if _typed(lf):
+            if _typed(Slots(host.function_records[lf.name])):
                 src.line("fn %s(input: *const u64, output: *mut u64);" % _symbol(host, lf))
     src.blank()
     src.line("/// The module bound to a runtime: one method per function.")
@@ -419,7 +415,7 @@ def emit(module, idl_name):
         emit_constructors(src)
         for lf in host.functions:
             src.blank()
-            if _typed(lf):
+            if _typed(Slots(host.function_records[lf.name])):
                 _typed_method(src, host, lf)
             else:
                 _raw_method(src, host, lf)
@@ -515,10 +511,11 @@ def _bind(src, host, module):
             rec = host.function_records[lf.name]
             src.line("let (f_%s, t) = rt.bind_targets(%s, %s)?; targets &= t;"
                      % (lf.name, rust_str(host.qualified(lf.name)), sigs(rec["signatures"])))
-            if _typed(lf):
+            slots = Slots(rec)
+            if _typed(slots):
                 src.line("let f_%s = f_%s.sized(%s, %s, %s)?;" % (
-                    lf.name, lf.name, slot_at(lf.function.n_in) or "0",
-                    slot_at(lf.function.n_out) or "0", rust_str(rec["error_name"])))
+                    lf.name, lf.name, slot_at(slots.n_in) or "0",
+                    slot_at(slots.n_out) or "0", rust_str(rec["error_name"])))
         src.line("if targets == 0 { return Err(nccc::Error::new(nccc::ErrorKind::Signature, MODULE, \"no target agrees with every signature\")); }")
         with src.block("let constants = Constants {", "};"):
             for c in module.constants:

@@ -92,6 +92,32 @@ def pointee_rust(t):
     return value_rust(target)
 
 
+def text_rust(text):
+    """The Rust type of a value of a record's type text (docs/BINDING.md,
+    "Types"), as value_rust of the C type."""
+    if text.startswith("{"):
+        return ident(text[1:-1])
+    if text.startswith("["):
+        elem, count = text[1:-1].rsplit("; ", 1)
+        return "[%s; %s]" % (text_rust(elem), count)
+    if text.startswith("*"):
+        return "nccc::Ptr"
+    if text in ("void", "function"):
+        return "()"
+    return code_rust(text)
+
+
+def text_pointee(text):
+    """(the Rust type of what a pointer's type text points to, as
+    pointee_rust; whether it is const)."""
+    target = text[1:]
+    const = target.startswith("const ")
+    target = target[len("const "):] if const else target
+    if target.startswith("[") or target in ("void", "function"):
+        return "()", const
+    return text_rust(target), const
+
+
 def rust_str(text):
     """A Rust string literal."""
     return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
@@ -104,8 +130,9 @@ def sigs(signatures, nul=False):
 
 
 def slot_at(index):
-    """A SlotIndex as a Rust expression: fixed + the records' slots."""
+    """A SlotIndex as a Rust expression: fixed + the records' slots (the
+    records as C types, or by name)."""
     parts = [str(index.fixed)] if index.fixed or not index.records else []
-    parts += ["<%s as nccc::Record>::SLOTS" % record_name(r)
+    parts += ["<%s as nccc::Record>::SLOTS" % (ident(r) if isinstance(r, str) else record_name(r))
               for r in index.records]
     return " + ".join(parts)

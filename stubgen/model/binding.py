@@ -18,7 +18,8 @@ or absent is left out, so a plain function's record is its names,
 signatures and argument count.
 """
 
-from stubgen.ctype import Array, Record, array_depth
+from stubgen.ctype import (FUNCTION_CODE, INT_CODE, Array, Record,
+                           array_depth)
 from stubgen.model.lower import lower
 
 
@@ -51,10 +52,46 @@ def _owned(o):
     return rec
 
 
+def type_text(t):
+    """The C type t as a record spells it (docs/BINDING.md, "Types"): a
+    scalar's code (a target-dependent one by its name, NCCC_SIG_LONG), an
+    enum's INT_CODE, "{NAME}" a struct, union or opaque type, "*" then
+    "const " (a const pointee) then the pointee a pointer, FUNCTION_CODE
+    a function pointer, "[T; N]" an array, "void" and "function"."""
+    if t is None:
+        return "void"
+    r = t.resolved()
+    kind = r.kind
+    if kind in ("struct", "union", "opaque"):
+        return "{%s}" % r.decl.name
+    if kind == "pointer":
+        return "*" + ("const " if r.target.is_const else "") + type_text(r.target)
+    if kind == "array":
+        return "[%s; %s]" % (type_text(r.elem), r.size)
+    if kind == "enum":
+        return INT_CODE
+    if kind == "funcptr":
+        return FUNCTION_CODE
+    if kind in ("void", "function"):
+        return kind
+    return r.code
+
+
+def _slot(s, plain, named=True):
+    """A slot's name, type and role (left out when it is plain)."""
+    rec = {"name": s.name, "type": type_text(s.type)} if named else \
+        {"type": type_text(s.type)}
+    if s.role not in plain:
+        rec["role"] = s.role
+    return rec
+
+
 def function_record(module_name, lf):
     """The record of one function (a LoweredFunction)."""
     rec = {"name": lf.name, "error_name": module_name + "." + lf.name,
-           "signatures": list(lf.signatures), "in_count": len(lf.in_slots)}
+           "signatures": list(lf.signatures), "in_count": len(lf.in_slots),
+           "params": [_slot(s, ("arg",)) for s in lf.in_slots],
+           "results": [_slot(s, ("return", "out"), named=False) for s in lf.out_slots]}
     optional = {
         "nonnull": [lf.position(s) for s in lf.nonnull],
         "nullable": [lf.position(s) for s in lf.nullable],
@@ -146,6 +183,20 @@ def records(module):
     if module.binding_records is None:
         module.binding_records = _records(module)
     return module.binding_records
+
+
+# What only a host that types its values reads (Rust's methods): the
+# data modules of the other hosts, whose binders convert by the
+# signatures, leave these keys of a function out (data_records).
+TYPED_KEYS = ("params", "results")
+
+
+def data_records(module):
+    """records(module) without the TYPED_KEYS of its functions: what the
+    generated modules of Lua, Python, JavaScript and Scheme hold."""
+    rec = records(module)
+    return dict(rec, functions=[{k: v for k, v in f.items() if k not in TYPED_KEYS}
+                                for f in rec["functions"]])
 
 
 def _records(module):

@@ -57,10 +57,23 @@ def test_the_schema_refuses_a_record_that_breaks_it():
     assert not validator.is_valid(broken)
 
 
-def test_plain_function_is_names_signatures_and_count():
+def test_plain_function_is_names_signatures_count_and_slots():
     assert _function(_fx(), "add") == {
         "name": "add", "error_name": "fx.add", "signatures": ["ll:l"],
-        "in_count": 2}
+        "in_count": 2, "params": [{"name": "a", "type": "l"}, {"name": "b", "type": "l"}],
+        "results": [{"type": "l"}]}
+
+
+def test_slots_spell_their_c_types_and_roles():
+    rec = _fx()
+    # a const pointee, its count; an owned [out] pointer to a pointer
+    assert _function(rec, "crc")["params"] == [
+        {"name": "buf", "type": "*const B"}, {"name": "n", "type": "i"}]
+    assert _function(rec, "open_obj")["results"] == [
+        {"type": "i"}, {"type": "*{fx_obj}"}]
+    # a closure's context slot, its role given
+    assert _function(rec, "sum")["params"] == [
+        {"name": "ctx", "type": "*void", "role": "closure"}]
 
 
 def test_nonnull_and_nullable_positions():
