@@ -221,10 +221,8 @@ def _method(host, lf):
     call = _Call(host, lf)
     for slot in call.slots.ins:
         if slot.role == "closure":
-            # the callbacks' own slots are still the lowered callback's
-            c_slot = lf.in_slots[slot.position - 1]
-            closure = ClosureSlot(lf, next(c for c in call.record["closures"] if c["arg"] == slot.position),
-                                  c_slot, next(c for c in lf.closures if c.slot is c_slot).params)
+            closure = ClosureSlot(call, next(c for c in call.record["closures"]
+                                             if c["arg"] == slot.position), slot)
             if closure.set_name is not None:
                 set_closure_params(call, closure)
             else:
@@ -255,11 +253,8 @@ def _host(module, idl_name):
     function and callback type (stubgen/model/binding.py), which the
     emitter reads its facts from."""
     host = HostModule(module, idl_name)
-    lowered = {lc.callback: lc for lc in host.callbacks}
-    host.lowered_callback = lowered.get
     host.function_records = {lf.name: function_record(host.name, lf) for lf in host.functions}
     host.callback_records = {lc.name: callback_record(lc) for lc in host.callbacks}
-    host.callback_lowered = {lc.name: lc for lc in host.callbacks}
     host.closure_set_records = {cs.name: closure_set_record(cs) for cs in host.closure_sets}
     return host
 

@@ -7,8 +7,9 @@ are slices (and which are their counts, left out) comes from the
 callback record's value descriptions (stubgen/model/binding.py)."""
 
 from stubgen.ctype import ERRNO_CODE, STRING_CODE
-from stubgen.emit_rust.types import (ident, pointee_rust, record_name,
-                                     rust_str, sigs, slot_at, value_rust)
+from stubgen.emit_rust.slots import Slots
+from stubgen.emit_rust.types import (ident, rust_str, sigs, slot_at,
+                                     text_pointee, text_rust)
 from stubgen.emit_rust.values import counted, counts, described, string_array
 from stubgen.model.binding import callback_record
 from stubgen.model.lower import LoweredCallback
@@ -16,18 +17,19 @@ from stubgen.model.lower import LoweredCallback
 
 class ClosureSlot:
     """A closure slot as the emitter reads it: its function record's
-    closure (scope, nullable, the closure set with its owner and member)
-    with the slot and the C parameters it carries (their names and
-    callback types)."""
+    closure (scope, nullable, the closure set with its owner and member,
+    the names and callback types of the C parameters it carries) with
+    its slot (slots.py) and the owner's."""
 
-    def __init__(self, lf, record, slot, params):
-        self.slot, self.params = slot, params
+    def __init__(self, call, record, slot):
+        self.slot = slot
+        self.params = list(zip(record.get("names", ()), record["callbacks"]))
         self.scope = record["scope"]
         self.nullable = record.get("nullable", False)
         s = record.get("set")
         self.set_name = s["name"] if s else None
         self.member = s.get("member") if s else None
-        self.owner = lf.in_slots[s["owner"] - 1] if s else None
+        self.owner = call.slots.ins[s["owner"] - 1] if s else None
 
 
 def closure_params(call, closure):
@@ -35,27 +37,27 @@ def closure_params(call, closure):
     claimed together (a group when several share the context)."""
     heap = closure.scope != "call"
     members = []
-    for k, p in enumerate(closure.params):
-        name = ident(p.name or "callback%d" % k)
-        lc = call.host.lowered_callback(p.callback)
-        members.append((name, lc, _closure_param(call, closure, name, lc, heap)))
+    for param, callback in closure.params:
+        name = ident(param)
+        cb = call.host.callback_records[callback]
+        members.append((name, cb, _closure_param(call, closure, name, cb, heap)))
     scope = closure.scope.upper()
     raw = []
-    for name, lc, n_outs in members:
-        cb = lc.callback
-        body = _cb_body(name, lc, n_outs, heap)
-        n_in, n_out = slot_at(cb.n_in), slot_at(cb.n_out)
-        sig = "pick_signature(self.target, %s)" % callback_sigs(call.host, lc.name, nul=True)
+    for name, cb, n_outs in members:
+        slots = Slots(cb, callback=True)
+        body = _cb_body(name, cb, n_outs, heap)
+        n_in, n_out = slot_at(slots.n_in), slot_at(slots.n_out)
+        sig = "pick_signature(self.target, %s)" % callback_sigs(call.host, cb["name"], nul=True)
         unwrap = "%s.map(|mut %s| " % (name, name) if closure.nullable else ""
         close = ")" if closure.nullable else ""
         if heap:
             raw.append("let %s_raw: Option<nccc::callback::Callback> = %s%s(%s, %s, %s, %s)%s;"
                        % (name, unwrap, "" if closure.nullable else "Some(",
-                          _boxed_slot_closure(cb, n_outs, body), n_in, n_out, sig,
+                          _boxed_slot_closure(slots, n_outs, body), n_in, n_out, sig,
                           close if closure.nullable else ")"))
         else:
             raw.append("let mut %s_fn = %s|%s: &[u64], %s: &mut [u64]| { %s }%s;"
-                       % (name, unwrap, _in_name(cb), _out_name(n_outs), body, close))
+                       % (name, unwrap, _in_name(slots), _out_name(n_outs), body, close))
             if closure.nullable:
                 raw.append("let %s_entry = %s_fn.as_mut().map(|f| nccc::callback::Entry::new(f, %s, %s));"
                            % (name, name, n_in, n_out))
@@ -98,14 +100,14 @@ def callback_sigs(host, callback, nul=False):
     return sigs(host.callback_records[callback]["signatures"], nul)
 
 
-def _closure_param(call, closure, name, lc, heap):
-    """Adds the Rust parameter of callback `name` of lowered type lc;
-    gives the number of values its closure returns."""
-    args = [_cb_arg_type(s, d) for _, s, d in _cb_args(lc)]
+def _closure_param(call, closure, name, cb, heap):
+    """Adds the Rust parameter of callback `name` of type cb (its
+    record); gives the number of values its closure returns."""
+    args = [_cb_arg_type(s, d) for _, s, d in _cb_args(cb)]
     # a string a callback gives C must outlive the callback: the closure
     # returns it as a pointer it keeps valid itself
     outs = ["nccc::Ptr" if s.code == STRING_CODE else _value_type(s)
-            for s in lc.callback.out_slots if s.code != ERRNO_CODE]
+            for s in Slots(cb, callback=True).outs if s.code != ERRNO_CODE]
     ret = "()" if not outs else outs[0] if len(outs) == 1 else "(%s)" % ", ".join(outs)
     fn = "FnMut(%s) -> %s" % (", ".join(args), ret)
     ty = "nccc::Box<dyn %s + Send + 'static>" % fn if heap else "&mut dyn %s" % fn
@@ -115,10 +117,10 @@ def _closure_param(call, closure, name, lc, heap):
     return len(outs)
 
 
-def _boxed_slot_closure(cb, n_outs, body):
+def _boxed_slot_closure(slots, n_outs, body):
     return ("nccc::Box::new(move |%s: &[u64], %s: &mut [u64]| { %s }) as "
             "nccc::Box<dyn FnMut(&[u64], &mut [u64]) + Send>"
-            % (_in_name(cb), _out_name(n_outs), body))
+            % (_in_name(slots), _out_name(n_outs), body))
 
 
 def set_closure_params(call, closure):
@@ -126,24 +128,24 @@ def set_closure_params(call, closure):
     closure parameter, registered as its member of the owner's group
     (nccc::sets::register; None passes NULL when [nullable]); the
     [context=S] parameter is no parameter: its slot takes the group."""
-    owner = ident(closure.owner.param.name)
-    cbs = [call.host.callback_lowered[m["callback"]].callback
+    owner = ident(closure.owner.name)
+    cbs = [Slots(call.host.callback_records[m["callback"]], callback=True)
            for m in call.host.closure_set_records[closure.set_name]["members"]]
     members = "&[%s]" % ", ".join(
         "(pick_signature(self.target, %s), %s, %s)"
-        % (callback_sigs(call.host, cb.name, nul=True), slot_at(cb.n_in), slot_at(cb.n_out))
-        for cb in cbs)
+        % (callback_sigs(call.host, m["callback"], nul=True), slot_at(cb.n_in), slot_at(cb.n_out))
+        for m, cb in zip(call.host.closure_set_records[closure.set_name]["members"], cbs))
     where = "self.rt, %s, %s, %s" % (rust_str(call.host.qualified(closure.set_name)), owner, members)
     if closure.member is None:
-        ctx = "%s_ctx" % ident(closure.slot.param.name).replace("r#", "")
+        ctx = "%s_ctx" % ident(closure.slot.name).replace("r#", "")
         call.claims.append("let %s = nccc::sets::context(%s)?;" % (ctx, where))
         call.slot_in(closure.slot, ctx)
         return
-    p = closure.params[0]
-    name = ident(p.name)
-    lc = call.host.lowered_callback(p.callback)
-    n_outs = _closure_param(call, closure, name, lc, True)
-    raw = _boxed_slot_closure(p.callback, n_outs, _cb_body(name, lc, n_outs, True))
+    param, callback = closure.params[0]
+    name = ident(param)
+    cb = call.host.callback_records[callback]
+    n_outs = _closure_param(call, closure, name, cb, True)
+    raw = _boxed_slot_closure(Slots(cb, callback=True), n_outs, _cb_body(name, cb, n_outs, True))
     ctx = "%s_ctx" % name.replace("r#", "")
     if closure.nullable:
         call.claims.append("let %s_given = %s.is_some();" % (ctx, name))
@@ -164,29 +166,29 @@ def _cb_index(slot):
     return "%s - 1" % slot_at(index)
 
 
-def _in_name(cb):
-    return "i" if cb.in_slots else "_i"
+def _in_name(slots):
+    return "i" if slots.ins else "_i"
 
 
 def _out_name(n_outs):
     return "o" if n_outs else "_o"
 
 
-def _cb_args(lc):
+def _cb_args(cb):
     """(position, in slot, value description or None) of each value a
-    callback's closure takes, from the callback record: a slice stands
+    callback's closure takes, from the callback record cb: a slice stands
     for its pointer and its count (the count is left out)."""
-    values = described(callback_record(lc))
+    values = described(cb)
     left_out = counts(values)
-    return [(k, s, values.get(k)) for k, s in enumerate(lc.callback.in_slots, 1)
-            if k not in left_out]
+    return [(s.position, s, values.get(s.position)) for s in Slots(cb, callback=True).ins
+            if s.position not in left_out]
 
 
 def callback_arguments(cb):
     """Per C value a callback of type cb gets (its in slots, in order):
     (k, counted), k the closure argument that gives it, counted when the
     value is the length of that argument's slice."""
-    args = _cb_args(LoweredCallback(cb))
+    args = _cb_args(callback_record(LoweredCallback(cb)))
     at = {pos: k for k, (pos, _, _) in enumerate(args)}
     of_count = {d["count"]["arg"]: at[pos] for pos, _, d in args if counted(d)}
     return [(at[pos], False) if pos in at else (of_count[pos], True)
@@ -199,25 +201,25 @@ def _cb_arg_type(slot, d):
         return "nccc::StrArray<'_>"
     if counted(d):
         # a buffer the callback fills ([out, length=N]) is written
-        return "&%s[%s]" % ("mut " if d.get("fill") else "", pointee_rust(slot.type))
+        return "&%s[%s]" % ("mut " if d.get("fill") else "", text_pointee(slot.type)[0])
     return _value_type(slot)
 
 
 def _value_type(slot):
     """The Rust type of a value a callback takes or gives in one slot."""
     if slot.record is not None:
-        return record_name(slot.record)
+        return ident(slot.record)
     if slot.code == STRING_CODE:
         return "&str"
-    return value_rust(slot.type)
+    return text_rust(slot.type)
 
 
-def _cb_body(name, lc, n_outs, heap):
+def _cb_body(name, cb, n_outs, heap):
     """The slot-level closure around a typed one: arguments from i[k-1]
     (the dispatcher drops env), results into o."""
-    cb = lc.callback
+    slots = Slots(cb, callback=True)
     args = []
-    for _, s, d in _cb_args(lc):
+    for _, s, d in _cb_args(cb):
         # in[0] is the environment word: the closure gets in[1..]
         at = _cb_index(s)
         if string_array(d):
@@ -225,15 +227,15 @@ def _cb_body(name, lc, n_outs, heap):
         elif counted(d):
             args.append("nccc::callback::%s(i[%s], i[%s])"
                         % ("slice_arg_mut" if d.get("fill") else "slice_arg",
-                           at, _cb_index(cb.in_slots[d["count"]["arg"] - 1])))
+                           at, _cb_index(slots.ins[d["count"]["arg"] - 1])))
         elif s.record is not None:
-            args.append("<%s as nccc::Record>::from_slots(&i[%s..])" % (record_name(s.record), at))
+            args.append("<%s as nccc::Record>::from_slots(&i[%s..])" % (ident(s.record), at))
         elif s.code == STRING_CODE:
             args.append("nccc::callback::str_arg(i[%s])" % at)
         else:
             args.append("nccc::Value::from_slot(i[%s])" % at)
     call = "%s(%s)" % (name, ", ".join(args))
-    outs = [s for s in cb.out_slots if s.code != ERRNO_CODE]
+    outs = [s for s in slots.outs if s.code != ERRNO_CODE]
     if not outs:
         return "%s;" % call
     stores = []

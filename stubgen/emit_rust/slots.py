@@ -51,20 +51,24 @@ def signature_items(side):
     return items
 
 
-def _side(descs, codes, plain):
-    slots, index = [], Index()
+def _side(descs, codes, plain, first=0):
+    """The slots of one side, indexed from `first`, and their total."""
+    slots, index, total = [], Index(first), Index()
     for k, (desc, code) in enumerate(zip(descs, codes)):
         slot = Slot(desc, code, k + 1, index, plain)
         slots.append(slot)
-        index = index.plus(slot.record)
-    return slots, index
+        index, total = index.plus(slot.record), total.plus(slot.record)
+    return slots, total
 
 
 class Slots:
-    """The in and out slots of a function record, and their totals."""
+    """The in and out slots of a function's or callback type's record,
+    and their totals; a callback's in slots are indexed after in[0], the
+    environment word its closure does not count."""
 
-    def __init__(self, record):
+    def __init__(self, record, callback=False):
         ins, outs = record["signatures"][0].split(_ABI.separator)
         self.variable_out = outs.endswith(_ABI.variadic)
-        self.ins, self.n_in = _side(record["params"], signature_items(ins), "arg")
+        self.ins, self.n_in = _side(record["params"], signature_items(ins), "arg",
+                                    1 if callback else 0)
         self.outs, self.n_out = _side(record["results"], signature_items(outs), "return")

@@ -26,7 +26,8 @@ from stubgen.model.lower import lower
 def _closure(lf, c):
     """The record of one closure slot (a Closure)."""
     rec = {"arg": lf.position(c.slot), "scope": c.scope,
-           "callbacks": [p.callback.name for p in c.params]}
+           "callbacks": [p.callback.name for p in c.params],
+           "names": [p.name or "callback%d" % k for k, p in enumerate(c.params)]}
     if c.nullable:
         rec["nullable"] = True
     if c.pool is not None:
@@ -78,8 +79,9 @@ def type_text(t):
 
 
 def _slot(s, plain, named=True):
-    """A slot's name, type and role (left out when it is plain)."""
-    rec = {"name": s.name, "type": type_text(s.type)} if named else \
+    """A slot's name (when it has one), type and role (left out when it
+    is plain)."""
+    rec = {"name": s.name, "type": type_text(s.type)} if named and s.name else \
         {"type": type_text(s.type)}
     if s.role not in plain:
         rec["role"] = s.role
@@ -121,7 +123,10 @@ def closure_set_record(cs):
 def callback_record(lc):
     """The record of one callback type (a LoweredCallback)."""
     rec = {"name": lc.name, "signatures": list(lc.signatures),
-           "types": list(lc.types)}
+           "types": list(lc.types),
+           "params": [_slot(s, ("arg",)) for s in lc.callback.in_slots],
+           "results": [_slot(s, ("return", "out"), named=False)
+                       for s in lc.callback.out_slots]}
     if lc.callback.thunks is not None:
         rec["thunks"] = lc.callback.thunks
     if lc.values:
@@ -187,16 +192,24 @@ def records(module):
 
 # What only a host that types its values reads (Rust's methods): the
 # data modules of the other hosts, whose binders convert by the
-# signatures, leave these keys of a function out (data_records).
-TYPED_KEYS = ("params", "results")
+# signatures, leave these keys of functions, their closures and callback
+# types out (data_records).
+TYPED_KEYS = ("params", "results", "names")
+
+
+def _untyped(rec):
+    out = {k: v for k, v in rec.items() if k not in TYPED_KEYS}
+    if "closures" in out:
+        out["closures"] = [_untyped(c) for c in out["closures"]]
+    return out
 
 
 def data_records(module):
-    """records(module) without the TYPED_KEYS of its functions: what the
-    generated modules of Lua, Python, JavaScript and Scheme hold."""
+    """records(module) without the TYPED_KEYS: what the generated modules
+    of Lua, Python, JavaScript and Scheme hold."""
     rec = records(module)
-    return dict(rec, functions=[{k: v for k, v in f.items() if k not in TYPED_KEYS}
-                                for f in rec["functions"]])
+    return dict(rec, functions=[_untyped(f) for f in rec["functions"]],
+                callbacks=[_untyped(c) for c in rec["callbacks"]])
 
 
 def _records(module):

@@ -132,6 +132,8 @@ class Case(CdataSteps, RegistrySteps):
                 return "unsafe { std::slice::from_raw_parts%s(dyn_ptr(&%s).addr() as *%s %s, %d) }" % (
                     "_mut" if "mut" in ty else "", v["c_buffer"], "mut" if "mut" in ty else "const",
                     elem, _int(v["length"]))
+            if isinstance(v, dict) and "bytes" in v and elem == "u8":
+                return "&%s%s" % ("mut " if "mut" in ty else "", self.byte_list(v))
             if not isinstance(v, list):
                 raise Unsupported("not a list")
             elem = ty[ty.index("[") + 1:-1]
@@ -139,12 +141,20 @@ class Case(CdataSteps, RegistrySteps):
                                 ", ".join(self.arg(x, elem, mod) for x in v))
         if isinstance(v, dict) and "struct" in v:
             return self.record(v["struct"], ty, mod)
+        if isinstance(v, dict) and "bytes" in v and ty == "nccc::Vec<u8>":
+            # a vector the method takes over: C keeps it ([kept])
+            return "vec!%s" % self.byte_list(v)
         raise Unsupported("a %s argument" % ty)
 
+    def byte_list(self, v):
+        """The bytes of {bytes: hex} as a Rust array literal."""
+        return "[%s]" % ", ".join("0x%su8" % v["bytes"][k:k + 2] for k in range(0, len(v["bytes"]), 2))
+
     def c_buffers(self, mod, fn, args):
-        """args with each C address (an alloc step's) that a [length]
-        parameter describes, and that length, as one value: the method
-        takes them as one slice (the function's binding record's values)."""
+        """args with each C address (an alloc step's) or bytes that a
+        [length] parameter describes, and that length, as one value: the
+        method takes them as one slice or vector (the function's binding
+        record's values)."""
         rec = next(f for f in records(MODULES[mod])["functions"] if f["name"] == fn)
         values = rec.get("values", [])
         values = values[0] if values and isinstance(values[0], list) else values
@@ -153,9 +163,14 @@ class Case(CdataSteps, RegistrySteps):
         out, folded = list(args), set()
         for d in values:
             v, count = args[d["arg"] - 1], d.get("count", {})
-            if "arg" in count and isinstance(v, dict) and self.saved.get(v.get("saved")) == "dyn":
-                out[d["arg"] - 1] = {"c_buffer": v["saved"], "length": args[count["arg"] - 1]}
-                folded.add(count["arg"] - 1)
+            if "arg" not in count or not isinstance(v, dict):
+                continue
+            length = args[count["arg"] - 1]
+            if self.saved.get(v.get("saved")) == "dyn":
+                out[d["arg"] - 1] = {"c_buffer": v["saved"], "length": length}
+            elif "bytes" not in v or len(v["bytes"]) != 2 * _int(length):
+                continue
+            folded.add(count["arg"] - 1)
         return [a for k, a in enumerate(out) if k not in folded]
 
     def record(self, fields, ty, mod):
@@ -536,10 +551,6 @@ class NamedCase(NamedSteps, Case):
 def convert(case, k, named=False):
     c = (NamedCase if named else Case)(case.get("name", "case %d" % k))
     steps = case.get("steps", [case])
-    if any(st.get("remote_error") == "kept" for st in steps):
-        # the case's call steps go through call_dynamic, whose Dyn::Bytes
-        # is lent for the call only: it cannot stand for bytes C keeps
-        raise Unsupported("a host's bytes for a parameter the library keeps")
     c.values = value_closures(steps)
     c.released_inside = released_inside(steps)
     for st in steps:

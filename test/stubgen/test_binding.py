@@ -71,9 +71,30 @@ def test_slots_spell_their_c_types_and_roles():
         {"name": "buf", "type": "*const B"}, {"name": "n", "type": "i"}]
     assert _function(rec, "open_obj")["results"] == [
         {"type": "i"}, {"type": "*{fx_obj}"}]
-    # a closure's context slot, its role given
+    # a closure's context slot, its role given; the function pointer
+    # parameter's name in the closure; the callback type's own slots
     assert _function(rec, "sum")["params"] == [
         {"name": "ctx", "type": "*void", "role": "closure"}]
+    assert _function(rec, "sum")["closures"][0]["names"] == ["fn"]
+    cb = next(c for c in rec["callbacks"] if c["name"] == "sum_fn")
+    assert cb["params"] == [{"name": "xs", "type": "*const i"}, {"name": "n", "type": "i"},
+                            {"name": "names", "type": "**const NCCC_SIG_CHAR"}]
+    assert cb["results"] == [{"type": "i"}]
+
+
+def test_data_modules_leave_the_typed_keys_out():
+    from stubgen.model.binding import TYPED_KEYS, data_records
+    module = build(FX)
+    data = data_records(module)
+    full = records(module)
+    assert data["functions"] != full["functions"]
+    texts = json.dumps(data)
+    assert not any('"%s"' % key in texts for key in TYPED_KEYS)
+    # only those keys: the rest is the one record
+    for f, g in zip(data["functions"], full["functions"]):
+        assert f == {k: v for k, v in g.items() if k not in TYPED_KEYS and k != "closures"} \
+            | ({"closures": [{k: v for k, v in c.items() if k != "names"} for c in g["closures"]]}
+               if "closures" in g else {})
 
 
 def test_nonnull_and_nullable_positions():
@@ -101,14 +122,14 @@ def test_owned_results():
 def test_closures_scope_pool_and_thunks():
     rec = _fx()
     assert _function(rec, "fold")["closures"] == [
-        {"arg": 2, "scope": "call", "callbacks": ["step_fn"]}]
+        {"arg": 2, "scope": "call", "callbacks": ["step_fn"], "names": ["fn"]}]
     assert _function(rec, "fold")["nonnull"] == [2]
     assert _function(rec, "set_hook")["closures"] == [
         {"arg": 1, "scope": "forever", "callbacks": ["step_fn"],
-         "nullable": True}]
+         "names": ["fn"], "nullable": True}]
     apply = _function(rec, "apply")
     assert apply["closures"] == [{"arg": 1, "scope": "call",
-                                  "callbacks": ["plain_fn"],
+                                  "callbacks": ["plain_fn"], "names": ["fn"],
                                   "pool": "plain_fn"}]
     assert apply["thunks"] == ["plain_fn"]
     assert _function(rec, "keep")["closures"][0]["scope"] == "forever"
