@@ -550,8 +550,7 @@ local function run_case(c)
     base = {refs = nccc.core.refs(), in_use = in_use, stale = stale, mismatched = mismatched,
       wrong_thread = wrong_thread}}
   for k, step in ipairs(c.steps or {c}) do
-    -- on a device a step's remote_error replaces what it expects; the case ends after it
-    local refused, given = device and step.remote_error, step
+    local refused, given = device and step.remote_error, step -- replaces expect; ends the case
     if refused then step = setmetatable({error = refused}, {__index = function(_, key)
       if key ~= "expect" then return given[key] end end}) end
     local good, res, detail = pcall(run_step, step)
@@ -564,6 +563,9 @@ end
 
 local only = os.getenv("NCCC_CASES_NEEDS")
 local passed, failed, not_run = 0, 0, 0
+local function tally(name, ok, why)
+  if ok then passed = passed + 1 else failed = failed + 1; print(fmt("FAIL %s: %s", name, tostring(why))) end
+end
 for _, c in ipairs(doc.cases) do
   if device and c.not_remote then
     not_run = not_run + 1
@@ -577,12 +579,7 @@ for _, c in ipairs(doc.cases) do
       collectgarbage()
       collectgarbage()
     end
-    if ok then
-      passed = passed + 1
-    else
-      failed = failed + 1
-      print(fmt("FAIL %s: %s", c.name, why))
-    end
+    tally(c.name, ok, why)
   end
 end
 -- Then the checks that only make sense in Lua, and the generated module's.
@@ -597,15 +594,7 @@ if gen.hcb and not only then
     more[#more + 1] = c
   end
 end
-for _, c in ipairs(more) do
-  local ok, why = pcall(c.fn)
-  if ok then
-    passed = passed + 1
-  else
-    failed = failed + 1
-    print(fmt("FAIL %s: %s", c.name, tostring(why)))
-  end
-end
+for _, c in ipairs(more) do tally(c.name, pcall(c.fn)) end
 if device then lib.close() end
 print(fmt("%d passed, %d failed, %d not run", passed, failed, not_run))
 os.exit(failed == 0 and 0 or 1)

@@ -101,17 +101,11 @@
 (define (show v) (call-with-string-output-port (lambda (p) (write v p))))
 
 ;; per case: saved values, closures (id -> #(callback calls collected))
-(define saved '())
-(define closures '())
+(define saved '()) (define closures '())
 
-(define (bits x)
-  (let ([b (make-bytevector 8)])
-    (bytevector-ieee-double-native-set! b 0 x)
-    (bytevector-u64-native-ref b 0)))
-(define (from-bits s)
-  (let ([b (make-bytevector 8)])
-    (bytevector-u64-native-set! b 0 s)
-    (bytevector-ieee-double-native-ref b 0)))
+;; a double's bits, and the double of bits
+(define (bits x) (let ([b (make-bytevector 8)]) (bytevector-ieee-double-native-set! b 0 x) (bytevector-u64-native-ref b 0)))
+(define (from-bits s) (let ([b (make-bytevector 8)]) (bytevector-u64-native-set! b 0 s) (bytevector-ieee-double-native-ref b 0)))
 (define (parse-int text)
   (if (and (> (string-length text) 2) (string=? (substring text 0 2) "0x"))
       (string->number (substring text 2 (string-length text)) 16)
@@ -567,14 +561,20 @@
 (define (iota n) (let loop ([k (- n 1)] [acc '()]) (if (< k 0) acc (loop (- k 1) (cons k acc)))))
 (define (list-head l n) (if (= n 0) '() (cons (car l) (list-head (cdr l) (- n 1)))))
 
+(define (say . parts) (for-each display parts) (newline)) ; parts, then a newline
+
 (define (run-case c)
   (cond [(and device (not (equal? (get c "needs") "cdata"))) #f]
         [(or (and (get c "needs") (not (member (get c "needs") has))) (and device (get c "not_remote")))
          (set! not-run (+ not-run 1))
-         (display "NOT RUN ") (display (get c "name")) (display " (")
-         (display (if device (get c "not_remote") (string-append "needs " (get c "needs"))))
-         (display ")") (newline)]
+         (say "NOT RUN " (get c "name") " ("
+              (if device (get c "not_remote") (string-append "needs " (get c "needs"))) ")")]
         [else (run-needed-case c)]))
+
+;; On a device, step with its remote_error in place of what it expects (the case ends after it), or #f.
+(define (refused-step step)
+  (let ([kind (and device (get step "remote_error"))])
+    (and kind (cons* 'obj (cons "error" kind) (remp (lambda (kv) (equal? (car kv) "expect")) (cdr step))))))
 
 (define (run-needed-case c)
   ;; on a device the last case's C objects are freed (a view of a part refuses): its blocks are bounded
@@ -582,27 +582,19 @@
   (set! saved '()) (set! closures '())
   (let* ([base (counters)]
          [steps (or (get c "steps") (list c))]
-         ;; on a device a step's remote_error replaces what it expects; the case ends after it
          [why (let loop ([steps steps] [k 1])
-                (let ([refused (and device (pair? steps) (get (car steps) "remote_error"))])
+                (let ([refused (and (pair? steps) (refused-step (car steps)))])
                   (cond [(null? steps) #f]
                         [(guard (e (#t (string-append "step raised " (condition-text e))))
-                           (run-step (if refused
-                                         (cons 'obj (cons (cons "error" refused)
-                                                          (remp (lambda (kv) (equal? (car kv) "expect"))
-                                                                (cdr (car steps)))))
-                                         (car steps))
-                                     base))
+                           (run-step (or refused (car steps)) base))
                          => (lambda (why) (string-append "step " (number->string k) ": " why))]
                         [(not refused) (loop (cdr steps) (+ k 1))]
                         [else #f])))])
     (if why
-        (begin (set! failed (+ failed 1))
-               (display "FAIL ") (display (get c "name")) (display ": ") (display why) (newline))
+        (begin (set! failed (+ failed 1)) (say "FAIL " (get c "name") ": " why))
         (set! passed (+ passed 1)))))
 
 (for-each run-case (get table "cases"))
-(display (string-append "nccc on " (symbol->string nccc-implementation))) (newline)
-(display passed) (display " passed, ") (display failed) (display " failed, ")
-(display not-run) (display " not run") (newline)
+(say "nccc on " (symbol->string nccc-implementation))
+(say passed " passed, " failed " failed, " not-run " not run")
 (exit (if (= failed 0) 0 1))
