@@ -5,12 +5,13 @@
     let m = tour::Module::bind(&rt)?;
     m.add(40, 2)?   // 42
 
-One safe method per IDL function, printed from its binding record
-(stubgen/model/binding.py: its error name, its parameters' names and its
-parameters' and results' types (params and results, slots.py), and which
-pointers are slices with which counts), the callbacks of its closure
-slots still from the lowered callbacks (stubgen/model/lower.py): scalars
-as their Rust types, a pointer with
+The module is printed from the module's binding records alone
+(stubgen/model/binding.py, docs/BINDING.md; the IDL is read only to
+refuse what Rust cannot hold): one safe method per function from its
+record (its error name, its parameters' names and its parameters' and
+results' types (params and results, slots.py), which pointers are slices
+with which counts, its closures and their callback types' records):
+scalars as their Rust types, a pointer with
 a count (a value description) and that count as one slice, strings as
 &str, [out]/[inout] values in a tuple, errno and status as Result<T,
 nccc::Error>, records passed by value as #[repr(C)] types whose layout
@@ -26,16 +27,16 @@ record (objects.py), from the layout records.
 from stubgen.ctype import STRING_CODE
 from stubgen.host import HostModule
 from stubgen.emit_rust.values import counted, counts, described
-from stubgen.model.binding import (callback_record, closure_set_record,
-                                    function_record, layout_record)
+from stubgen.errors import IdlError
+from stubgen.model.binding import records as binding_records
 from stubgen.emit_rust.callbacks import (ClosureSlot, callback_sigs,
                                          closure_params, set_closure_params)
 from stubgen.emit_rust.objects import (emit_constructors, emit_layouts,
                                        emit_named, emit_records)
 from stubgen.emit_rust.records import by_value, emit_record
 from stubgen.emit_rust.slots import Slots
-from stubgen.emit_rust.types import (code_rust, ident, rust_str, sigs, slot_at,
-                                     text_pointee, text_rust, value_rust)
+from stubgen.emit_rust.types import (ident, rust_str, sigs, slot_at,
+                                     text_pointee, text_rust)
 from stubgen.source import Source
 
 
@@ -50,9 +51,8 @@ class _Call:
     the call (slots in), the wrappers around it (strings, claims), and
     its results."""
 
-    def __init__(self, host, lf):
-        self.host, self.lf, self.f = host, lf, lf.function
-        self.record = record = host.function_records[lf.name]
+    def __init__(self, host, record):
+        self.host, self.record = host, record
         self.slots = Slots(record)
         self.qname = record["error_name"]
         self.params = []        # "name: Type"
@@ -217,8 +217,8 @@ def _set_names(host, sets):
     return "&[%s]" % ", ".join(rust_str(host.qualified(name)) for name in sets)
 
 
-def _method(host, lf):
-    call = _Call(host, lf)
+def _method(host, rec):
+    call = _Call(host, rec)
     for slot in call.slots.ins:
         if slot.role == "closure":
             closure = ClosureSlot(call, next(c for c in call.record["closures"]
@@ -241,10 +241,10 @@ def rust_signature(module, idl_name, name):
     None when there is no such function or it is not typed (a method
     over raw slots)."""
     host = _host(module, idl_name)
-    lf = next((f for f in host.functions if f.name == name), None)
-    if lf is None or not _typed(Slots(host.function_records[name])):
+    rec = host.function_records.get(name)
+    if rec is None or not _typed(Slots(rec)):
         return None
-    call = _method(host, lf)
+    call = _method(host, rec)
     return call.params, call.types
 
 
@@ -253,14 +253,15 @@ def _host(module, idl_name):
     function and callback type (stubgen/model/binding.py), which the
     emitter reads its facts from."""
     host = HostModule(module, idl_name)
-    host.function_records = {lf.name: function_record(host.name, lf) for lf in host.functions}
-    host.callback_records = {lc.name: callback_record(lc) for lc in host.callbacks}
-    host.closure_set_records = {cs.name: closure_set_record(cs) for cs in host.closure_sets}
+    host.records = binding_records(module)
+    host.function_records = {f["name"]: f for f in host.records["functions"]}
+    host.callback_records = {c["name"]: c for c in host.records["callbacks"]}
+    host.closure_set_records = {cs["name"]: cs for cs in host.records["closure_sets"]}
     return host
 
 
-def _typed_method(src, host, lf):
-    call = _method(host, lf)
+def _typed_method(src, host, rec):
+    call = _method(host, rec)
     types = [t for t, _ in call.results] + [
         "Option<nccc::Closure>" if nullable else "nccc::Closure"
         for _, nullable in call.forever]
@@ -278,7 +279,7 @@ def _typed_method(src, host, lf):
         src.indent()
     src.line("/// `%s`: %s" % (call.qname, " | ".join(call.record["signatures"])))
     with src.block("pub fn %s(&self%s) -> Result<%s, nccc::Error> {" % (
-            _method_name(lf), "".join(", " + p for p in call.params), ret), "}"):
+            _method_name(rec["name"]), "".join(", " + p for p in call.params), ret), "}"):
         for line in checks:
             src.line(line)
         src.line("let mut input = [0u64; %s];" % (slot_at(call.slots.n_in) or "0"))
@@ -294,10 +295,10 @@ def _typed_method(src, host, lf):
             src.line("self.rt.clear_error()?;")
         src.line("// SAFETY: bind checked that the function takes as many slots as these buffers hold.")
         src.line("#[cfg(not(%s))]" % _static_cfg(host))
-        src.line("unsafe { self.f_%s.call_unchecked(&input, &mut output) };" % lf.name)
+        src.line("unsafe { self.f_%s.call_unchecked(&input, &mut output) };" % rec["name"])
         src.line("// SAFETY: the same, by the wrapper's symbol (a statically linked module).")
         src.line("#[cfg(%s)]" % _static_cfg(host))
-        src.line("unsafe { %s(input.as_ptr(), output.as_mut_ptr()) };" % _symbol(host, lf))
+        src.line("unsafe { %s(input.as_ptr(), output.as_mut_ptr()) };" % _symbol(host, rec["name"]))
         for line in call.keeps:
             src.line(line)
         src.line("nccc::callback::take_panic(%s)?;" % rust_str(call.qname))
@@ -325,29 +326,33 @@ def _static_cfg(host):
     return "nccc_static = %s" % rust_str(host.name)
 
 
-def _symbol(host, lf):
-    """The C wrapper of a function (stubgen/emit_c)."""
-    return "nccc_%s_%s" % (host.name, lf.name)
+def _symbol(host, name):
+    """The C wrapper of function `name` (stubgen/emit_c)."""
+    return "nccc_%s_%s" % (host.name, name)
 
 
-def _raw_method(src, host, lf):
-    rec = host.function_records[lf.name]
+def _raw_method(src, host, rec):
     qname = rust_str(rec["error_name"])
     src.line("/// `%s`: %s (raw slots: this function's values are not typed in Rust)"
              % (rec["error_name"], " | ".join(rec["signatures"])))
     with src.block("pub fn %s(&self, input: &[u64], output: &mut [u64]) -> Result<(), nccc::Error> {"
-                   % _method_name(lf), "}"):
-        src.line("let f = &self.f_%s;" % lf.name)
+                   % _method_name(rec["name"]), "}"):
+        src.line("let f = &self.f_%s;" % rec["name"])
         src.line("if input.len() < f.n_in() || output.len() < f.n_out() { return Err(nccc::Error::new(nccc::ErrorKind::Count, %s, \"fewer slots than the signature\")); }"
                  % qname)
         src.line("f.call(input, output);")
         src.line("nccc::callback::take_panic(%s)" % qname)
 
 
-def _constant_type(c):
-    if c.type is None:
-        return "i32"
-    return value_rust(c.type) if c.type.kind != "pointer" else code_rust(c.code)
+def _refuse_anonymous(module, passed):
+    """A record passed by value has no anonymous member: a Rust record
+    has no place for one (a check of the IDL, not a fact the module
+    prints)."""
+    for layout in module.layouts:
+        if layout.name in passed and any(f.anonymous for f in layout.decl.fields or ()):
+            raise IdlError(layout.decl.pos, "the Rust module cannot hold %s %s: "
+                           "it has an anonymous member, which a Rust record has "
+                           "no place for" % (layout.kind, layout.name))
 
 
 def emit(module, idl_name):
@@ -362,12 +367,14 @@ def emit(module, idl_name):
     src.line("#![allow(unknown_lints, unexpected_cfgs)]  // %s: set by the crate" % _static_cfg(host))
     src.line("pub const MODULE: &str = %s;" % rust_str(host.name))
     src.blank()
-    passed = by_value(host)
-    for layout in module.layouts:
-        if layout.kind == "opaque" or layout.name in passed:
-            emit_record(src, host, layout)
+    layouts = host.records["layouts"]
+    by_name = {rec["name"]: rec for rec in layouts}
+    passed = by_value(host, by_name)
+    _refuse_anonymous(module, passed)
+    for layout in layouts:
+        if layout["kind"] == "opaque" or layout["name"] in passed:
+            emit_record(src, host, layout, by_name)
             src.blank()
-    layouts = [(layout_record(e), e) for e in module.layouts]
     emit_layouts(src, layouts)
     src.blank()
     emit_records(src, layouts)
@@ -377,8 +384,8 @@ def emit(module, idl_name):
     src.line("/// The module's constants and enumerators, read from the library when it binds.")
     src.line("#[derive(Clone, Copy, Debug)]")
     with src.block("pub struct Constants {", "}"):
-        for c in module.constants:
-            src.line("pub %s: %s," % (ident(c.name), _constant_type(c)))
+        for name, text in zip(host.records["constants"], host.records["constant_types"]):
+            src.line("pub %s: %s," % (ident(name), text_rust(text)))
     src.blank()
     with src.block('extern "C" {', "}"):
         src.line("fn nccc_%s_open(input: *const u64, output: *mut u64);" % host.name)
@@ -387,9 +394,9 @@ def emit(module, idl_name):
     src.line("// sets the cfg `%s` (docs/RUST.md, \"Static linking and LTO\")." % _static_cfg(host))
     src.line("#[cfg(%s)]" % _static_cfg(host))
     with src.block('extern "C" {', "}"):
-        for lf in host.functions:
-            if _typed(Slots(host.function_records[lf.name])):
-                src.line("fn %s(input: *const u64, output: *mut u64);" % _symbol(host, lf))
+        for rec in host.records["functions"]:
+            if _typed(Slots(rec)):
+                src.line("fn %s(input: *const u64, output: *mut u64);" % _symbol(host, rec["name"]))
     src.blank()
     src.line("/// The module bound to a runtime: one method per function.")
     with src.block("pub struct Module<'r> {", "}"):
@@ -397,8 +404,8 @@ def emit(module, idl_name):
         src.line("target: usize,")
         src.line("pub constants: Constants,")
         src.line("pub layouts: Layouts,")
-        for lf in host.functions:
-            src.line("f_%s: nccc::Function," % lf.name)
+        for rec in host.records["functions"]:
+            src.line("f_%s: nccc::Function," % rec["name"])
     src.blank()
     with src.block("impl<'r> Module<'r> {", "}"):
         _bind(src, host, module)
@@ -408,12 +415,12 @@ def emit(module, idl_name):
         _call_dynamic(src, host)
         src.blank()
         emit_constructors(src)
-        for lf in host.functions:
+        for rec in host.records["functions"]:
             src.blank()
-            if _typed(Slots(host.function_records[lf.name])):
-                _typed_method(src, host, lf)
+            if _typed(Slots(rec)):
+                _typed_method(src, host, rec)
             else:
-                _raw_method(src, host, lf)
+                _raw_method(src, host, rec)
     src.blank()
     _helpers(src)
     return {host.name + ".rs": str(src)}
@@ -440,10 +447,10 @@ def _helpers(src):
         """)
 
 
-def _method_name(lf):
-    """The method of a function: its name, unless a method of the module's
-    own has it."""
-    return ident(lf.name) + ("_" if lf.name in ("bind", "callback_signature") else "")
+def _method_name(name):
+    """The method of function `name`: its name, unless a method of the
+    module's own has it."""
+    return ident(name) + ("_" if name in ("bind", "callback_signature") else "")
 
 
 def _callback_signature(src, host):
@@ -452,13 +459,13 @@ def _callback_signature(src, host):
     unknown = ("Err(nccc::Error::new(nccc::ErrorKind::Unknown, MODULE, "
                "\"no such callback type\"))")
     with src.block("pub fn callback_signature(&self, name: &str) -> Result<&'static str, nccc::Error> {", "}"):
-        if not host.callbacks:  # a match of one arm would leave Ok unreachable
+        if not host.records["callbacks"]:  # a match of one arm would leave Ok unreachable
             src.line("let _ = (self, name);")
             src.line(unknown)
             return
         with src.block("let signatures: &'static [&'static str] = match name {", "};"):
-            for lc in host.callbacks:
-                src.line("%s => %s," % (rust_str(lc.name), callback_sigs(host, lc.name)))
+            for cb in host.records["callbacks"]:
+                src.line("%s => %s," % (rust_str(cb["name"]), callback_sigs(host, cb["name"])))
             src.line("_ => return %s," % unknown)
         src.line("Ok(pick_signature(self.target, signatures))")
 
@@ -475,8 +482,7 @@ def _call_dynamic(src, host):
     with src.block("pub fn call_dynamic(&self, name: &'static str, args: &[nccc::Dyn])"
                    " -> Result<nccc::Vec<nccc::Dyn>, nccc::Error> {", "}"):
         with src.block("match name {", "}"):
-            for lf in host.functions:
-                rec = host.function_records[lf.name]
+            for rec in host.records["functions"]:
                 typed = [c for c in rec.get("closures", ()) if c["callbacks"] and "set" not in c]
                 if not typed:
                     continue
@@ -496,24 +502,25 @@ def _bind(src, host, module):
     src.line("/// and reads the constants. Errors: kind Signature, Layout or Unknown.")
     with src.block("pub fn bind(rt: &'r nccc::Runtime<'r>) -> Result<Module<'r>, nccc::Error> {", "}"):
         src.line("rt.open(nccc_%s_open, MODULE)?;" % host.name)
-        passed = by_value(host)
-        for layout in module.layouts:
-            if layout.kind != "opaque" and layout.name in passed:
-                src.line("nccc::check_layout::<%s>(rt)?;" % ident(layout.name))
+        layouts = host.records["layouts"]
+        passed = by_value(host, {rec["name"]: rec for rec in layouts})
+        for layout in layouts:
+            if layout["kind"] != "opaque" and layout["name"] in passed:
+                src.line("nccc::check_layout::<%s>(rt)?;" % ident(layout["name"]))
         src.line("let layouts = Layouts::read(rt)?;")
         src.line("let mut targets = u32::MAX;")
-        for lf in host.functions:
-            rec = host.function_records[lf.name]
+        for rec in host.records["functions"]:
+            name = rec["name"]
             src.line("let (f_%s, t) = rt.bind_targets(%s, %s)?; targets &= t;"
-                     % (lf.name, rust_str(host.qualified(lf.name)), sigs(rec["signatures"])))
+                     % (name, rust_str(rec["error_name"]), sigs(rec["signatures"])))
             slots = Slots(rec)
             if _typed(slots):
                 src.line("let f_%s = f_%s.sized(%s, %s, %s)?;" % (
-                    lf.name, lf.name, slot_at(slots.n_in) or "0",
+                    name, name, slot_at(slots.n_in) or "0",
                     slot_at(slots.n_out) or "0", rust_str(rec["error_name"])))
         src.line("if targets == 0 { return Err(nccc::Error::new(nccc::ErrorKind::Signature, MODULE, \"no target agrees with every signature\")); }")
         with src.block("let constants = Constants {", "};"):
-            for c in module.constants:
-                src.line("%s: rt.constant(MODULE, %s)?," % (ident(c.name), rust_str(c.name)))
+            for name in host.records["constants"]:
+                src.line("%s: rt.constant(MODULE, %s)?," % (ident(name), rust_str(name)))
         src.line("Ok(Module { rt, target: targets.trailing_zeros() as usize, constants, layouts, %s })"
-                 % ", ".join("f_%s" % lf.name for lf in host.functions))
+                 % ", ".join("f_%s" % rec["name"] for rec in host.records["functions"]))

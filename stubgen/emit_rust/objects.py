@@ -6,33 +6,28 @@ library, and per struct or union a record type of the submodule `c`
 per scalar or pointer field, a view per record field (`records`), an
 nccc::CArray or nccc::CRecords per array field (`arrays`), and a `_text`
 or `_bytes` copy per text field (`texts`). The layout records say which
-fields there are and what each holds; the model gives only the Rust
-spelling of a scalar's C type."""
+fields there are, what each holds and its C type (`field_types`)."""
 
-from stubgen.ctype import Array
-from stubgen.emit_rust.types import ident, rust_str, value_rust
+from stubgen.emit_rust.types import ident, rust_str, text_rust
 
 
-def _element(field):
-    """A field's element type: the innermost of an array, else itself."""
-    r = field.type.resolved()
-    return r.innermost() if isinstance(r, Array) else r
+def element_type(text):
+    """A field's element type text: the innermost of an array's."""
+    while text.startswith("["):
+        text = text[1:-1].rsplit("; ", 1)[0]
+    return text
 
 
-def _rust_scalar(field):
-    return value_rust(_element(field))
+def rust_scalar(text):
+    """The Rust type of a scalar or pointer field's elements."""
+    return text_rust(element_type(text))
 
 
 def _shapes(layouts):
-    """The layout records of structs and unions, and the model field of
-    each of their field names."""
-    out = []
-    for rec, entry in layouts:
-        if rec["kind"] == "opaque":
-            continue
-        fields = {f.name: f for f in entry.fields}
-        out.append((rec, [(name, fields[name]) for name in rec.get("field_names", ())]))
-    return out
+    """The layout records of structs and unions, with the type text of
+    each of their fields."""
+    return [(rec, list(zip(rec.get("field_names", ()), rec.get("field_types", ()))))
+            for rec in layouts if rec["kind"] != "opaque"]
 
 
 def emit_layouts(src, layouts):
@@ -54,7 +49,7 @@ def emit_layouts(src, layouts):
                     held = rec.get("records", {})
                     elems = ", ".join("(%s, %s)" % (
                         rust_str(name), "0" if name in held else
-                        "core::mem::size_of::<%s>()" % _rust_scalar(f)) for name, f in fields)
+                        "core::mem::size_of::<%s>()" % rust_scalar(f)) for name, f in fields)
                     src.line("%s: nccc::Shape::read(rt, MODULE, %s, [%s])?," % (
                         ident(rec["name"]), rust_str(rec["name"]), elems))
 
@@ -143,7 +138,7 @@ def _record(src, rec, fields):
                              "self.m.sub(%s.offset, %s.size, %s), self.t) }"
                              % (getter, view, view, place, place, label))
                 continue
-            t = _rust_scalar(field)
+            t = rust_scalar(field)
             if fname in arrays:
                 src.line("pub fn %s(&self) -> nccc::CArray<'_, %s> { "
                          "nccc::CArray::new(self.m.sub(%s.offset, %s.size, %s), %s.count) }"

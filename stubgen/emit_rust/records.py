@@ -2,29 +2,29 @@
 a #[repr(C)] Rust type per struct or union some function or callback
 passes by value (and the records they hold), written into its slots
 field by field and checked against the library's layout when the module
-binds; an opaque type is an empty enum."""
+binds; an opaque type is an empty enum. Printed from the layout records
+(their field names and types) and the function and callback records'
+slots (which records pass by value)."""
 
-from stubgen.errors import IdlError
-from stubgen.emit_rust.types import ident, rust_str, value_rust
+from stubgen.emit_rust.objects import element_type
+from stubgen.emit_rust.types import ident, rust_str, text_rust
 
 
-def emit_record(src, host, layout):
+def emit_record(src, host, layout, layouts):
     """The #[repr(C)] Rust type of a record passed by value (an opaque
-    type: an empty enum), its nccc::Field and nccc::Record."""
-    name = ident(layout.name)
-    if layout.kind == "opaque":
-        src.line("/// `%s`: opaque (only pointers cross)." % layout.name)
+    type: an empty enum), its nccc::Field and nccc::Record, from its
+    layout record (layouts: every layout record by name)."""
+    name = ident(layout["name"])
+    if layout["kind"] == "opaque":
+        src.line("/// `%s`: opaque (only pointers cross)." % layout["name"])
         src.line("pub enum %s {}" % name)
         return
-    if any(fld.anonymous for fld in layout.decl.fields):
-        raise IdlError(layout.decl.pos, "the Rust module cannot hold %s %s: "
-                       "it has an anonymous member, which a Rust record has "
-                       "no place for" % (layout.kind, layout.name))
-    fields = [(ident(fld.name), value_rust(fld.type), fld.name) for fld in layout.fields]
-    union = layout.kind == "union"
-    src.line("/// `%s %s` (layout checked when the module binds)." % (layout.kind, layout.name))
+    pairs = list(zip(layout["field_names"], layout["field_types"]))
+    fields = [(ident(fname), text_rust(ftype), fname) for fname, ftype in pairs]
+    union = layout["kind"] == "union"
+    src.line("/// `%s %s` (layout checked when the module binds)." % (layout["kind"], layout["name"]))
     src.line("#[repr(C)]")
-    plain = not union and not any(_holds_union(f.type) for f in layout.fields)
+    plain = not union and not any(_holds_union(t, layouts) for _, t in pairs)
     src.line("#[derive(Clone, Copy%s)]" % (", Debug, PartialEq" if plain else ""))
     with src.block("pub %s %s {" % ("union" if union else "struct", name), "}"):
         for f, t, _ in fields:
@@ -66,45 +66,37 @@ def emit_record(src, host, layout):
                         src.line("%s: <%s as nccc::Field>::get(bytes, at + nccc::offset_of!(%s, %s))," % (f, t, name, f))
     with src.block("impl nccc::Record for %s {" % name, "}"):
         src.line("const MODULE: &'static str = %s;" % rust_str(host.name))
-        src.line("const NAME: &'static str = %s;" % rust_str(layout.name))
+        src.line("const NAME: &'static str = %s;" % rust_str(layout["name"]))
         with src.block("fn fields(each: &mut dyn FnMut(&'static str, usize, usize)) {", "}"):
             for f, t, cname in fields:
                 src.line("each(%s, nccc::offset_of!(%s, %s), core::mem::size_of::<%s>());" % (rust_str(cname), name, f, t))
 
 
-def by_value(host):
+def by_value(host, layouts):
     """The names of the records some value passes by value (a function's
-    or callback's slot), with the records they hold: the ones that get a
-    #[repr(C)] Rust type, checked against the library's layout."""
+    or callback's slot, their records'), with the records they hold: the
+    ones that get a #[repr(C)] Rust type, checked against the library's
+    layout."""
     names = set()
 
-    def add(t):
-        r = t.resolved()
-        if r.kind == "array":
-            add(r.elem)
-        elif r.kind in ("struct", "union") and r.decl.name not in names:
-            names.add(r.decl.name)
-            for f in r.decl.fields or ():
-                add(f.type)
-    for lf in host.functions:
-        for s in lf.in_slots + lf.out_slots:
-            if s.record is not None:
-                add(s.record)
-    for lc in host.callbacks:
-        for s in lc.callback.in_slots + lc.callback.out_slots:
-            if s.record is not None:
-                add(s.record)
+    def add(text):
+        text = element_type(text)
+        if text.startswith("{") and text[1:-1] not in names and text[1:-1] in layouts:
+            names.add(text[1:-1])
+            for t in layouts[text[1:-1]].get("field_types", ()):
+                add(t)
+    for rec in list(host.function_records.values()) + list(host.callback_records.values()):
+        for slot in rec["params"] + rec["results"]:
+            add(slot["type"])
     return names
 
 
-def _holds_union(t):
+def _holds_union(text, layouts):
     """A union, or a struct or array holding one (no Debug or PartialEq
     can be derived for it)."""
-    r = t.resolved()
-    if r.kind == "union":
-        return True
-    if r.kind == "array":
-        return _holds_union(r.elem)
-    if r.kind == "struct":
-        return any(_holds_union(f.type) for f in r.decl.fields or ())
-    return False
+    text = element_type(text)
+    layout = layouts.get(text[1:-1]) if text.startswith("{") else None
+    if layout is None or layout["kind"] == "opaque":
+        return False
+    return layout["kind"] == "union" or \
+        any(_holds_union(t, layouts) for t in layout.get("field_types", ()))

@@ -1,11 +1,12 @@
-"""Rust spellings of the model's C types, for the Rust emitter.
+"""Rust spellings of the binding records' type texts (docs/BINDING.md,
+"Types"), for the Rust emitter.
 
 Scalars take the Rust type of their width and signedness (from the ABI
 description's codes); the C types whose width the target decides take
 the crate's aliases (nccc::c_char, nccc::c_long, nccc::c_ulong) or
 usize/isize, which have the width of size_t and intptr_t on every target
 Rust supports. Enums are C ints: i32. Other pointers are nccc::Ptr,
-function pointers nccc::FnPtr.
+function pointers nccc::FnPtr, records their own types.
 """
 
 from stubgen.abi import load as load_abi
@@ -54,47 +55,9 @@ def code_rust(code):
     return "nccc::Ptr"
 
 
-def record_name(t):
-    """The Rust type of a struct/union/opaque C type (its IDL name)."""
-    r = t.resolved()
-    return ident(r.decl.name)
-
-
-def value_rust(t):
-    """The Rust type of a C value type held in a record field or passed by
-    value: scalars, enums, pointers, records, arrays of them."""
-    r = t.resolved()
-    kind = r.kind
-    if kind in ("struct", "union"):
-        return record_name(r)
-    if kind == "array":
-        return "[%s; %s]" % (value_rust(r.elem), r.size)
-    if kind == "enum":
-        return "i32"
-    if kind == "pointer":
-        return "nccc::Ptr"
-    if kind == "funcptr":
-        return "nccc::FnPtr"
-    return code_rust(r.code)
-
-
-def pointee_rust(t):
-    """The Rust type of what a pointer points to, for a slice or an owned
-    object's marker: a scalar or record type, else ()."""
-    target = t.resolved().target
-    kind = target.kind
-    if kind in ("struct", "union", "opaque"):
-        return record_name(target)
-    if kind in ("pointer", "funcptr"):
-        return value_rust(target)
-    if kind in ("void", "function", "array"):
-        return "()"
-    return value_rust(target)
-
-
 def text_rust(text):
-    """The Rust type of a value of a record's type text (docs/BINDING.md,
-    "Types"), as value_rust of the C type."""
+    """The Rust type of a value of a type text: scalars, enums, pointers,
+    records, arrays of them."""
     if text.startswith("{"):
         return ident(text[1:-1])
     if text.startswith("["):
@@ -108,8 +71,8 @@ def text_rust(text):
 
 
 def text_pointee(text):
-    """(the Rust type of what a pointer's type text points to, as
-    pointee_rust; whether it is const)."""
+    """(the Rust type of what a pointer's type text points to: a scalar
+    or record type, else (); whether it is const)."""
     target = text[1:]
     const = target.startswith("const ")
     target = target[len("const "):] if const else target
@@ -130,9 +93,8 @@ def sigs(signatures, nul=False):
 
 
 def slot_at(index):
-    """A SlotIndex as a Rust expression: fixed + the records' slots (the
-    records as C types, or by name)."""
+    """A slot index (slots.Index) as a Rust expression: fixed + the
+    records' slots."""
     parts = [str(index.fixed)] if index.fixed or not index.records else []
-    parts += ["<%s as nccc::Record>::SLOTS" % (ident(r) if isinstance(r, str) else record_name(r))
-              for r in index.records]
+    parts += ["<%s as nccc::Record>::SLOTS" % ident(r) for r in index.records]
     return " + ".join(parts)

@@ -141,6 +141,7 @@ def layout_record(entry):
     if not entry.fields:
         return rec
     rec["field_names"] = [f.name for f in entry.fields]
+    rec["field_types"] = [type_text(f.type) for f in entry.fields]
     held = {}
     for f in entry.fields:
         r = f.type.resolved()
@@ -194,7 +195,7 @@ def records(module):
 # data modules of the other hosts, whose binders convert by the
 # signatures, leave these keys of functions, their closures and callback
 # types out (data_records).
-TYPED_KEYS = ("params", "results", "names")
+TYPED_KEYS = ("params", "results", "names", "field_types", "constant_types")
 
 
 def _untyped(rec):
@@ -207,9 +208,10 @@ def _untyped(rec):
 def data_records(module):
     """records(module) without the TYPED_KEYS: what the generated modules
     of Lua, Python, JavaScript and Scheme hold."""
-    rec = records(module)
+    rec = _untyped(records(module))
     return dict(rec, functions=[_untyped(f) for f in rec["functions"]],
-                callbacks=[_untyped(c) for c in rec["callbacks"]])
+                callbacks=[_untyped(c) for c in rec["callbacks"]],
+                layouts=[_untyped(t) for t in rec["layouts"]])
 
 
 def _records(module):
@@ -221,5 +223,7 @@ def _records(module):
         "callbacks": [callback_record(lc) for lc in lowered.callbacks],
         "closure_sets": [closure_set_record(cs) for cs in lowered.closure_sets],
         "constants": [c.name for c in module.constants],
+        "constant_types": [INT_CODE if c.type is None else type_text(c.type)
+                           for c in module.constants],
         "layouts": [layout_record(e) for e in module.layouts],
     }

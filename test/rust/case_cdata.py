@@ -9,15 +9,15 @@ of records by count is `view_records`, its path starting with an index
 (`pts.nth(2)?.x()?`)."""
 
 from case_common import KINDS, MODULES, Unsupported, _lit
-from stubgen.emit_rust.objects import _rust_scalar
+from stubgen.emit_rust.objects import rust_scalar
 from stubgen.emit_rust.types import ident
-from stubgen.model.binding import layout_record
+from stubgen.model.binding import records
 
 
 def _layouts(mod):
-    """{layout name: (layout record, {field name: model field})}."""
-    return {e.name: (layout_record(e), {f.name: f for f in e.fields})
-            for e in MODULES[mod].layouts if e.kind != "opaque"}
+    """{layout name: (layout record, {field name: its type text})}."""
+    return {rec["name"]: (rec, dict(zip(rec.get("field_names", ()), rec.get("field_types", ()))))
+            for rec in records(MODULES[mod])["layouts"] if rec["kind"] != "opaque"}
 
 
 def _hex(text):
@@ -73,12 +73,12 @@ class CdataSteps:
                     expr = getter
                 continue
             if item in rec.get("arrays", ()):
-                expr, pending = getter, ("scalars", _rust_scalar(fields[item]))
+                expr, pending = getter, ("scalars", rust_scalar(fields[item]))
                 continue
             if not last:
                 raise Unsupported("a path past a scalar")
             text = next((t for t in rec.get("texts", ()) if t["field"] == item), None)
-            return expr, (_rust_scalar(fields[item]), "%s.set_%s(%%s)?" % (expr, item),
+            return expr, (rust_scalar(fields[item]), "%s.set_%s(%%s)?" % (expr, item),
                           text and "%s.%s_text()?" % (expr, item), getter + "?")
         return expr, None
 

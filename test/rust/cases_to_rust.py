@@ -174,20 +174,17 @@ class Case(CdataSteps, RegistrySteps):
         return [a for k, a in enumerate(out) if k not in folded]
 
     def record(self, fields, ty, mod):
-        layout = next((l for l in MODULES[mod].layouts if l.name == ty), None)
-        if layout is None or layout.kind != "struct":
+        layout = field_types(mod, ty)
+        if layout is None or layout[0] != "struct":
             raise Unsupported("a record of type %s" % ty)
-        from stubgen.emit_rust.types import value_rust
         parts = []
-        names = {f.name for f in layout.fields}
-        if set(fields) - names:
+        if set(fields) - set(layout[1]):
             raise Unsupported("a field the struct has not")
-        for f in layout.fields:
-            t = value_rust(f.type)
-            if f.name in fields:
-                parts.append("%s: %s" % (f.name, self.arg(fields[f.name], t, mod)))
+        for name, t in layout[1].items():
+            if name in fields:
+                parts.append("%s: %s" % (name, self.arg(fields[name], t, mod)))
             else:
-                parts.append("%s: <%s as nccc::Field>::get(&[0u8; 64], 0)" % (f.name, t))
+                parts.append("%s: <%s as nccc::Field>::get(&[0u8; 64], 0)" % (name, t))
         return "%s::%s { %s }" % (mod, ty, ", ".join(parts))
 
     def closure_arg(self, cid, ty, mod):
@@ -390,10 +387,8 @@ class Case(CdataSteps, RegistrySteps):
             self.lines.append("assert_eq!(%s, %s);" % (name, _lit(want)))
             return
         if isinstance(want, dict) and "struct" in want:
-            union = any(l.name == ty and l.kind == "union" for l in MODULES[mod].layouts)
-            from stubgen.emit_rust.types import value_rust
-            layout = next(l for l in MODULES[mod].layouts if l.name == ty)
-            types = {f.name: value_rust(f.type) for f in layout.fields}
+            kind, types = field_types(mod, ty)
+            union = kind == "union"
             for field, v in want["struct"].items():
                 got = "%s.%s%s" % (name, field, "()" if union else "")
                 self.check_value(got, types[field], v, mod)
@@ -542,6 +537,17 @@ def shown_values(cb, names, types):
         n = names[arg]
         shown.append((n, 'format!("{:?}", %s.len())' % n if counted else texts[n]))
     return shown
+
+
+def field_types(mod, name):
+    """(kind, {field: Rust type}) of layout name of module mod, from its
+    layout record; None when it has none."""
+    rec = next((r for r in records(MODULES[mod])["layouts"] if r["name"] == name), None)
+    if rec is None:
+        return None
+    from stubgen.emit_rust.types import text_rust
+    return rec["kind"], {f: text_rust(t) for f, t in
+                         zip(rec.get("field_names", ()), rec.get("field_types", ()))}
 
 
 class NamedCase(NamedSteps, Case):

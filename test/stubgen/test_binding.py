@@ -183,8 +183,9 @@ def test_layouts_and_constants():
     rec = records(build("module m; const int LIMIT = 7; "
                         "struct pt { int x; int y; }; void f(struct pt p);"))
     assert rec["constants"] == ["LIMIT"]
+    assert rec["constant_types"] == ["i"]
     assert rec["layouts"] == [{"name": "pt", "kind": "struct",
-                               "field_names": ["x", "y"]}]
+                               "field_names": ["x", "y"], "field_types": ["i", "i"]}]
 
 
 def test_layouts_of_records_defined_in_place():
@@ -204,14 +205,16 @@ def test_layouts_of_records_defined_in_place():
         int next(ev *e);"""))
     assert rec["layouts"] == [
         {"name": "ev__data__scalar", "kind": "struct",
-         "field_names": ["text", "n"]},
+         "field_names": ["text", "n"], "field_types": ["*const NCCC_SIG_CHAR", "i"]},
         {"name": "ev__data__shape", "kind": "struct",
-         "field_names": ["tag", "i", "f"]},
+         "field_names": ["tag", "i", "f"], "field_types": ["i", "i", "f"]},
         {"name": "ev__data", "kind": "union", "field_names": ["scalar", "shape"],
+         "field_types": ["{ev__data__scalar}", "{ev__data__shape}"],
          "records": {"scalar": "ev__data__scalar", "shape": "ev__data__shape"}},
-        {"name": "ev__ranges", "kind": "struct", "field_names": ["lo"]},
+        {"name": "ev__ranges", "kind": "struct", "field_names": ["lo"], "field_types": ["h"]},
         {"name": "ev", "kind": "struct",
          "field_names": ["type", "data", "ranges", "stamps"],
+         "field_types": ["i", "{ev__data}", "[{ev__ranges}; 2]", "[d; 3]"],
          "records": {"data": "ev__data", "ranges": "ev__ranges"},
          "arrays": ["ranges", "stamps"]}]
     jsonschema.validate(rec, SCHEMA)

@@ -44,6 +44,29 @@ def test_methods_take_rust_types_and_give_results():
     assert rust_signature(m, "t.idl", "nope") is None
 
 
+def test_methods_are_printed_from_the_records_alone():
+    """What the records say is what the module prints: a parameter's name
+    and type, a callback's argument type, a constant's and a record
+    field's type, changed in the records, change the Rust."""
+    from stubgen.model.binding import records
+    m = build(SMALL)
+    rec = records(m)
+    add = next(f for f in rec["functions"] if f["name"] == "add")
+    add["params"][0] = {"name": "first", "type": "NCCC_SIG_SIZE"}
+    add["results"][0] = {"type": "d"}
+    step = next(c for c in rec["callbacks"] if c["name"] == "step_fn")
+    step["params"][1] = {"name": "i", "type": "b"}
+    rec["constant_types"] = ["F" for _ in rec["constants"]]
+    pt = next(t for t in rec["layouts"] if t["name"] == "pt")
+    pt["field_types"] = ["h", "h"]
+    assert rust_signature(m, "t.idl", "add") == (["first: usize", "b: i64"], ["f64"])
+    assert rust_signature(m, "t.idl", "fold")[0][1] == "step: &mut dyn FnMut(i32, i8) -> i32"
+    from stubgen.emit_rust import emit
+    text = emit(m, "t.idl")["m.rs"]
+    assert "pub LIMIT: nccc::FnPtr," in text
+    assert "    pub x: i16,\n    pub y: i16,\n" in text
+
+
 def test_callbacks_by_scope():
     m = build(SMALL)
     assert rust_signature(m, "t.idl", "fold") == \
