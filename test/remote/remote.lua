@@ -6,7 +6,8 @@
 -- call compared with the same call of the same function in a library
 -- that holds the module itself; then strings for [bytes] arguments,
 -- copied into the device's memory (wire.byte_sum), and refused for an
--- argument the device keeps (cdata.cd_parser_set_input).
+-- argument the device keeps (cdata.cd_parser_set_input); a callback's
+-- arrays read from the device's memory (keep.total).
 --   lua5.4 remote.lua BINDINGS_DIR CPATH_DIR GEN_DIR LOCAL.so CLIENT.so DEVICE COMMAND...
 -- LOCAL.so holds the modules wire and libc; CLIENT.so the runtime, the
 -- client and module remotes. Prints one line per failure and "N passed,
@@ -194,6 +195,18 @@ if not ok4 and tostring(err4):find("bad argument #2 to 'cdata.cd_parser_set_inpu
     and parser.length == 0 then passed = passed + 1
 else fail("cdata.cd_parser_set_input with a string", ok4 and "no error" or tostring(err4)) end
 parser:free()
+-- A callback the device calls gets the arrays its value descriptions
+-- describe read from the device's memory (keep_memory): int64 elements
+-- in its byte order, NULL-terminated char pointers of its size.
+assert(remotes.bind(device, "keep", nccc.NULL) == 0, "bind keep")
+assert(remotes.bind_memory(device, "keep_memory") == 0, "bind keep_memory")
+local seen
+local got = require("keep").bind(there).total(function(xs, n, words)
+  seen = {xs, n, words}
+  return (xs[1] + xs[2] + xs[3] + xs[4]) * 10
+end, 4)
+if same({got, seen}, {100, {{1, 2, 3, 4}, 4, {"one", "two", "three"}}}) then passed = passed + 1
+else fail("keep.total", show({got, seen})) end
 
 -- On the Windows device, [lasterror]: kernel32's values (winerror.h's
 -- ERROR_FILE_NOT_FOUND 2, ERROR_PATH_NOT_FOUND 3, ERROR_INVALID_HANDLE 6)

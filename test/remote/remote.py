@@ -6,7 +6,8 @@ compared with what Python computes; then a failure of the remote call
 itself, which raises nccc.RemoteError, and C objects, which need the
 device's memory bound (remote_cases.py has them work); then host buffers
 at pointer parameters (libc's snprintf, wire's byte_sum), copied into
-the device's memory once libc_memory and wire_memory are bound. (One library only: the Python
+the device's memory once libc_memory and wire_memory are bound, and a
+callback's arrays read from the device's memory (keep.total). (One library only: the Python
 layer loads libraries with RTLD_GLOBAL, so a second library holding libc
 would share the first one's runtime.) The package nccc and the generated
 modules come from PYTHONPATH. Prints failures and "N passed, M failed";
@@ -17,6 +18,7 @@ import os
 import sys
 
 import nccc
+import keep
 import libc
 import remotes
 import wire
@@ -107,6 +109,26 @@ check("wire.byte_sum of bytes",
 check("wire.byte_sum of a bytearray, unchanged",
       (w.byte_sum(bytearray(b"\x02\x03"), 2)), 8)
 check("wire.byte_sum of no bytes", w.byte_sum(b"", 0), 0)
+
+# A callback the device calls gets the arrays its value descriptions
+# describe read from the device's memory (keep_memory): int64 elements
+# in the device's byte order, and NULL-terminated char pointers of the
+# device's size, each string read there.
+for name, bind in (("keep", lambda: links.bind(device, "keep", nccc.NULL)),
+                   ("keep_memory", lambda: links.bind_memory(device, "keep_memory"))):
+    check("bind " + name, bind()[0], 0)
+k = keep.bind(there)
+seen = []
+
+
+def total(xs, n, words):
+    seen.append((xs, n, words))
+    return sum(xs) * 10
+
+
+check("keep.total", (k.total(total, 4), seen),
+      (100, [([1, 2, 3, 4], 4, ["one", "two", "three"])]))
+check("keep.total of no elements", k.total(lambda xs, n, words: len(xs), 0), 0)
 
 # On the Windows device, [lasterror]: kernel32's values (winerror.h's
 # ERROR_FILE_NOT_FOUND 2, ERROR_PATH_NOT_FOUND 3, ERROR_INVALID_HANDLE 6)

@@ -7,10 +7,11 @@
 ;;; idl/remotes.idl); every call is
 ;;; compared with the same function called by name in LOCAL.so, which
 ;;; holds the modules itself; then C objects of wire in the device's
-;;; memory (docs/SCHEME.md, "C objects on a device"). Prints failures and
-;;; "N passed, M failed"; exits 1 on a failure.
+;;; memory (docs/SCHEME.md, "C objects on a device"), and a callback's
+;;; arrays read from it (keep.total). Prints failures and "N passed, M
+;;; failed"; exits 1 on a failure.
 (import (rnrs) (nccc core) (only (nccc abi) abi-status) (prefix (nccc wire) wire:)
-        (prefix (nccc libc) libc:) (prefix (nccc remotes) remotes:))
+        (prefix (nccc libc) libc:) (prefix (nccc keep) keep:) (prefix (nccc remotes) remotes:))
 
 (define args (cdr (command-line)))
 (define here (nccc-load (car args)))
@@ -210,6 +211,20 @@
   (nccc-close w)
   (let ([e (raised (lambda () (nccc-ref w 'tag)))])
     (pass-if "a freed device object" (and (nccc-error? e) (eq? (nccc-error-kind e) 'closed)))))
+;; A callback the device calls gets the arrays its value descriptions
+;; describe read from the device's memory (keep_memory): int64 elements
+;; in its byte order, NULL-terminated char pointers of its size.
+(unless (and (= (remotes:bind_memory device "keep_memory") 0)
+             (let-values ([(status index) (remotes:bind device "keep" #f)]) (= status 0)))
+  (error 'remote "bind keep failed"))
+(keep:keep-bind! there)
+(let* ([seen #f]
+       [got (keep:total (lambda (xs n words)
+                          (set! seen (list xs n words))
+                          (* 10 (fold-left + 0 (vector->list xs))))
+                        4)])
+  (pass-if "a callback's arrays read from the device's memory"
+           (and (= got 100) (equal? seen '(#(1 2 3 4) 4 #("one" "two" "three"))))))
 (for-each (lambda (k)
             (let ([a (nccc-constant here (string-append "libc." k))]
                   [b (nccc-constant there (string-append "libc." k))])

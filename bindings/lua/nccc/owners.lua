@@ -25,9 +25,12 @@ local function pack(...) return {n = select("#", ...), ...} end
 local function read_array(memory, p, spec, n)
   local t, base = {}, N().ptr(p)
   local code = spec.code == "s" and "p" or spec.code
+  -- a pointer element on a device has the device's size, whatever
+  -- target's description the module chose
+  local stride = code == "p" and rawget(memory, "pointer_bytes") or spec.stride
   local k = 0
   while n == nil or k < n do
-    local v = memory:peek(base + k * spec.stride, code, spec.stride)
+    local v = memory:peek(base + k * stride, code, stride)
     if n == nil and (v == nil or v == 0 or v == false) then break end
     if spec.code == "s" and v ~= nil then v = memory:string(v) end
     t[k + 1] = v

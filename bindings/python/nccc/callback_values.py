@@ -27,6 +27,9 @@ class LocalMemory:
     def element(self, p, code, size):
         return self.lib.peek(p, code)
 
+    def stride(self, spec):
+        return spec["stride"]
+
     def fill(self, p, n):
         """A writable view of the n bytes at p and what writes it back
         (nothing: the view is C's memory)."""
@@ -51,6 +54,12 @@ class DeviceMemory:
     def element(self, p, code, size):
         return self.mem.scalar(code, size, p)
 
+    def stride(self, spec):
+        """A pointer element has the device's pointer size, whatever
+        target's description the module chose."""
+        return self.mem.pointer_bytes if spec["code"] in "ps" \
+            else spec["stride"]
+
     def fill(self, p, n):
         """A writable view of a copy of the n bytes at p and what writes
         the copy back to p."""
@@ -60,9 +69,10 @@ class DeviceMemory:
 
 def _read_array(memory, p, spec, n):
     code = "p" if spec["code"] == "s" else spec["code"]
+    stride = memory.stride(spec)
     out, k = [], 0
     while n is None or k < n:
-        v = memory.element(p + k * spec["stride"], code, spec["stride"])
+        v = memory.element(p + k * stride, code, stride)
         if n is None and not v:
             break
         out.append(memory.text(v, None) if spec["code"] == "s" and v else v)

@@ -9,14 +9,14 @@
 ;;; big_endian) at the size the device's layout table gives it.
 (library (nccc private memory)
   (export module-memory memory-alloc memory-free memory-read memory-write memory-peek
-          memory-poke memory-string memory-device?)
+          memory-poke memory-string memory-device? memory-pointer-bytes)
   (import (rnrs) (nccc abi) (nccc private values) (nccc private runtime)
           (nccc private convert) (nccc private registry) (nccc private calls))
 
   ;; rt, the runtime; device, #f for this process's memory, else the
-  ;; memory module's name ("cdata_memory"); order, the device's
-  ;; endianness.
-  (define-record-type memory (fields rt device order))
+  ;; memory module's name ("cdata_memory"); order and pointer-bytes, the
+  ;; device's endianness and pointer size.
+  (define-record-type memory (fields rt device order pointer-bytes))
 
   ;; Whether mem is a device's memory.
   (define (memory-device? mem) (and (memory-device mem) #t))
@@ -30,16 +30,18 @@
   ;; needs its memory bound as module_memory; else this process's.
   (define (module-memory rt who module)
     (if (not (bound-from-device? rt module))
-        (make-memory rt #f #f)
+        (make-memory rt #f #f #f)
         (let ([name (string-append module "_memory")])
           (unless (module-find rt who name)
             (misuse/kind who 'remote
                          (string-append module " is bound from a device whose memory is not bound as "
                                         name " (remotes.bind_memory)")))
-          (let ([big (assoc "big_endian" (map vector->list (vector->list (nccc-constants rt name))))])
+          (let* ([consts (map vector->list (vector->list (nccc-constants rt name)))]
+                 [big (assoc "big_endian" consts)] [pointer (assoc "pointer_bytes" consts)])
             (make-memory rt name (if (and big (not (eqv? (cadr big) 0)))
                                      (endianness big)
-                                     (endianness little)))))))
+                                     (endianness little))
+                         (and pointer (cadr pointer)))))))
 
   ;; Calls function fn of the device's memory module; its results after
   ;; the status, or raises (the runtime's error of that status).

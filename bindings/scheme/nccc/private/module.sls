@@ -362,7 +362,10 @@
                      (and (described spec 'fill)
                           (lambda () (memory-write mem p bv))))])))))
 
-  (define (read-elements mem who p code stride n)
+  ;; A pointer element on a device has the device's size, whatever
+  ;; target's description the module chose.
+  (define (read-elements mem who p code given-stride n)
+    (define stride (or (and (member code '("p" "s")) (memory-pointer-bytes mem)) given-stride))
     (let loop ([i 0] [acc '()])
       (if (and n (= i n))
           (list->vector (reverse acc))
