@@ -6,8 +6,10 @@
 **   nccc_bench_lookup WAY.N ITERATIONS
 **
 ** WAY is one of
-**   nccc   nccc_lookup("m.NAME"): the module, then the registry's sorted
+**   nccc   nccc_lookup("m.NAME"): the module, then the registry's hash
 **          index (the const registry as the generator writes it)
+**   sorted nccc_lookup("s.NAME"): the same registry without its hash
+**          index, so found through the sorted index
 **   scan   a plain scan: strcmp against an array of the N names in order
 **   hash   an open-addressing hash table of the N names (FNV-1a, twice
 **          as many slots as names, linear probing), then one strcmp
@@ -33,20 +35,23 @@
 static const char *const words[8] = {"deflate", "inflate", "get",    "set",
                                      "stream",  "buffer",  "window", "crc"};
 static char names[NAMES_MAX][NAME_BYTES];
-static char qualified[NAMES_MAX][NAME_BYTES + 2]; /* "m." + name */
+static char qualified[NAMES_MAX][NAME_BYTES + 2];        /* "m." + name */
+static char qualified_sorted[NAMES_MAX][NAME_BYTES + 2]; /* "s." + name */
 static unsigned n_names;
 
-/* The registry: a names blob, functions, info and the sorted index. */
+/* The registry: a names blob, functions, info, the sorted index and the
+** hash index (the same table as the hash way's, its mask first). */
 static char blob[2 + NAMES_MAX * NAME_BYTES + 1];
 static nccc_fn funcs[NAMES_MAX];
 static nccc_fn_info info[NAMES_MAX];
 static uint16_t sorted_index[NAMES_MAX];
-static nccc_registry registry;
-static nccc_module module;
+static nccc_registry registry, registry_sorted;
+static nccc_module module, module_sorted;
 
-/* The hash table: slot = index + 1, 0 empty. */
+/* The hash table: slot = index + 1, 0 empty (as nccc/registry.h says). */
 #define HASH_SLOTS 32768u
-static uint16_t hash_table[HASH_SLOTS];
+static uint16_t hash_index[1 + HASH_SLOTS];
+static uint16_t *const hash_table = hash_index + 1;
 static uint32_t hash_mask;
 
 static void target(const uint64_t *in, uint64_t *out) {
@@ -72,6 +77,7 @@ static void make_names(unsigned n) {
   for (i = 0; i < n; i++) {
     snprintf(names[i], NAME_BYTES, "%s_%u", words[(i * 5u) % 8u], i);
     snprintf(qualified[i], sizeof qualified[i], "m.%s", names[i]);
+    snprintf(qualified_sorted[i], sizeof qualified_sorted[i], "s.%s", names[i]);
     info[i].name_offset = size;
     info[i].signature = "";
     info[i].n_in = 0;
@@ -87,9 +93,12 @@ static void make_names(unsigned n) {
   registry.funcs = funcs;
   registry.info = info;
   registry.sorted = sorted_index;
+  registry_sorted = registry;
   for (hash_mask = 1; hash_mask < 2 * n; hash_mask <<= 1) {
   }
   hash_mask -= 1;
+  hash_index[0] = (uint16_t)hash_mask;
+  registry.hash_index = hash_index;
   for (i = 0; i < n; i++) {
     uint32_t h = fnv1a(names[i]) & hash_mask;
     while (hash_table[h] != 0) h = (h + 1) & hash_mask;
@@ -127,13 +136,14 @@ int main(int argc, char **argv) {
   unsigned wrong = 0;
   int way;
   if (argc != 3 || (dot = strchr(argv[1], '.')) == NULL) {
-    fprintf(stderr, "usage: nccc_bench_lookup nccc|scan|hash.N ITERATIONS\n");
+    fprintf(stderr, "usage: nccc_bench_lookup nccc|sorted|scan|hash.N ITERATIONS\n");
     return 2;
   }
-  way = strncmp(argv[1], "nccc.", 5) == 0   ? 0
-        : strncmp(argv[1], "scan.", 5) == 0 ? 1
-        : strncmp(argv[1], "hash.", 5) == 0 ? 2
-                                             : -1;
+  way = strncmp(argv[1], "nccc.", 5) == 0     ? 0
+        : strncmp(argv[1], "scan.", 5) == 0   ? 1
+        : strncmp(argv[1], "hash.", 5) == 0   ? 2
+        : strncmp(argv[1], "sorted.", 7) == 0 ? 3
+                                               : -1;
   n = strtoul(dot + 1, NULL, 10);
   iterations = strtoul(argv[2], NULL, 10);
   if (way < 0 || n < 1 || n > NAMES_MAX) {
@@ -145,7 +155,10 @@ int main(int argc, char **argv) {
   while (stride % n == 0 && n > 1) stride++;
   module.name = "m";
   module.registry = &registry;
-  if (nccc_init(NULL, 0) != NCCC_OK || nccc_module_add(&module, NULL) != NCCC_OK) {
+  module_sorted.name = "s";
+  module_sorted.registry = &registry_sorted;
+  if (nccc_init(NULL, 0) != NCCC_OK || nccc_module_add(&module, NULL) != NCCC_OK ||
+      nccc_module_add(&module_sorted, NULL) != NCCC_OK) {
     fprintf(stderr, "nccc_bench_lookup: %s\n", nccc_last_error());
     return 1;
   }
@@ -154,7 +167,8 @@ int main(int argc, char **argv) {
     i = (i + stride) % n;
     found = way == 0   ? find_nccc(qualified[i])
             : way == 1 ? find_scan(names[i])
-                       : find_hash(names[i]);
+            : way == 2 ? find_hash(names[i])
+                       : find_nccc(qualified_sorted[i]);
     wrong += found != i;
   }
   if (wrong != 0) {

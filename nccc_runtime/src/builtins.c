@@ -577,7 +577,7 @@ static const nccc_fn_info builtin_info[NCCC_BUILTIN_COUNT] = {
     NCCC_ABI_BUILTINS(BUILTIN_INFO)};
 
 static const nccc_registry builtin_registry = {
-    (const char *)&builtin_names, builtin_funcs, builtin_info, NULL};
+    (const char *)&builtin_names, builtin_funcs, builtin_info, NULL, NULL};
 
 const nccc_module nccci_builtin_module = {"nccc", &builtin_registry, NULL, 0,
                                          0, NULL};

@@ -48,9 +48,8 @@ nccc_status nccc_lookup(const char *name, nccc_handle *out) {
   if (name == NULL || out == NULL) {
     return nccc_fail(NCCC_ERR_NULL_POINTER, "lookup", NULL);
   }
-  if (!nccci_G.initialized) {
-    return nccc_fail(NCCC_ERR_NOT_INITIALIZED, "lookup", name);
-  }
+  /* Before nccc_init the module table is empty, so the initialisation is
+  ** checked only when no module matched: off the path of a found name. */
   m = nccci_module_index(name, '.', &len);
   if (m >= 0) {
     index = nccci_registry_find(nccci_G.modules[m]->registry, name + len + 1);
@@ -58,9 +57,12 @@ nccc_status nccc_lookup(const char *name, nccc_handle *out) {
     *out = nccc_handle_encode((uint16_t)m, (uint16_t)index);
     return NCCC_OK;
   }
+  if (!nccci_G.initialized) {
+    return nccc_fail(NCCC_ERR_NOT_INITIALIZED, "lookup", name);
+  }
 #if NCCC_WITH_GLOBAL_REGISTRY
   nccc_platform_lock();
-  index = nccci_registry_find(&nccci_G.global.view, name);
+  index = nccci_registry_search(&nccci_G.global.view, name); /* no hash index */
   nccc_platform_unlock();
   if (index >= 0) {
     *out = nccc_handle_encode(NCCC_GLOBAL_MODULE, (uint16_t)index);

@@ -7,11 +7,9 @@
 #if NCCC_WITH_CLOSURES
 
 uint32_t nccc_closure_type(const char *signature) {
-  uint32_t h = NCCC_CLOSURE_TYPE_BASIS;
+  uint32_t h;
   if (signature == NULL) return NCCC_CLOSURE_UNTYPED;
-  for (; *signature != '\0'; signature++) {
-    h = (h ^ (uint8_t)*signature) * NCCC_CLOSURE_TYPE_PRIME;
-  }
+  h = nccci_fnv1a(signature);
   return h == NCCC_CLOSURE_UNTYPED ? NCCC_CLOSURE_TYPE_ZERO_BECOMES : h;
 }
 

@@ -34,9 +34,54 @@ typedef struct nccci_state {
 
 NCCC_INTERNAL extern nccci_state nccci_G;
 
+/* A blob's count, inline for the call path. */
+static inline uint16_t nccci_blob_count(const char *names) {
+  uint16_t n;
+  memcpy(&n, names, sizeof n);
+  return n;
+}
+
+/* Registries of at most this many names are scanned, their first bytes
+** compared inline: cheaper than a binary search's strcmp at each step,
+** and than hashing the name (bench/run_lookup.sh). */
+#define NCCCI_SCAN_MAX 16
+
+/* The index of name in reg (neither NULL), or -1, without the hash index:
+** a scan of at most NCCCI_SCAN_MAX names, a search of the sorted index,
+** or a scan of the blob (registry.c). */
+NCCC_INTERNAL int nccci_registry_search(const nccc_registry *reg, const char *name);
+
+/* FNV-1a 32 over a string's bytes (idl/abi.json, fnv1a_32): the hash of
+** closure types and of registries' name indices. Inline for lookup. */
+static inline uint32_t nccci_fnv1a(const char *s) {
+  uint32_t h = NCCC_ABI_FNV1A_BASIS;
+  for (; *s != '\0'; s++) h = (h ^ (uint8_t)*s) * NCCC_ABI_FNV1A_PRIME;
+  return h;
+}
+
 /* The index of name in reg (neither NULL), or -1: nccc_registry_lookup
-** without its argument checks and error, for nccc_lookup. */
-NCCC_INTERNAL int nccci_registry_find(const nccc_registry *reg, const char *name);
+** without its argument checks and error, for nccc_lookup. Through the
+** hash index when reg has one (nccc/registry.h) and more than
+** NCCCI_SCAN_MAX names, inline: the probe is most of a lookup, and a call
+** would save registers around it. */
+static inline int nccci_registry_find(const nccc_registry *reg, const char *name) {
+  const uint16_t *slots = reg->hash_index;
+  uint32_t mask, k;
+  unsigned entry;
+  if (slots == NULL || nccci_blob_count(reg->names) <= NCCCI_SCAN_MAX) {
+    return nccci_registry_search(reg, name);
+  }
+  mask = *slots++;
+  k = nccci_fnv1a(name) & mask;
+  while ((entry = slots[k]) != NCCC_ABI_NAME_INDEX_EMPTY) {
+    const char *candidate = reg->names + reg->info[entry - 1].name_offset;
+    if (candidate[0] == name[0] && strcmp(candidate, name) == 0) {
+      return (int)entry - 1;
+    }
+    k = (k + 1) & mask;
+  }
+  return -1;
+}
 
 /* The registry behind a module index (the global one included), or NULL. */
 NCCC_INTERNAL const nccc_registry *nccci_state_registry(uint16_t module_index);
@@ -66,13 +111,6 @@ static inline int nccci_module_index(const char *name, char end, size_t *out_len
 
 /* The built-in module "nccc" (builtins.c). */
 NCCC_INTERNAL extern const nccc_module nccci_builtin_module;
-
-/* A blob's count, inline for the call path. */
-static inline uint16_t nccci_blob_count(const char *names) {
-  uint16_t n;
-  memcpy(&n, names, sizeof n);
-  return n;
-}
 
 /* Bounded string length: n when no NUL within max+1 bytes. */
 NCCC_INTERNAL size_t nccci_strnlen(const char *s, size_t max);

@@ -86,6 +86,7 @@ nccc_status nccc_mreg_init(nccc_mreg *reg, void *block, size_t size,
   r.view.funcs = r.funcs;
   r.view.info = r.info;
   r.view.sorted = r.sorted;
+  r.view.hash_index = NULL; /* lookup through the sorted index */
   *reg = r;
   return NCCC_OK;
 }

@@ -9,17 +9,12 @@ uint16_t nccc_registry_count(const nccc_registry *reg) {
   return reg != NULL ? nccc_names_count(reg->names) : 0;
 }
 
-/* Registries of at most this many names are scanned, their first bytes
-** compared inline: cheaper than a binary search's strcmp at each step
-** (bench/run_lookup.sh). */
-#define SCAN_MAX 16
-
 static const char *name_at(const nccc_registry *reg, uint16_t index) {
   return reg->names + reg->info[index].name_offset;
 }
 
 /* The index of name among the count names of reg, or -1: a scan, the
-** first byte compared inline (a sorted registry of at most SCAN_MAX). */
+** first byte compared inline (a sorted registry of at most NCCCI_SCAN_MAX). */
 static int scan_first_bytes(const nccc_registry *reg, uint16_t count,
                             const char *name) {
   uint16_t i;
@@ -62,12 +57,12 @@ static int scan_blob(const nccc_registry *reg, uint16_t count,
   return -1;
 }
 
-int nccci_registry_find(const nccc_registry *reg, const char *name) {
+int nccci_registry_search(const nccc_registry *reg, const char *name) {
   uint16_t count;
   if (reg->names == NULL) return -1;
   memcpy(&count, reg->names, sizeof count); /* nccc_names_count, inline */
   if (reg->sorted == NULL) return scan_blob(reg, count, name);
-  if (count <= SCAN_MAX) return scan_first_bytes(reg, count, name);
+  if (count <= NCCCI_SCAN_MAX) return scan_first_bytes(reg, count, name);
   return search_sorted(reg, count, name);
 }
 

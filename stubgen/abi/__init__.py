@@ -179,6 +179,8 @@ class Abi:
         self.handle = dict(data["handle"])
         for group in ("status", "scopes", "closure_flags", "type_kinds"):
             setattr(self, group, _named(data, group))
+        self.fnv1a_32 = dict(data["fnv1a_32"])
+        self.name_index_params = dict(data["name_index"])
         self.closure_type_params = dict(data["closure_type"])
         self.builtins = [Builtin(k, e, self)
                          for k, e in enumerate(data["builtins"])]
@@ -209,10 +211,31 @@ class Abi:
         """The type a typed closure of this callback signature records
         (idl/abi.json, closure_type): FNV-1a 32 over its bytes, 0 -> 1."""
         p = self.closure_type_params
-        h = p["offset_basis"]
-        for byte in signature.encode("utf-8"):
-            h = ((h ^ byte) * p["prime"]) & 0xFFFFFFFF
+        h = self.hash(signature)
         return p["zero_becomes"] if h == p["untyped"] else h
+
+    def hash(self, text):
+        """FNV-1a 32 over the UTF-8 bytes of text (idl/abi.json,
+        fnv1a_32)."""
+        h = self.fnv1a_32["offset_basis"]
+        for byte in text.encode("utf-8"):
+            h = ((h ^ byte) * self.fnv1a_32["prime"]) & 0xFFFFFFFF
+        return h
+
+    def name_index(self, names):
+        """A registry's hash index of names, in index order (idl/abi.json,
+        name_index): [slot count - 1, slot, slot, ...]."""
+        p = self.name_index_params
+        count = 2
+        while count < p["slots_per_name"] * len(names):
+            count *= 2
+        slots = [p["empty"]] * count
+        for i, name in enumerate(names):
+            k = self.hash(name) & (count - 1)
+            while slots[k] != p["empty"]:
+                k = (k + 1) & (count - 1)
+            slots[k] = i + 1
+        return [count - 1] + slots
 
     def code(self, c):
         """The Code of one signature letter, or None."""
@@ -343,9 +366,14 @@ def _check(abi):
             not set(abi.refusal_statuses) <= {st.name for st in abi.status}:
         raise AbiError("refusals: kinds are code kinds, statuses status names")
     ct = abi.closure_type_params
-    if ct.get("hash") != "FNV-1a 32" or ct["untyped"] == ct["zero_becomes"]:
-        raise AbiError("closure_type: FNV-1a 32 with distinct untyped and "
+    if ct.get("hash") != "fnv1a_32" or ct["untyped"] == ct["zero_becomes"]:
+        raise AbiError("closure_type: fnv1a_32 with distinct untyped and "
                        "zero_becomes values")
+    ni = abi.name_index_params
+    if ni.get("hash") != "fnv1a_32" or ni["empty"] != 0 or \
+            ni["slots_per_name"] < 2:
+        raise AbiError("name_index: fnv1a_32, empty 0 (slots hold an index "
+                       "plus one), at least 2 slots per name")
     names = [b.name for b in abi.builtins]
     if len(set(names)) != len(names):
         raise AbiError("builtins: duplicate name")

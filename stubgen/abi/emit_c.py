@@ -85,6 +85,21 @@ def emit(abi):
     src.line("#define NCCC_ABI_HANDLE_MODULE_SHIFT %d" % h["module_shift"])
     src.line("#define NCCC_ABI_HANDLE_INDEX_MASK 0x%xu" % h["index_mask"])
     src.blank()
+    src.line("/* ---- the hash of closure types and name indices: FNV-1a 32 "
+             "---- */")
+    src.blank()
+    src.line("/* FNV-1a 32's basis and prime; a registry's hash index: "
+             "[slot count - 1, slots...],")
+    src.line("** a slot EMPTY or a function's index + 1, at least "
+             "SLOTS_PER_NAME slots a name,")
+    src.line("** a power of two (nccc/registry.h). */")
+    ni = abi.name_index_params
+    for name, value in [("FNV1A_BASIS", abi.fnv1a_32["offset_basis"]),
+                        ("FNV1A_PRIME", abi.fnv1a_32["prime"]),
+                        ("NAME_INDEX_EMPTY", ni["empty"]),
+                        ("NAME_INDEX_SLOTS_PER_NAME", ni["slots_per_name"])]:
+        src.line("#define NCCC_ABI_%s %du" % (name, value))
+    src.blank()
     src.line("/* ---- status codes (TVM CRT's values where TVM has the "
              "condition) ---- */")
     src.blank()
@@ -141,13 +156,11 @@ def emit(abi):
         src.line("/* %s */" % f.doc)
         src.line("#define NCCC_CLOSURE_%s 0x%xu" % (f.name.upper(), f.value))
     ct = abi.closure_type_params
-    src.line("/* The type a typed closure records: FNV-1a 32 over its callback's "
-             "signature")
-    src.line("** (basis, prime); a hash equal to UNTYPED becomes ZERO_BECOMES "
-             "(UNTYPED marks the")
-    src.line("** claims without a signature). */")
-    src.line("#define NCCC_CLOSURE_TYPE_BASIS %du" % ct["offset_basis"])
-    src.line("#define NCCC_CLOSURE_TYPE_PRIME %du" % ct["prime"])
+    src.line("/* The type a typed closure records: NCCC_ABI_FNV1A over its "
+             "callback's signature;")
+    src.line("** a hash equal to UNTYPED becomes ZERO_BECOMES (UNTYPED marks the "
+             "claims without")
+    src.line("** a signature). */")
     src.line("#define NCCC_CLOSURE_UNTYPED %du" % ct["untyped"])
     src.line("#define NCCC_CLOSURE_TYPE_ZERO_BECOMES %du" % ct["zero_becomes"])
     src.blank()

@@ -1,9 +1,12 @@
 """The C emitter's tables: the const registry, the layout and constants
 tables, and the module."""
 
+from stubgen.abi import load as load_abi
 from stubgen.ctype import Array, Record, array_depth
 from stubgen.emit_c.convert import (c_string, section, signature_literal,
                                     slot_index)
+
+_ABI = load_abi()
 
 
 class TablesPart:
@@ -48,14 +51,21 @@ class TablesPart:
                      "search). */")
             src.line("static const uint16_t %ssorted[] = {%s};"
                      % (p, ", ".join(str(i) for i in order)))
+            src.blank()
+            src.line("/* The hash index: slot count - 1, then each slot, 0 "
+                     "or a function's index + 1 (nccc/registry.h). */")
+            src.line("static const uint16_t %shash_index[] = {%s};" % (
+                p, ", ".join(str(v) for v in
+                             _ABI.name_index([f.name for f in fns]))))
         src.blank()
         with src.block("static const nccc_registry %sregistry = {" % p,
                        "};"):
             if fns:
-                src.line("(const char *)&%snames, %sfuncs, %sinfo, %ssorted"
-                         % (p, p, p, p))
+                src.line("(const char *)&%snames, %sfuncs, %sinfo, %ssorted, "
+                         "%shash_index" % (p, p, p, p, p))
             else:
-                src.line("(const char *)&%snames, NULL, %sinfo, NULL" % (p, p))
+                src.line("(const char *)&%snames, NULL, %sinfo, NULL, NULL"
+                         % (p, p))
 
     def layouts(self, src):
         m, p = self.m, self.p

@@ -22,7 +22,7 @@ NCCC_NAMES_BLOB(small_names, 1, "add\0");
 static const nccc_fn small_funcs[] = {add};
 static const nccc_fn_info small_info[] = {{"ll:l", 2, 1, 2}};
 static const nccc_registry small_registry = {(const char *)&small_names, small_funcs,
-                                             small_info, NULL};
+                                             small_info, NULL, NULL};
 static const nccc_module small_module = {"small", &small_registry, NULL, 0, 0, NULL};
 
 /* Calls built-in name with zeroed in slots; returns its status slot. */

@@ -291,7 +291,7 @@ static void f_area(const uint64_t *in, uint64_t *out) {
 static const nccc_fn geo_funcs[] = {f_area};
 static const nccc_fn_info geo_info[] = {{"{rect:3}:l", 3, 1, 2}};
 static const nccc_registry geo_reg = {(const char *)&geo_names, geo_funcs,
-                                      geo_info, NULL};
+                                      geo_info, NULL, NULL};
 static const nccc_module geo = {"geo", &geo_reg, geo_types, 4, 4, geo_consts};
 
 START_TEST(test_modules) {

@@ -49,7 +49,7 @@ static const nccc_fn_info math_info[] = {
     {"L*:L*", NCCC_SLOTS_VARIABLE | 1, NCCC_SLOTS_VARIABLE | 1, 14}};
 static const uint16_t math_sorted[] = {0, 1, 3, 2};
 static const nccc_registry math_reg = {(const char *)&math_names, math_funcs,
-                                       math_info, math_sorted};
+                                       math_info, math_sorted, NULL};
 static const nccc_module math_mod = {"math", &math_reg, NULL, 0, 0, NULL};
 static const nccc_module math_again = {"math", &math_reg, NULL, 0, 0, NULL};
 

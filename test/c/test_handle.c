@@ -21,7 +21,7 @@ NCCC_NAMES_BLOB(two_names, 2, "one\0two\0");
 static const nccc_fn two_funcs[] = {f_one, f_two};
 static const nccc_fn_info two_info[] = {{":L", 0, 1, 2}, {":L", 0, 1, 6}};
 static const nccc_registry two_reg = {(const char *)&two_names, two_funcs,
-                                      two_info, NULL};
+                                      two_info, NULL, NULL};
 static const nccc_module two_mod = {"two", &two_reg, NULL, 0, 0, NULL};
 
 static uint16_t two_index;

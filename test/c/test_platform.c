@@ -219,7 +219,7 @@ START_TEST(test_lock_around_modules) {
   NCCC_NAMES_BLOB(names, 1, "nop\0");
   static const nccc_fn funcs[] = {f_nop};
   static const nccc_fn_info info[] = {{":", 0, 0, 2}};
-  static const nccc_registry reg = {(const char *)&names, funcs, info, NULL};
+  static const nccc_registry reg = {(const char *)&names, funcs, info, NULL, NULL};
   static const nccc_module mod = {"locked", &reg, NULL, 0, 0, NULL};
   nccc_platform mine = {NULL, NULL, NULL, t_lock, t_unlock, NULL, NULL};
   nccc_platform_set(&mine);

@@ -23,15 +23,15 @@ static const nccc_fn_info info3[] = {
     {"ll:l", 2, 1, 2}, {"LL:L", 2, 1, 6}, {"ii:i", 2, 1, 10}};
 static const uint16_t sorted3[] = {1, 2, 0}; /* add, mul, sub */
 static const nccc_registry reg_sorted = {(const char *)&names3, funcs3, info3,
-                                         sorted3};
+                                         sorted3, NULL};
 static const nccc_registry reg_scan = {(const char *)&names3, funcs3, info3,
-                                       NULL};
+                                       NULL, NULL};
 
 NCCC_NAMES_BLOB(names0, 0, "");
 static const nccc_fn funcs0[1] = {f_add};
 static const nccc_fn_info info0[1] = {{":", 0, 0, 2}};
 static const nccc_registry reg_empty = {(const char *)&names0, funcs0, info0,
-                                        NULL};
+                                        NULL, NULL};
 
 /* ---- names blobs -------------------------------------------------------- */
 
@@ -205,6 +205,7 @@ static void build_big(nccc_registry *r, int with_index) {
   r->funcs = big_funcs;
   r->info = big_info;
   r->sorted = with_index ? big_sorted : NULL;
+  r->hash_index = NULL; /* test_name_index.c tests that index */
 }
 
 START_TEST(test_const_big) {

@@ -370,7 +370,7 @@ static const nccc_fn_info nccc_cbt_info[] = {
 static const uint16_t nccc_cbt_sorted[] = {14, 1, 3, 13, 8, 12, 10, 11, 0, 4, 9, 15, 2, 5, 6, 7};
 
 static const nccc_registry nccc_cbt_registry = {
-  (const char *)&nccc_cbt_names, nccc_cbt_funcs, nccc_cbt_info, nccc_cbt_sorted
+  (const char *)&nccc_cbt_names, nccc_cbt_funcs, nccc_cbt_info, nccc_cbt_sorted, NULL
 };
 
 /* ---- the module */

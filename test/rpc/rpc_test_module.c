@@ -142,7 +142,7 @@ static const nccc_fn_info rpct_info[] = {
     {S64 ":L", 64, 1, 42},  {"p:i", 1, 1, 48},    {"IL:iL", 2, 2, 55},
     {":p", 0, 1, 65},       {"{point:2}:d", 2, 1, 74}, {"I:L", 1, 1, 84}, {"sI:", 2, 0, 96}, {"I:", 1, 0, 100}, {"sI:p", 2, 1, 110}};
 static const nccc_registry rpct_registry = {(const char *)&rpct_names, rpct_funcs,
-                                            rpct_info, NULL};
+                                            rpct_info, NULL, NULL};
 
 typedef struct point {
   double x, y;

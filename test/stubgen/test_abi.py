@@ -175,6 +175,37 @@ def _builtin(data, name):
     return next(b for b in data["builtins"] if b["name"] == name)
 
 
+def test_the_hash_is_fnv1a_32():
+    abi = load()
+    # the FNV reference's test vectors
+    assert abi.hash("") == 0x811c9dc5
+    assert abi.hash("a") == 0xe40c292c
+    assert abi.hash("foobar") == 0xbf9cf968
+    assert abi.closure_type("ii:i") == abi.hash("ii:i")
+
+
+def test_a_name_index_places_each_name_at_its_hash_or_after():
+    abi = load()
+    names = ["n%d" % i for i in range(40)]
+    index = abi.name_index(names)
+    mask, slots = index[0], index[1:]
+    assert len(slots) == 128 and mask == 127      # 2 x 40 -> 128
+    assert sorted(s for s in slots if s) == list(range(1, 41))
+    moved = 0
+    for i, name in enumerate(names):
+        k = abi.hash(name) & mask
+        while slots[k] != i + 1:                  # never an empty slot first
+            assert slots[k] != 0
+            k = (k + 1) & mask
+            moved += 1
+    assert moved > 0                              # some names collided
+    # ABI.md's example, "Name index"
+    assert abi.name_index(["b", "a", "c"]) == [7, 0, 0, 3, 0, 2, 1, 0, 0]
+    assert abi.name_index([]) == [1, 0, 0]
+    assert abi.name_index(["a"]) == [1] + (
+        [1, 0] if abi.hash("a") & 1 == 0 else [0, 1])
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda d: d["codes"].append(dict(d["codes"][0])), "distinct"),
     (lambda d: d["codes"][1].update(bytes=3), "bytes must be"),
@@ -190,6 +221,9 @@ def _builtin(data, name):
     (lambda d: _builtin(d, "read")["rest"].update(arg=0), "unsigned"),
     (lambda d: _builtin(d, "read")["rest"].update(arg=2), "unsigned"),
     (lambda d: d["closure_target"].update(signature="Lq:*"), "not allowed"),
+    (lambda d: d["name_index"].update(slots_per_name=1), "name_index"),
+    (lambda d: d["name_index"].update(empty=65535), "name_index"),
+    (lambda d: d["closure_type"].update(hash="FNV-1 32"), "closure_type"),
 ])
 def test_a_broken_source_is_refused_with_its_reason(tmp_path, change,
                                                      message):

@@ -11,6 +11,7 @@ import pytest
 from conftest import (C_DIR, EXAMPLES, IDL_DIR, RUNTIME_INCLUDE,
                       SHIMS_INCLUDE, cc,
                       compile_c, extra_cflags, write_outputs)
+from stubgen.abi import load as load_abi
 from stubgen.cli import generate
 
 M = "module m;\n"
@@ -265,8 +266,11 @@ def test_registry_tables():
     assert '{":i", 0, 1, 4}, /* a */' in src
     assert '{NCCC_SIG_SIZE ":e", 1, 1, 6}, /* c */' in src
     assert "static const uint16_t nccc_m_sorted[] = {1, 0, 2};" in src
+    index = load_abi().name_index(["b", "a", "c"])
+    assert ("static const uint16_t nccc_m_hash_index[] = {%s};"
+            % ", ".join(map(str, index))) in src
     assert ("(const char *)&nccc_m_names, nccc_m_funcs, nccc_m_info, "
-            "nccc_m_sorted") in src
+            "nccc_m_sorted, nccc_m_hash_index") in src
 
 
 def test_layout_and_constant_tables_use_the_compiler():

@@ -667,7 +667,7 @@ static const nccc_fn_info module_info[4] = {{":iII", 0, 3, MOFF0},
                                             {"F:i", 1, 1, MOFF3}};
 static const uint16_t module_sorted[4] = {0, 1, 2, 3};
 static const nccc_registry module_registry = {
-    (const char *)&module_names, module_funcs, module_info, module_sorted};
+    (const char *)&module_names, module_funcs, module_info, module_sorted, NULL};
 static const nccc_module ffi_module = {"nccc_ffi", &module_registry, NULL, 0,
                                        0, NULL};
 

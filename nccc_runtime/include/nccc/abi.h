@@ -67,6 +67,16 @@ typedef enum nccc_helper_key {
 #define NCCC_ABI_HANDLE_MODULE_SHIFT 16
 #define NCCC_ABI_HANDLE_INDEX_MASK 0x7fffu
 
+/* ---- the hash of closure types and name indices: FNV-1a 32 ---- */
+
+/* FNV-1a 32's basis and prime; a registry's hash index: [slot count - 1, slots...],
+** a slot EMPTY or a function's index + 1, at least SLOTS_PER_NAME slots a name,
+** a power of two (nccc/registry.h). */
+#define NCCC_ABI_FNV1A_BASIS 2166136261u
+#define NCCC_ABI_FNV1A_PRIME 16777619u
+#define NCCC_ABI_NAME_INDEX_EMPTY 0u
+#define NCCC_ABI_NAME_INDEX_SLOTS_PER_NAME 2u
+
 /* ---- status codes (TVM CRT's values where TVM has the condition) ---- */
 
 typedef enum nccc_status {
@@ -271,11 +281,9 @@ typedef enum nccc_scope {
 #define NCCC_CLOSURE_NOTIFY 0x100u
 /* or'ed into a scope: calls and notices only on the thread that claimed it */
 #define NCCC_CLOSURE_THREAD 0x200u
-/* The type a typed closure records: FNV-1a 32 over its callback's signature
-** (basis, prime); a hash equal to UNTYPED becomes ZERO_BECOMES (UNTYPED marks the
-** claims without a signature). */
-#define NCCC_CLOSURE_TYPE_BASIS 2166136261u
-#define NCCC_CLOSURE_TYPE_PRIME 16777619u
+/* The type a typed closure records: NCCC_ABI_FNV1A over its callback's signature;
+** a hash equal to UNTYPED becomes ZERO_BECOMES (UNTYPED marks the claims without
+** a signature). */
 #define NCCC_CLOSURE_UNTYPED 0u
 #define NCCC_CLOSURE_TYPE_ZERO_BECOMES 1u
 

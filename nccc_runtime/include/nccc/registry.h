@@ -4,8 +4,9 @@
 ** A registry maps names to nccc functions. Its names live in TVM CRT's
 ** names blob: a 2-byte native-endian count, then each name followed by NUL,
 ** then one more NUL. nccc adds, per function, an nccc_fn_info (signature
-** string and slot counts), and optionally a sorted index so that lookup
-** is a binary search instead of a scan.
+** string and slot counts), optionally a sorted index so that lookup is a
+** binary search instead of a scan, and optionally a hash index, with
+** which lookup hashes the name and compares it with one name or a few.
 **
 ** A const registry is plain initialised data (generated code puts it in
 ** .rodata / flash). A mutable registry is carved out of one block the
@@ -60,7 +61,20 @@ typedef struct nccc_registry {
   const nccc_fn_info *info;  /* info[i] describes funcs[i]; never NULL */
   const uint16_t *sorted;    /* indices in strcmp order of names, or NULL
                                 (then lookup scans the blob) */
+  const uint16_t *hash_index; /* the names' hash index, or NULL (then
+                                lookup uses sorted); see below */
 } nccc_registry;
+
+/*
+** The hash index (generated; idl/abi.json, name_index): hash_index[0] is
+** the number of slots less one, the number a power of two and at least
+** NCCC_ABI_NAME_INDEX_SLOTS_PER_NAME times the names; hash_index[1 + k]
+** is slot k: NCCC_ABI_NAME_INDEX_EMPTY (0), or the index of a function
+** plus one. Name i sits in slot FNV-1a 32 of the name (NCCC_ABI_FNV1A_*)
+** masked by the slot count less one, or in the next empty slot after it,
+** wrapping; lookup probes from there to the name or an empty slot. A
+** mutable registry has none (its view's hash_index is NULL).
+*/
 
 /*
 ** A names blob as one constant object: use as
@@ -90,7 +104,9 @@ NCCC_API uint16_t nccc_registry_count(const nccc_registry *reg);
 /*
 ** Finds name. NCCC_OK and *out_index set, or NCCC_ERR_NAME_NOT_FOUND,
 ** NCCC_ERR_NULL_POINTER (reg, name or out_index NULL). *out_index is left
-** untouched on failure. Binary search when reg->sorted is set.
+** untouched on failure. Through the hash index when reg->hash_index is
+** set and reg has more than 16 names; else a scan of at most 16 names
+** when reg->sorted is set, or a binary search of it; else a scan.
 */
 NCCC_API nccc_status nccc_registry_lookup(const nccc_registry *reg, const char *name,
                                           uint16_t *out_index);

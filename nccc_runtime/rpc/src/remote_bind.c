@@ -231,6 +231,7 @@ static nccc_status bound_add(nccci_bound *b) {
   b->registry.funcs = b->funcs;
   b->registry.info = b->info;
   b->registry.sorted = NULL;
+  b->registry.hash_index = NULL;
   b->module.registry = &b->registry;
   b->module.types = b->types;
   b->module.constants = b->constants;

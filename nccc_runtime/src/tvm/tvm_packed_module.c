@@ -165,7 +165,7 @@ static const nccc_fn_info tvm_info[] = {
     {":iII", 0, 3, OFF8},        {"s:i", 1, 1, OFF9}};
 
 static const nccc_registry tvm_registry = {(const char *)&tvm_names,
-                                           tvm_funcs, tvm_info, NULL};
+                                           tvm_funcs, tvm_info, NULL, NULL};
 
 static const nccc_module tvm_module = {"tvm", &tvm_registry, NULL, 0, 0,
                                        NULL};
