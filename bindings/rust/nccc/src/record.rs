@@ -106,6 +106,11 @@ pub struct Shape<const N: usize> {
 }
 
 impl<const N: usize> Shape<N> {
+    /// The size, alignment and field places, of any number of fields.
+    pub fn parts(&self) -> (usize, usize, &[Place]) {
+        (self.size, self.align, &self.fields)
+    }
+
     /// Reads layout `name` of `module` from the library's table: each of
     /// `fields` is (its name, the size of one element in Rust, 0 when the
     /// element is a record). Errors: kind `Unknown` (no such layout), kind
@@ -134,13 +139,6 @@ impl<const N: usize> Shape<N> {
             shape.fields[k] = place;
         }
         Ok(shape)
-    }
-}
-
-impl<const N: usize> Shape<N> {
-    /// The size, alignment and field places, of any number of fields.
-    pub fn parts(&self) -> (usize, usize, &[Place]) {
-        (self.size, self.align, &self.fields)
     }
 }
 
