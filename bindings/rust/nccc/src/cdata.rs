@@ -58,7 +58,10 @@ impl<'a> Mem<'a> {
         // object for 'a, so the cell outlives it.
         let base = unsafe { (*self.cell).get() };
         if base == 0 {
-            return Err(Error::new(ErrorKind::Closed, self.name, "the C object was freed"));
+            // the other hosts' words: "cd_event object was freed"
+            let mut e = Error::new(ErrorKind::Closed, self.name, self.name);
+            e.append(b" object was freed");
+            return Err(e);
         }
         if at.checked_add(n).map_or(true, |end| end > self.size) {
             return Err(Error::new(ErrorKind::Range, self.name, "past the C object's size"));

@@ -128,12 +128,16 @@ fn parse<'p>(path: &'p str, name: &'static str) -> Result<Vec<Step<'p>>, Error> 
     Ok(steps)
 }
 
+/// "index K out of range 0..LAST of field 'F'", as the other hosts say it.
 fn index_error(name: &'static str, field: &str, k: usize, count: usize) -> Error {
-    let mut what = String::from("index ");
-    what.push_str(core::str::from_utf8(itoa(k as i128).text()).unwrap_or(""));
-    what.push_str(" out of range 0..");
-    what.push_str(core::str::from_utf8(itoa(count as i128).text()).unwrap_or(""));
-    kind_error(ErrorKind::Range, name, At::Field(field), &what)
+    let mut e = Error::new(ErrorKind::Range, name, "index ");
+    e.append(itoa(k as i128).text());
+    e.append(b" out of range 0..");
+    e.append(itoa(count as i128 - 1).text());
+    e.append(b" of field '");
+    e.append(field.as_bytes());
+    e.append(b"'");
+    e
 }
 
 /// The bytes of a scalar `width` bytes wide within its slot's bytes (the
@@ -233,7 +237,12 @@ impl<'m> NamedObject<'m> {
                 Step::Index(_) => return Err(Error::new(ErrorKind::Field, info.name, "an index into a record")),
             };
             let field = info.fields.iter().position(|f| f.name == name).ok_or_else(|| {
-                kind_error(ErrorKind::Field, info.name, At::Field(name), "no such field")
+                // the other hosts' words: "cdata.cd_event has no field 'f'"
+                let mut e = Error::new(ErrorKind::Field, info.name, self.table.module());
+                for part in [".", info.name, " has no field '", name, "'"] {
+                    e.append(part.as_bytes());
+                }
+                e
             })?;
             let (fi, place) = (&info.fields[field], self.table.shape(record).2[field]);
             let mut here = at + place.offset;
@@ -320,9 +329,16 @@ impl<'m> NamedObject<'m> {
                 let (code, width, name) = self.scalar(record, field)?;
                 let function = self.table.records()[record].name;
                 if code.kind != Kind::Int && code.kind != Kind::Float && code.kind != Kind::Bool {
-                    if let Dyn::Str(_) | Dyn::Bytes(_) = value {
-                        return Err(kind_error(ErrorKind::Type, function, At::Field(name),
-                                              "a pointer expected: a string would not outlive the assignment"));
+                    let got = match value {
+                        Dyn::Str(_) => "string",
+                        Dyn::Bytes(_) => "bytes",
+                        _ => "",
+                    };
+                    if !got.is_empty() {
+                        let mut why = String::from("pointer expected, got ");
+                        why.push_str(got);
+                        why.push_str(": its memory would not outlive the assignment");
+                        return Err(kind_error(ErrorKind::Type, function, At::Field(name), &why));
                     }
                 }
                 let slot = encode(&code, value, function, At::Field(name), &mut Vec::new())?;

@@ -292,9 +292,9 @@ fn fields_by_name_refuse_what_the_types_would() {
             ("ranges[0].lo", Dyn::Int(40000), ErrorKind::Range,
              "'cd_event__ranges': field 'lo' (value 40000 out of range for int16)"),
             ("data.scalar.value", Dyn::Bytes(b"abc".to_vec()), ErrorKind::Type,
-             "'cd_event__data__scalar': field 'value' (a pointer expected: a string would not outlive the assignment)"),
-            ("nothing", Dyn::Int(1), ErrorKind::Field, "'cd_event': field 'nothing' (no such field)"),
-            ("stamps[3]", Dyn::Float(1.0), ErrorKind::Range, "'cd_event': field 'stamps' (index 3 out of range 0..3)"),
+             "'cd_event__data__scalar': field 'value' (pointer expected, got bytes: its memory would not outlive the assignment)"),
+            ("nothing", Dyn::Int(1), ErrorKind::Field, "'cd_event': cdata.cd_event has no field 'nothing'"),
+            ("stamps[3]", Dyn::Float(1.0), ErrorKind::Range, "'cd_event': index 3 out of range 0..2 of field 'stamps'"),
             ("stamps", Dyn::Float(1.0), ErrorKind::Type, "'cd_event': field 'stamps' (an array: use its elements)"),
             ("type.x", Dyn::Int(1), ErrorKind::Field, "'cd_event': field 'type' (a scalar has no fields)"),
             ("data..shape", Dyn::Int(1), ErrorKind::Field, "'cd_event': a path of names and [indexes] expected"),
@@ -312,7 +312,7 @@ fn fields_by_name_refuse_what_the_types_would() {
         assert!(ev.free());
         assert!(!ev.free());
         let e = ev.get("type").unwrap_err();
-        assert_eq!((e.kind, e.to_string().as_str()), (ErrorKind::Closed, "'cd_event': the C object was freed"));
+        assert_eq!((e.kind, e.to_string().as_str()), (ErrorKind::Closed, "'cd_event': cd_event object was freed"));
         assert_eq!(ev.set("data.shape.tag", &Dyn::Int(1)).unwrap_err().kind, ErrorKind::Closed);
         assert_eq!(ev.ptr().unwrap_err().kind, ErrorKind::Closed);
     });
