@@ -6,11 +6,13 @@ layout records give (`ev.data().shape().corners().at(1)?.y()?`). Refused
 when compiled in Rust, so not converted (Unsupported): a value of the
 wrong type for a field, a name that is no field or no record. A view
 of records by count is `view_records`, its path starting with an index
-(`pts.nth(2)?.x()?`)."""
+(`pts.nth(2)?.x()?`). Also C data as a call's arguments: a record by
+value from the layout record's field types, and C memory or bytes with
+their [length] folded into the slice or vector a method takes."""
 
-from case_common import KINDS, MODULES, Unsupported, _lit
+from case_common import KINDS, MODULES, Unsupported, _int, _lit
 from stubgen.emit_rust.objects import rust_scalar
-from stubgen.emit_rust.types import ident
+from stubgen.emit_rust.types import ident, text_rust
 from stubgen.model.binding import records
 
 
@@ -20,8 +22,22 @@ def _layouts(mod):
             for rec in records(MODULES[mod])["layouts"] if rec["kind"] != "opaque"}
 
 
+def byte_array(text):
+    """Bytes in hex as a Rust array literal."""
+    return "[%s]" % ", ".join("0x%su8" % text[k:k + 2] for k in range(0, len(text), 2))
+
+
 def _hex(text):
-    return "&[%s]" % ", ".join("0x%su8" % text[k:k + 2] for k in range(0, len(text), 2))
+    return "&" + byte_array(text)
+
+
+def field_types(mod, name):
+    """(kind, {field: Rust type}) of layout name of module mod, from its
+    layout record; None when it has none."""
+    found = _layouts(mod).get(name)
+    if found is None:
+        return None
+    return found[0]["kind"], {f: text_rust(t) for f, t in found[1].items()}
 
 
 class CdataSteps:
@@ -156,6 +172,44 @@ class CdataSteps:
             self.set_record(var, mod, layout, value["struct"])
             return None
         raise Unsupported("a record value of another form")
+
+    def c_buffers(self, mod, fn, args):
+        """args with each C address (an alloc step's) or bytes that a
+        [length] parameter describes, and that length, as one value: the
+        method takes them as one slice or vector (the function's binding
+        record's values)."""
+        rec = next(f for f in records(MODULES[mod])["functions"] if f["name"] == fn)
+        values = rec.get("values", [])
+        values = values[0] if values and isinstance(values[0], list) else values
+        if len(args) != rec["in_count"]:
+            return args
+        out, folded = list(args), set()
+        for d in values:
+            v, count = args[d["arg"] - 1], d.get("count", {})
+            if "arg" not in count or not isinstance(v, dict):
+                continue
+            length = args[count["arg"] - 1]
+            if self.saved.get(v.get("saved")) == "dyn":
+                out[d["arg"] - 1] = {"c_buffer": v["saved"], "length": length}
+            elif "bytes" not in v or len(v["bytes"]) != 2 * _int(length):
+                continue
+            folded.add(count["arg"] - 1)
+        return [a for k, a in enumerate(out) if k not in folded]
+
+    def record(self, fields, ty, mod):
+        """A struct value of type ty (a record by value) with fields."""
+        layout = field_types(mod, ty)
+        if layout is None or layout[0] != "struct":
+            raise Unsupported("a record of type %s" % ty)
+        parts = []
+        if set(fields) - set(layout[1]):
+            raise Unsupported("a field the struct has not")
+        for name, t in layout[1].items():
+            if name in fields:
+                parts.append("%s: %s" % (name, self.arg(fields[name], t, mod)))
+            else:
+                parts.append("%s: <%s as nccc::Field>::get(&[0u8; 64], 0)" % (name, t))
+        return "%s::%s { %s }" % (mod, ty, ", ".join(parts))
 
     # ---- steps ---------------------------------------------------------------
     def new_expr(self, mod, layout):

@@ -27,13 +27,12 @@ import os
 import re
 import sys
 
-from case_cdata import CdataSteps
+from case_cdata import CdataSteps, byte_array, field_types
 from case_named import OBJECT_STEPS, NamedSteps
 from case_common import (IDLS, KINDS, MODULES, RANGES, Unsupported,
                          _debug, _int, _lit)
 from case_registry import RegistrySteps, released_inside, value_closures
 from stubgen.emit_rust import rust_signature
-from stubgen.model.binding import records
 
 
 # The "needs" of the case table the Rust tests implement.
@@ -133,7 +132,7 @@ class Case(CdataSteps, RegistrySteps):
                     "_mut" if "mut" in ty else "", v["c_buffer"], "mut" if "mut" in ty else "const",
                     elem, _int(v["length"]))
             if isinstance(v, dict) and "bytes" in v and elem == "u8":
-                return "&%s%s" % ("mut " if "mut" in ty else "", self.byte_list(v))
+                return "&%s%s" % ("mut " if "mut" in ty else "", byte_array(v["bytes"]))
             if not isinstance(v, list):
                 raise Unsupported("not a list")
             elem = ty[ty.index("[") + 1:-1]
@@ -143,49 +142,8 @@ class Case(CdataSteps, RegistrySteps):
             return self.record(v["struct"], ty, mod)
         if isinstance(v, dict) and "bytes" in v and ty == "nccc::Vec<u8>":
             # a vector the method takes over: C keeps it ([kept])
-            return "vec!%s" % self.byte_list(v)
+            return "vec!%s" % byte_array(v["bytes"])
         raise Unsupported("a %s argument" % ty)
-
-    def byte_list(self, v):
-        """The bytes of {bytes: hex} as a Rust array literal."""
-        return "[%s]" % ", ".join("0x%su8" % v["bytes"][k:k + 2] for k in range(0, len(v["bytes"]), 2))
-
-    def c_buffers(self, mod, fn, args):
-        """args with each C address (an alloc step's) or bytes that a
-        [length] parameter describes, and that length, as one value: the
-        method takes them as one slice or vector (the function's binding
-        record's values)."""
-        rec = next(f for f in records(MODULES[mod])["functions"] if f["name"] == fn)
-        values = rec.get("values", [])
-        values = values[0] if values and isinstance(values[0], list) else values
-        if len(args) != rec["in_count"]:
-            return args
-        out, folded = list(args), set()
-        for d in values:
-            v, count = args[d["arg"] - 1], d.get("count", {})
-            if "arg" not in count or not isinstance(v, dict):
-                continue
-            length = args[count["arg"] - 1]
-            if self.saved.get(v.get("saved")) == "dyn":
-                out[d["arg"] - 1] = {"c_buffer": v["saved"], "length": length}
-            elif "bytes" not in v or len(v["bytes"]) != 2 * _int(length):
-                continue
-            folded.add(count["arg"] - 1)
-        return [a for k, a in enumerate(out) if k not in folded]
-
-    def record(self, fields, ty, mod):
-        layout = field_types(mod, ty)
-        if layout is None or layout[0] != "struct":
-            raise Unsupported("a record of type %s" % ty)
-        parts = []
-        if set(fields) - set(layout[1]):
-            raise Unsupported("a field the struct has not")
-        for name, t in layout[1].items():
-            if name in fields:
-                parts.append("%s: %s" % (name, self.arg(fields[name], t, mod)))
-            else:
-                parts.append("%s: <%s as nccc::Field>::get(&[0u8; 64], 0)" % (name, t))
-        return "%s::%s { %s }" % (mod, ty, ", ".join(parts))
 
     def closure_arg(self, cid, ty, mod):
         step = self.callbacks.get(cid)
@@ -537,17 +495,6 @@ def shown_values(cb, names, types):
         n = names[arg]
         shown.append((n, 'format!("{:?}", %s.len())' % n if counted else texts[n]))
     return shown
-
-
-def field_types(mod, name):
-    """(kind, {field: Rust type}) of layout name of module mod, from its
-    layout record; None when it has none."""
-    rec = next((r for r in records(MODULES[mod])["layouts"] if r["name"] == name), None)
-    if rec is None:
-        return None
-    from stubgen.emit_rust.types import text_rust
-    return rec["kind"], {f: text_rust(t) for f, t in
-                         zip(rec.get("field_names", ()), rec.get("field_types", ()))}
 
 
 class NamedCase(NamedSteps, Case):
