@@ -114,13 +114,20 @@ impl<'a> Mem<'a> {
     /// Copies `bytes` over the place. Errors: not exactly its size (kind
     /// `Count`).
     pub fn set_bytes(&self, bytes: &[u8]) -> Result<(), Error> {
-        if bytes.len() != self.size {
-            return Err(Error::new(ErrorKind::Count, self.name, "bytes of another size than the record's"));
-        }
+        self.check_bytes(bytes.len())?;
         let addr = self.addr(0, self.size)?;
         // SAFETY: the place lies inside the live object; `bytes` is Rust
         // memory, which never overlaps a C object's (copy semantics).
         unsafe { core::ptr::copy(bytes.as_ptr(), addr as *mut u8, bytes.len()) };
+        Ok(())
+    }
+
+    /// The error of `set_bytes` for `n` bytes: not exactly the place's
+    /// size (kind `Count`).
+    pub(crate) fn check_bytes(&self, n: usize) -> Result<(), Error> {
+        if n != self.size {
+            return Err(Error::new(ErrorKind::Count, self.name, "bytes of another size than the record's"));
+        }
         Ok(())
     }
 

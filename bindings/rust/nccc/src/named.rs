@@ -322,8 +322,15 @@ impl<'m> NamedObject<'m> {
     /// records as `Dyn::Struct` too) or `Dyn::Bytes` of its size. Errors:
     /// those of `get`; a value of the wrong type (kind `Type`), out of
     /// range (`Range`), not integral (`Integral`); bytes of another size
-    /// (`Count`). A refused value leaves the memory unchanged.
+    /// (`Count`). A refused value leaves the memory unchanged: a struct's
+    /// fields are all checked before any is written.
     pub fn set(&self, path: &str, value: &Dyn) -> Result<(), Error> {
+        self.store(path, value, false)?;
+        self.store(path, value, true)
+    }
+
+    /// `set`, checking only (write false) or writing.
+    fn store(&self, path: &str, value: &Dyn, write: bool) -> Result<(), Error> {
         match (self.resolve(path)?, value) {
             (Target::Scalar { record, field, at, .. }, _) => {
                 let (code, width, name) = self.scalar(record, field)?;
@@ -344,10 +351,18 @@ impl<'m> NamedObject<'m> {
                 let slot = encode(&code, value, function, At::Field(name), &mut Vec::new())?;
                 let slot = if is_float(&code) { f32::from_slot(slot).to_bits() as u64 } else { slot };
                 let mut slot = slot.to_ne_bytes();
+                if !write {
+                    return Ok(());
+                }
                 self.whole().write_from(at, low_bytes(&mut slot, width))
             }
             (Target::Record { record, at }, Dyn::Bytes(bytes)) => {
-                self.whole().sub(at, self.table.shape(record).0, self.table.records()[record].name).set_bytes(bytes)
+                let whole = self.whole();
+                let place = whole.sub(at, self.table.shape(record).0, self.table.records()[record].name);
+                if !write {
+                    return place.check_bytes(bytes.len());
+                }
+                place.set_bytes(bytes)
             }
             (Target::Record { .. }, Dyn::Struct(fields)) => {
                 for (name, v) in fields {
@@ -356,7 +371,7 @@ impl<'m> NamedObject<'m> {
                         inner.push('.');
                     }
                     inner.push_str(name);
-                    self.set(&inner, v)?;
+                    self.store(&inner, v, write)?;
                 }
                 Ok(())
             }

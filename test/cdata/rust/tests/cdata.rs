@@ -317,3 +317,33 @@ fn fields_by_name_refuse_what_the_types_would() {
         assert_eq!(ev.ptr().unwrap_err().kind, ErrorKind::Closed);
     });
 }
+
+#[test]
+fn a_struct_set_by_name_is_checked_whole_before_it_is_written() {
+    use nccc::Dyn;
+    with_module(|_, m| {
+        let ev = m.new_named("cd_event").unwrap();
+        // the second field is refused: the first is not written either
+        let value = Dyn::Struct(vec![("type".into(), Dyn::Int(5)), ("nothing".into(), Dyn::Int(1))]);
+        assert_eq!(ev.set("", &value).unwrap_err().kind, ErrorKind::Field);
+        let nested = Dyn::Struct(vec![("lo".into(), Dyn::Int(4)), ("hi".into(), Dyn::Float(0.5))]);
+        assert_eq!(ev.set("ranges[0]", &nested).unwrap_err().kind, ErrorKind::Integral);
+        assert_eq!(ev.set("data.scalar", &Dyn::Bytes(vec![1; 3])).unwrap_err().kind, ErrorKind::Count);
+        assert_eq!(ev.to_bytes().unwrap(), vec![0u8; m.layouts.cd_event.size]);
+        // an array field given whole is refused too, before type is written
+        let whole_array = Dyn::Struct(vec![("type".into(), Dyn::Int(5)), ("ranges".into(), Dyn::Null)]);
+        assert_eq!(ev.set("", &whole_array).unwrap_err().kind, ErrorKind::Type);
+        // accepted: a nested record's fields, bytes of a record's size
+        let ranges = Dyn::Struct(vec![("lo".into(), Dyn::Int(4)), ("hi".into(), Dyn::Int(-4))]);
+        ev.set("ranges[1]", &ranges).unwrap();
+        assert_eq!((ev.get("ranges[1].lo").unwrap(), ev.get("ranges[1].hi").unwrap()), (Dyn::Int(4), Dyn::Int(-4)));
+        let size = m.layouts.cd_point.size;
+        let corner = m.new_named("cd_point").unwrap();
+        corner.set("", &Dyn::Struct(vec![("x".into(), Dyn::Int(3)), ("y".into(), Dyn::Int(9))])).unwrap();
+        ev.set("data.shape.corners[1]", &Dyn::Bytes(corner.to_bytes().unwrap())).unwrap();
+        assert_eq!(corner.to_bytes().unwrap().len(), size);
+        assert_eq!(ev.get("data.shape.corners[1].y").unwrap(), Dyn::Int(9));
+        assert_eq!(ev.get("type").unwrap(), Dyn::Int(0));
+        assert_eq!(format!("{:?}", corner).split(" at ").next(), Some("<C object cdata.cd_point"));
+    });
+}
