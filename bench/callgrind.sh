@@ -35,10 +35,13 @@ callgrind_start() {
   trap 'rm -rf "$tmp"' EXIT INT TERM
 }
 
-# Total instructions of one run ("Collected" in callgrind's summary).
+# Total instructions of one run ("Collected" in callgrind's summary):
+# "$prog" $prog_args VARIANT N (prog_args: words before the variant, an
+# interpreter's program and its arguments; unset for a program of ours).
 count() {
+  # shellcheck disable=SC2086 # prog_args is words
   valgrind --tool=callgrind --callgrind-out-file="$tmp/out" \
-    "$prog" "$1" "$2" >/dev/null 2>"$tmp/log" || {
+    "$prog" ${prog_args:-} "$1" "$2" >/dev/null 2>"$tmp/log" || {
     cat "$tmp/log" >&2
     exit 1
   }

@@ -39,26 +39,11 @@ fi
 if have luajit; then
   measure luajit luajit "$here/bench.lua" "$root/bindings/lua" "$lib" "$n" "" "$tmp/gen"
 fi
-# The Scheme library tree: bindings/scheme/nccc and the generated
-# (nccc bench) side by side (one root for Racket's collection lookup).
-slib=$out/scheme-lib
 if [ -z "${NCCC_HBENCH_LUA_ONLY:-}" ]; then
-  mkdir -p "$slib/nccc"
-  for f in "$root"/bindings/scheme/nccc/*; do ln -sf "$f" "$slib/nccc/"; done
-  NCCC_PYTHON=${NCCC_PYTHON:-/usr/bin/python3} "$root/bin/nccc-stubgen" --lang scheme \
-    -o "$tmp/gen" "$root/bench/bench.idl" >/dev/null && cp "$tmp/gen/bench.sls" "$slib/nccc/bench.sls"
+  . "$here/scheme_tree.sh"
+  scheme_tree "$out"
 fi
 if [ -z "${NCCC_HBENCH_LUA_ONLY:-}" ] && have guile-3.0; then
-  # Compiled ahead of time into the build tree: with GUILE_AUTO_COMPILE=0
-  # Guile would otherwise interpret the core and the benchmark.
-  cache=$out/guile-ccache
-  for f in "$slib:nccc/compat.scm" "$slib:nccc/abi.scm" $(cd "$slib" && for p in nccc/private/*.scm; do
-             echo "$slib:$p"; done) "$slib:nccc/core.scm" "$slib:nccc/bench.sls" \
-           "$scm:hbench/own.scm" "$scm:hbench/run.scm"; do
-    src=${f#*:}
-    GUILE_AUTO_COMPILE=0 guild compile -x .sls -L "$slib" -L "$scm" \
-      -o "$cache/${src%.*}.go" "${f%%:*}/$src" >/dev/null 2>&1
-  done
   measure guile env GUILE_AUTO_COMPILE=0 GUILE_LOAD_COMPILED_PATH="$cache" \
     guile-3.0 -x .sls -L "$slib" -L "$scm" "$scm/bench.sps" "$lib" "$n"
 fi

@@ -3,9 +3,10 @@
 ;;; so that Guile runs it compiled (run.sh compiles it with guild; Chez and
 ;;; Racket compile what they load anyway). (run path n) prints
 ;;; "variant ns_per_call" lines; each variant runs n iterations three
-;;; times and the best counts.
+;;; times and the best counts. (count path variant n), for count.sps, runs
+;;; one variant of the generated library once, untimed.
 (library (hbench run)
-  (export run)
+  (export run count)
   (import (rnrs) (nccc core) (only (nccc private args) bind-call)
           (only (nccc compat) slot-s64-set! slot-s64-ref)
           (hbench own) (prefix (nccc bench) bench:))
@@ -75,4 +76,25 @@
         (let ([step (nccc-callback rt "ll:l" 'forever (lambda (acc i) (+ acc i)))])
           (best "cb.nccc" n expect (lambda () (nccc-call fold n step)))
           (best "cb.generated" n expect (lambda () (bench:fold n step)))
-          (nccc-release step))))))
+          (nccc-release step)))))
+
+  ;; n calls of the generated add or mix6 (variant "add" or "mix6"), or n
+  ;; callbacks of one fold with a 'forever closure of step_fn
+  ;; ("callback"); raises unless the result is the one they compute
+  (define (count path variant n)
+    (let ([rt (nccc-load path)] [expect (div (* n (- n 1)) 2)])
+      (unless (eqv? 0 (nccc-call (nccc-function-at rt (nccc-symbol rt "nccc_hbench_open") ":i")))
+        (error 'count "nccc_hbench_open failed"))
+      (bench:bench-bind! rt)
+      (let ([r (cond
+                [(string=? variant "add") (proc-loop bench:add n)]
+                [(string=? variant "mix6")
+                 (let loop ([i 0] [acc 0.0])
+                   (if (= i n) (exact (round acc)) (loop (+ i 1) (+ acc (bench:mix6 i 0.0 0 0.0 0 0.0)))))]
+                [(string=? variant "callback")
+                 (let* ([step (bench:bench-callback "step_fn" 'forever (lambda (acc i) (+ acc i)))]
+                        [r (bench:fold n step)])
+                   (nccc-release step)
+                   r)]
+                [else (error 'count "variant: add, mix6 or callback" variant)])])
+        (unless (eqv? r expect) (error 'count "wrong result" variant r))))))
