@@ -308,7 +308,7 @@ def _typed_method(src, host, rec):
             src.line("nccc::with_alloc! { nccc::sets::release(%s, %s.addr()); }"
                      % (_set_names(host, call.record["frees"]), owner))
         if "thunks" in call.record:
-            src.line("self.rt.check_error(%s)?;" % rust_str(call.qname))
+            src.line("self.rt.check_refusal(%s)?;" % rust_str(call.qname))
         for line in call.checks:
             src.line(line)
         src.line("Ok(%s)" % value)

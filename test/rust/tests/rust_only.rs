@@ -154,6 +154,27 @@ fn a_call_by_name_raises_only_what_the_wrapper_refuses() {
 }
 
 #[test]
+fn a_method_binding_a_thunk_raises_only_a_refusal() {
+    // a generated method that binds a thunk reads the thread's last error
+    // after the call: a status the callback left there (a failed lookup)
+    // is not the method's error; a full thunk pool is (hcb's plain_fn
+    // has two thunks, both kept by hcb.keep)
+    with_fixture(|rt, _, h| {
+        let x = h.apply_plain(&mut |x| {
+            assert_eq!(rt.lookup("hcb.no_such").unwrap_err().status, nccc::abi::ERR_NAME_NOT_FOUND);
+            x + 1
+        }, 4).unwrap();
+        assert_eq!(x, 5);
+        let kept: Vec<nccc::Closure> = (0..2).map(|_| h.keep(Box::new(|x| x)).unwrap().1).collect();
+        let e = h.apply_plain(&mut |x| x, 1).unwrap_err();
+        assert_eq!(e.status, nccc::abi::ERR_POOL_EXHAUSTED);
+        for c in kept {
+            assert!(c.release(rt).unwrap());
+        }
+    });
+}
+
+#[test]
 fn an_owned_out_pointer_is_an_owned_object() {
     with_fixture(|_, _, h| {
         let (status, o) = h.obj_make(7).unwrap();

@@ -183,18 +183,15 @@ impl Runtime<'_> {
         drop(strings);
         crate::callback::take_panic(name)?;
         if refusable {
-            match self.check_error(name) {
-                Err(mut e) if abi::REFUSAL_STATUSES.contains(&e.status) => {
-                    e.kind = match e.status {
-                        abi::ERR_NULL_POINTER => ErrorKind::Null,
-                        abi::ERR_STALE_CLOSURE if null_closure => ErrorKind::Null,
-                        abi::ERR_STALE_CLOSURE => ErrorKind::Released,
-                        _ => e.kind,
-                    };
-                    return Err(e);
-                }
-                _ => {}
-            }
+            self.check_refusal(name).map_err(|mut e| {
+                e.kind = match e.status {
+                    abi::ERR_NULL_POINTER => ErrorKind::Null,
+                    abi::ERR_STALE_CLOSURE if null_closure => ErrorKind::Null,
+                    abi::ERR_STALE_CLOSURE => ErrorKind::Released,
+                    _ => e.kind,
+                };
+                e
+            })?;
         }
         let mut results = Vec::new();
         let mut at = 0;

@@ -196,6 +196,17 @@ impl<'p> Runtime<'p> {
         Ok(())
     }
 
+    /// The thread's last error as an `Err` naming `function` when it is
+    /// one of the refusals a generated wrapper leaves there
+    /// (`abi::REFUSAL_STATUSES`: NULL for `[nonnull]`, a stale closure, a
+    /// full thunk pool); any other status there is not the call's.
+    pub fn check_refusal(&self, function: &'static str) -> Result<(), Error> {
+        match self.check_error(function) {
+            Err(e) if abi::REFUSAL_STATUSES.contains(&e.status) => Err(e),
+            _ => Ok(()),
+        }
+    }
+
     /// Clears the thread's last error (before a call whose failure shows
     /// only there).
     pub fn clear_error(&self) -> Result<(), Error> {
