@@ -32,6 +32,10 @@ HERE = Path(__file__).resolve().parent
 C_DIR = HERE / "c"
 IDL_DIR = HERE / "idl"
 EXAMPLES = ROOT / "idl" / "examples"
+# every IDL the repository ships (test/scheme/CMakeLists.txt binds the
+# same ones from Scheme): the hosts' binders must read each one's records
+SHIPPED_IDLS = sorted(p for d in ("idl", "examples", "bench", "device", "test")
+                      for p in (ROOT / d).rglob("*.idl"))
 
 
 def cc():

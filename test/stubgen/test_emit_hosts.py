@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, IDL_DIR, ROOT, STUBGEN
+from conftest import EXAMPLES, IDL_DIR, ROOT, SHIPPED_IDLS, STUBGEN
 from stubgen.cli import generate
 from stubgen.model.lower import TARGETS, signatures
 from stubgen.model import build
@@ -26,8 +26,6 @@ void divmod(int a, int b, [out] int *q, [out] int *r);
 const char *name(int c) [rename=label];
 """
 
-ALL_IDLS = sorted((ROOT / "idl").glob("*.idl")) + \
-    sorted(EXAMPLES.glob("*.idl")) + sorted(IDL_DIR.glob("*.idl"))
 
 
 def lua_of(text):
@@ -183,7 +181,7 @@ def test_output_is_byte_identical_across_runs(tmp_path):
 def every_idl(tmp_path_factory):
     """{module name: (lua text, scheme text, model)} of every IDL."""
     out = {}
-    for path in ALL_IDLS:
+    for path in SHIPPED_IDLS:
         text = path.read_text()
         m = build(text)
         files = generate(text, path.name, ["lua", "scheme"])
@@ -194,7 +192,7 @@ def every_idl(tmp_path_factory):
 
 
 def test_every_idl_goes_through_both(every_idl):
-    assert len(every_idl) == len(ALL_IDLS) >= 10
+    assert len(every_idl) == len(SHIPPED_IDLS) >= 10
     for name, (lua, scm, m) in every_idl.items():
         for f in m.functions:
             assert '{name = "%s", ' % f.name in lua
@@ -238,7 +236,13 @@ end
 local t = M.bind(lib)
 assert(looked == #M.functions)
 for _, e in ipairs(M.functions) do
-  if not e.closures then assert(t[e.name](7) == e.error_name, e.name) end
+  -- a function that frees closure-set owners reads its pointer with the
+  -- native core, which a stand-in library has not: not called here
+  if not e.closures and not e.frees then
+    assert(t[e.name](7) == e.error_name, e.name)
+  else
+    assert(type(t[e.name]) == "function", e.name)
+  end
 end
 for k, c in ipairs(M.constants) do assert(t[c] == k, c) end
 assert(t.lib == lib)
