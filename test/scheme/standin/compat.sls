@@ -190,9 +190,12 @@
 
   ;; ---- closures: the words of each live context --------------------------
 
+  ;; the dispatcher: an address nothing calls (the stand-in never calls
+  ;; back), its handler kept for the release notices
   (define handler #f)
+  (define dispatcher-address #x5000000000)
   (define contexts '())                 ; ((context word ...) ...)
-  (define (compat-dispatcher h) (set! handler h) (builtin-address 0))
+  (define (compat-dispatcher h) (set! handler h) dispatcher-address)
 
   (define (release! context)
     (let ([c (assv context contexts)])
@@ -250,7 +253,7 @@
      [(string=? name "alloc") (put! out 0 (alloc! (in 0)))]
      [(string=? name "free") (free! (in 0)) (put! out 0)]
      [(string=? name "strlen") (put! out 0 (c-strlen (in 0)))]
-     [(string=? name "read") (bytevector-copy! (read-bytes (in 0) (in 1)) 0 out 8 (in 1)) (put-status! out)]
+     [(string=? name "read") (bytevector-copy! (read-bytes (in 0) (in 1)) 0 out 8 (in 1)) (put! out 0)]
      [(string=? name "write")
       (let ([bv (make-bytevector (in 1))])
         (bytevector-copy! in-bv 16 bv 0 (in 1))
@@ -267,8 +270,6 @@
      [(string=? name "closure_release") (release! (in 0)) (put! out 0)]
      [(string=? name "closure_stats") (put! out 0 0 (length contexts) 0 0 0)]
      [else (assertion-violation 'standin "a built-in the stand-in does not answer" name)]))
-
-  (define (put-status! out) (bytevector-u64-native-set! out 0 0))
 
   (define (iota n) (let loop ([k (- n 1)] [acc '()]) (if (< k 0) acc (loop (- k 1) (cons k acc)))))
 
