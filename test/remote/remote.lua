@@ -7,7 +7,8 @@
 -- that holds the module itself; then strings for [bytes] arguments,
 -- copied into the device's memory (wire.byte_sum), and refused for an
 -- argument the device keeps (cdata.cd_parser_set_input); a callback's
--- arrays read from the device's memory (keep.total).
+-- arrays and strings read from the device's memory (keep.total,
+-- keep.box_run).
 --   lua5.4 remote.lua BINDINGS_DIR CPATH_DIR GEN_DIR LOCAL.so CLIENT.so DEVICE COMMAND...
 -- LOCAL.so holds the modules wire and libc; CLIENT.so the runtime, the
 -- client and module remotes. Prints one line per failure and "N passed,
@@ -207,6 +208,15 @@ local got = require("keep").bind(there).total(function(xs, n, words)
 end, 4)
 if same({got, seen}, {100, {{1, 2, 3, 4}, 4, {"one", "two", "three"}}}) then passed = passed + 1
 else fail("keep.total", show({got, seen})) end
+-- and a string argument (code s), read from the device for the call
+local k = require("keep").bind(there)
+local box, visits = k.box_new(5), {}
+k.box_watch(box, function(name, tags) visits[#visits + 1] = {name, tags} end, nil)
+k.box_user(box)
+got = k.box_run(box, "xy", 2)
+if same({got, visits}, {0, {{"xy", {"value", "5", "name", "xy"}}}}) then passed = passed + 1
+else fail("keep.box_run's visit", show({got, visits})) end
+box:close()
 
 -- On the Windows device, [lasterror]: kernel32's values (winerror.h's
 -- ERROR_FILE_NOT_FOUND 2, ERROR_PATH_NOT_FOUND 3, ERROR_INVALID_HANDLE 6)

@@ -7,7 +7,8 @@ itself, which raises nccc.RemoteError, and C objects, which need the
 device's memory bound (remote_cases.py has them work); then host buffers
 at pointer parameters (libc's snprintf, wire's byte_sum), copied into
 the device's memory once libc_memory and wire_memory are bound, and a
-callback's arrays read from the device's memory (keep.total). (One library only: the Python
+callback's arrays and strings read from the device's memory (keep.total,
+keep.box_run). (One library only: the Python
 layer loads libraries with RTLD_GLOBAL, so a second library holding libc
 would share the first one's runtime.) The package nccc and the generated
 modules come from PYTHONPATH. Prints failures and "N passed, M failed";
@@ -129,6 +130,13 @@ def total(xs, n, words):
 check("keep.total", (k.total(total, 4), seen),
       (100, [([1, 2, 3, 4], 4, ["one", "two", "three"])]))
 check("keep.total of no elements", k.total(lambda xs, n, words: len(xs), 0), 0)
+# and a string argument (code s), read from the device for the call
+box, visits = k.box_new(5), []
+k.box_watch(box, lambda name, tags: visits.append((name, tags)), None)
+k.box_user(box)
+check("keep.box_run's visit", (k.box_run(box, "xy", 2), visits),
+      (0, [("xy", ["value", "5", "name", "xy"])]))
+box.close()
 
 # On the Windows device, [lasterror]: kernel32's values (winerror.h's
 # ERROR_FILE_NOT_FOUND 2, ERROR_PATH_NOT_FOUND 3, ERROR_INVALID_HANDLE 6)

@@ -8,7 +8,7 @@
 ;;; compared with the same function called by name in LOCAL.so, which
 ;;; holds the modules itself; then C objects of wire in the device's
 ;;; memory (docs/SCHEME.md, "C objects on a device"), and a callback's
-;;; arrays read from it (keep.total). Prints failures and "N passed, M
+;;; arrays and strings read from it (keep.total, keep.box_run). Prints failures and "N passed, M
 ;;; failed"; exits 1 on a failure.
 (import (rnrs) (nccc core) (only (nccc abi) abi-status) (prefix (nccc wire) wire:)
         (prefix (nccc libc) libc:) (prefix (nccc keep) keep:) (prefix (nccc remotes) remotes:))
@@ -225,6 +225,14 @@
                         4)])
   (pass-if "a callback's arrays read from the device's memory"
            (and (= got 100) (equal? seen '(#(1 2 3 4) 4 #("one" "two" "three"))))))
+;; and a string argument (code s), read from the device for the call
+(let ([box (keep:box_new 5)] [visits '()])
+  (keep:box_watch box (lambda (name tags) (set! visits (cons (list name tags) visits))) #f)
+  (keep:box_user box)
+  (let ([got (keep:box_run box "xy" 2)])
+    (pass-if "keep.box_run's visit"
+             (and (= got 0) (equal? visits '(("xy" #("value" "5" "name" "xy")))))))
+  (nccc-close box))
 (for-each (lambda (k)
             (let ([a (nccc-constant here (string-append "libc." k))]
                   [b (nccc-constant there (string-append "libc." k))])

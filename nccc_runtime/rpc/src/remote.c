@@ -159,6 +159,11 @@ static nccc_status hello(nccc_remote *r) {
 
 /* ---- nested requests: the device calls the host ---- */
 
+/* The remote whose nested call this thread runs (the innermost). */
+static NCCC_THREAD_LOCAL nccc_remote *serving_now;
+
+nccc_remote *nccci_remote_serving(void) { return serving_now; }
+
 static void serve_device(nccc_remote *r, const uint8_t *p, uint32_t n) {
   nccc_rpc_header h = nccc_rpc_header_get(p);
   uint8_t *req, *ans;
@@ -195,10 +200,13 @@ static void serve_device(nccc_remote *r, const uint8_t *p, uint32_t n) {
   nccc_rpc_header_put(ans, NCCC_RPC_RESULT, h.session, h.id);
   if (st == NCCC_OK) {
     uint64_t *in = calloc((size_t)n_in + 1, 8), *out = calloc((size_t)n_out + 1, 8);
+    nccc_remote *outer = serving_now;
     for (uint16_t i = 0; in && i < n_in; i++) in[i] = nccc_rpc_get64(req + 16 + 8 * i);
     r->serving++; /* the depth of the requests the call makes */
+    serving_now = r;
     st = in && out ? nccc_call_checked(nccc_rpc_get32(req + 8), in, n_in, out, n_out)
                    : nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", NULL);
+    serving_now = outer;
     r->serving--;
     for (uint16_t i = 0; st == NCCC_OK && i < n_out; i++) {
       nccc_rpc_put64(ans + 16 + 8 * i, out[i]);

@@ -9,6 +9,7 @@
 ** here, which calls the local closure; the device's release notices come
 ** back the same way and release it.
 */
+#include <stdlib.h>
 #include <string.h>
 
 #include "remote_internal.h"
@@ -45,10 +46,34 @@ void nccci_remote_callback_errors_end(const nccci_callback_error *saved,
   recorded = *saved;
 }
 
+/* The string slots (code 's') among the n in slots of call (signature
+** sig), device addresses, replaced by local copies read from the device
+** of remote r (kept in copies, NULL for the others); NCCC_OK, or the
+** failure of a read, recorded, with the copies made freed. */
+static nccc_status strings_in(nccc_remote *r, const char *sig, uint64_t *call, uint16_t n,
+                              char **copies) {
+  uint8_t kinds[NCCC_RPC_CALLBACK_SLOTS];
+  int variable = 0;
+  memset(copies, 0, sizeof(char *) * n);
+  nccci_remote_side_kinds(sig, kinds, &variable);
+  for (uint16_t i = 0; r != NULL && i < n; i++) {
+    if (kinds[i] != NCCCI_SLOT_STRING || call[i] == 0) continue;
+    copies[i] = nccci_remote_read_string(r, call[i]);
+    if (copies[i] == NULL) {
+      for (uint16_t j = 0; j < i; j++) free(copies[j]);
+      return nccc_last_status();
+    }
+    call[i] = (uint64_t)(uintptr_t)copies[i];
+  }
+  return NCCC_OK;
+}
+
 /* in[0] = the local context, in[1] = member (| NCCC_RPC_CALLBACK_RELEASED
-** for a release notice), then the callback's slots; out its results. */
+** for a release notice), then the callback's slots; out its results.
+** A string among them is read from the device for the call. */
 static void run_callback(const uint64_t *in, uint64_t *out) {
   uint64_t call[1 + NCCC_RPC_CALLBACK_SLOTS];
+  char *copies[NCCC_RPC_CALLBACK_SLOTS];
   char sig[NCCC_CLOSURE_SIGNATURE_KEPT];
   void *ctx = (void *)(uintptr_t)in[0];
   unsigned member = (unsigned)(in[1] & MEMBER_MASK);
@@ -71,8 +96,13 @@ static void run_callback(const uint64_t *in, uint64_t *out) {
   type.signature = sig;
   memcpy(call + 1, in + 2, 8u * n_in);
   nccc_clear_error();
+  if (strings_in(nccci_remote_serving(), sig, call + 1, n_in, copies) != NCCC_OK) {
+    keep_error(); /* zero results, the error recorded */
+    return;
+  }
   nccc_closure_call(call, out, ctx, member, &type);
   keep_error();
+  for (uint16_t i = 0; i < n_in; i++) free(copies[i]);
 }
 
 /* The local handle of run_callback, registered on first use (again after

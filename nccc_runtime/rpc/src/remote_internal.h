@@ -78,6 +78,15 @@ static inline size_t nccci_result_tail(const uint8_t *res, size_t n_out) {
 /* The NCCCI_SLOT_ kind of a signature code (-1: not a one-slot code). */
 NCCC_INTERNAL int nccci_remote_kind(char code);
 
+/* One side of a signature (already checked by nccc_signature_counts):
+** a kind per slot into kinds; a record's slots are raw. Returns the
+** position after the side; *variable set for a side ending in '*'. */
+NCCC_INTERNAL const char *nccci_remote_side_kinds(const char *p, uint8_t *kinds, int *variable);
+
+/* The remote whose device's nested call this thread runs now, NULL
+** outside one (remote.c). */
+NCCC_INTERNAL nccc_remote *nccci_remote_serving(void);
+
 /* Parses a signature into per-slot kinds (malloc'd arrays in fn). */
 NCCC_INTERNAL nccc_status nccci_remote_fn_init(nccci_remote_fn *fn, nccc_handle handle,
                                                const char *signature);

@@ -12,47 +12,6 @@
 
 /* ---- signatures ---- */
 
-#define KIND_OF_BOOL NCCCI_SLOT_RAW
-#define KIND_OF_INT NCCCI_SLOT_RAW
-#define KIND_OF_FLOAT NCCCI_SLOT_RAW
-#define KIND_OF_ERRNO NCCCI_SLOT_RAW
-#define KIND_OF_POINTER NCCCI_SLOT_POINTER
-#define KIND_OF_FUNCTION NCCCI_SLOT_POINTER
-#define KIND_OF_CLOSURE NCCCI_SLOT_CLOSURE
-#define KIND_OF_STRING NCCCI_SLOT_STRING
-
-int nccci_remote_kind(char code) {
-  switch (code) {
-#define KIND_CASE(c, name, kind, bytes, is_signed, in_ok, out_ok) \
-  case c:                                                         \
-    return KIND_OF_##kind;
-    NCCC_ABI_CODES(KIND_CASE)
-#undef KIND_CASE
-    default:
-      return -1;
-  }
-}
-
-/* One side of a signature (already checked by nccc_signature_counts):
-** a kind per slot into kinds; a record's slots are raw. Returns the
-** position after the side; *variable set for a side ending in '*'. */
-static const char *side_kinds(const char *p, uint8_t *kinds, int *variable) {
-  size_t k = 0;
-  for (; *p && *p != NCCC_ABI_SIG_SEPARATOR; p++) {
-    if (*p == NCCC_ABI_SIG_VARIADIC) {
-      *variable = 1;
-    } else if (*p == NCCC_ABI_SIG_RECORD_OPEN) {
-      unsigned long slots;
-      p = strchr(p, NCCC_ABI_SIG_RECORD_COUNT);
-      slots = strtoul(p + 1, (char **)&p, 10);
-      for (unsigned long j = 0; j < slots; j++) kinds[k++] = NCCCI_SLOT_RAW;
-    } else {
-      kinds[k++] = (uint8_t)nccci_remote_kind(*p);
-    }
-  }
-  return p;
-}
-
 nccc_status nccci_remote_fn_init(nccci_remote_fn *fn, nccc_handle handle,
                                  const char *signature) {
   uint16_t n_in, n_out;
@@ -69,8 +28,8 @@ nccc_status nccci_remote_fn_init(nccci_remote_fn *fn, nccc_handle handle,
     nccci_remote_fn_free(fn);
     return nccc_fail(NCCC_ERR_NO_MEMORY, "rpc", NULL);
   }
-  p = side_kinds(signature, fn->in_kind, &fn->variable);
-  side_kinds(p + 1, fn->out_kind, &fn->variable);
+  p = nccci_remote_side_kinds(signature, fn->in_kind, &fn->variable);
+  nccci_remote_side_kinds(p + 1, fn->out_kind, &fn->variable);
   return NCCC_OK;
 }
 
@@ -102,19 +61,6 @@ static char *mirror_add(nccc_remote *r, uint64_t device, const uint8_t *bytes, s
   m->device = device;
   r->next_mirror = (r->next_mirror + 1) % NCCCI_REMOTE_MIRRORS;
   return copy;
-}
-
-char *nccci_remote_read_string(nccc_remote *r, uint64_t device) {
-  uint64_t len;
-  char *bytes;
-  if (nccc_remote_strlen(r, device, &len) != NCCC_OK) return NULL;
-  bytes = len < SIZE_MAX ? malloc((size_t)len + 1) : NULL;
-  if (bytes != NULL && nccc_remote_read(r, device, bytes, (size_t)len) == NCCC_OK) {
-    bytes[len] = 0;
-    return bytes;
-  }
-  free(bytes);
-  return NULL;
 }
 
 /* A local copy of the device string at device, read with strlen and

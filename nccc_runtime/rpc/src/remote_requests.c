@@ -1,7 +1,7 @@
 /*
 ** remote_requests.c — the client's requests: lookup, raw calls, remote
-** memory, and calls through a bound function with its strings and
-** pointers marshalled (docs/RPC.md).
+** memory (and a device string read whole), with the slot kinds of a
+** signature that the layers above marshal by (docs/RPC.md).
 */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +16,46 @@
     pthread_mutex_unlock(&(r)->lock);   \
     return st_;                         \
   } while (0)
+
+/* ---- signatures ---- */
+
+#define KIND_OF_BOOL NCCCI_SLOT_RAW
+#define KIND_OF_INT NCCCI_SLOT_RAW
+#define KIND_OF_FLOAT NCCCI_SLOT_RAW
+#define KIND_OF_ERRNO NCCCI_SLOT_RAW
+#define KIND_OF_POINTER NCCCI_SLOT_POINTER
+#define KIND_OF_FUNCTION NCCCI_SLOT_POINTER
+#define KIND_OF_CLOSURE NCCCI_SLOT_CLOSURE
+#define KIND_OF_STRING NCCCI_SLOT_STRING
+
+int nccci_remote_kind(char code) {
+  switch (code) {
+#define KIND_CASE(c, name, kind, bytes, is_signed, in_ok, out_ok) \
+  case c:                                                         \
+    return KIND_OF_##kind;
+    NCCC_ABI_CODES(KIND_CASE)
+#undef KIND_CASE
+    default:
+      return -1;
+  }
+}
+
+const char *nccci_remote_side_kinds(const char *p, uint8_t *kinds, int *variable) {
+  size_t k = 0;
+  for (; *p && *p != NCCC_ABI_SIG_SEPARATOR; p++) {
+    if (*p == NCCC_ABI_SIG_VARIADIC) {
+      *variable = 1;
+    } else if (*p == NCCC_ABI_SIG_RECORD_OPEN) {
+      unsigned long slots;
+      p = strchr(p, NCCC_ABI_SIG_RECORD_COUNT);
+      slots = strtoul(p + 1, (char **)&p, 10);
+      for (unsigned long j = 0; j < slots; j++) kinds[k++] = NCCCI_SLOT_RAW;
+    } else {
+      kinds[k++] = (uint8_t)nccci_remote_kind(*p);
+    }
+  }
+  return p;
+}
 
 /* ---- the result of a call ---- */
 
@@ -310,4 +350,17 @@ nccc_status nccc_remote_read(nccc_remote *r, uint64_t address, void *buf, size_t
 nccc_status nccc_remote_write(nccc_remote *r, uint64_t address, const void *buf, size_t n) {
   NEEDS(r, buf != NULL || n == 0, "nccc_remote_write");
   LOCKED(r, write_bytes(r, address, buf, n));
+}
+
+char *nccci_remote_read_string(nccc_remote *r, uint64_t device) {
+  uint64_t len;
+  char *bytes;
+  if (nccc_remote_strlen(r, device, &len) != NCCC_OK) return NULL;
+  bytes = len < SIZE_MAX ? malloc((size_t)len + 1) : NULL;
+  if (bytes != NULL && nccc_remote_read(r, device, bytes, (size_t)len) == NCCC_OK) {
+    bytes[len] = 0;
+    return bytes;
+  }
+  free(bytes);
+  return NULL;
 }
