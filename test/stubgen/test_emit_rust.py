@@ -1,7 +1,9 @@
 """The Rust emitter (--lang rust): what it writes for small IDLs, that it
-is stable, and that every IDL of the project goes through it and compiles
-(`cargo check --offline` of one crate holding every generated module over
-bindings/rust/nccc, with and without the crate's std feature). The
+is stable, and that every IDL the project ships goes through it and
+compiles with warnings denied (`cargo check --offline` of one crate
+holding every generated module over bindings/rust/nccc, with and without
+the crate's std feature), each function's method with the parameters and
+results its binding record says. The
 modules' run-time behaviour is tested by test/rust (ctest rust_host)."""
 
 import json
@@ -11,11 +13,16 @@ import subprocess
 
 import pytest
 
-from conftest import EXAMPLES, IDL_DIR, ROOT
+from conftest import ROOT, SHIPPED_IDLS
+from stubgen.abi import load as load_abi
 from stubgen.cli import generate
 from stubgen.emit_rust import rust_signature
+from stubgen.emit_rust.types import ident
 from stubgen.model import build
+from stubgen.model.binding import records
 from test_emit_hosts import SMALL as HOSTS_SMALL
+
+ABI = load_abi()
 
 SMALL = HOSTS_SMALL + """int sum([length=n] const int *xs, size_t n);
 int norm(struct pt p);
@@ -24,9 +31,6 @@ typedef int step_fn(int acc, int i, [context] void *ctx);
 int fold(int n, step_fn *step, [context=step] void *ctx);
 void keep([scope=forever] step_fn *step, [context=step] void *ctx);
 """
-
-ALL_IDLS = sorted((ROOT / "idl").glob("*.idl")) + \
-    sorted(EXAMPLES.glob("*.idl")) + sorted(IDL_DIR.glob("*.idl"))
 
 
 def rust_of(text):
@@ -48,7 +52,6 @@ def test_methods_are_printed_from_the_records_alone():
     """What the records say is what the module prints: a parameter's name
     and type, a callback's argument type, a constant's and a record
     field's type, changed in the records, change the Rust."""
-    from stubgen.model.binding import records
     m = build(SMALL)
     rec = records(m)
     add = next(f for f in rec["functions"] if f["name"] == "add")
@@ -141,7 +144,7 @@ def test_kept_arguments_are_taken_over():
 
 
 def test_every_unsafe_block_says_why():
-    for idl in ALL_IDLS:
+    for idl in SHIPPED_IDLS:
         text = generate(idl.read_text(), idl.name, ["rust"])
         for name, body in text.items():
             lines = body.splitlines()
@@ -155,24 +158,72 @@ def test_output_is_stable():
     assert rust_of(SMALL) == rust_of(SMALL)
 
 
-def test_every_idl_goes_through_and_compiles(tmp_path):
+def _arity_check(module, rec):
+    """A cast that compiles only when the method of function record `rec`
+    exists with the parameters and results its record says (RUST.md,
+    "Values"): `self`, then one parameter per argument slot, except a
+    slice's count (a value description's) and a closure slot (one
+    parameter per callback it carries; a closure set's member one, the
+    set's context none); in `Result`, one value per out slot but an
+    errno or status, then a closure of scope forever. A function with a
+    '*' result side or taking its module: the method over raw slots."""
+    ins, outs = rec["signatures"][0].split(ABI.separator)
+    method = "%s::Module::%s" % (module, _rust_name(rec["name"]))
+    if outs.endswith(ABI.variadic) or any(p.get("role") == "module" for p in rec["params"]):
+        return "let _ = %s as fn(_, &[u64], &mut [u64]) -> Result<(), nccc::Error>;" % method
+    values = rec.get("values")
+    counts = {d["count"]["arg"] for d in values[0] if "arg" in d["count"]} if values else set()
+    closures = {c["arg"]: c for c in rec.get("closures", ())}
+    n_params = 1
+    for pos, param in enumerate(rec["params"], 1):
+        if pos in closures:
+            c = closures[pos]
+            n_params += (c["set"].get("member") is not None) if "set" in c else len(c["names"])
+        else:
+            n_params += pos not in counts
+    n_results = sum(r.get("role") not in ("errno", "status") for r in rec["results"]) + \
+        sum(c["scope"] == "forever" and "set" not in c for c in closures.values())
+    results = "()" if n_results == 0 else "_" if n_results == 1 else \
+        "(%s)" % ", ".join(["_"] * n_results)
+    return "let _ = %s as fn(%s) -> Result<%s, nccc::Error>;" % (
+        method, ", ".join(["_"] * n_params), results)
+
+
+def _rust_name(name):
+    """A function's method name as Rust spells it (a keyword raw, the
+    module's own methods' names with a '_')."""
+    return ident(name) + ("_" if name in ("bind", "callback_signature") else "")
+
+
+def test_every_shipped_idl_compiles_with_its_methods(tmp_path):
+    """Every IDL the project ships (SHIPPED_IDLS), generated and compiled
+    as one crate over bindings/rust/nccc with warnings denied: without
+    and with std, and with every module's static build (docs/RUST.md).
+    With std, a cast per function checks that its method exists with the
+    parameters and results its binding record says (_arity_check)."""
     cargo = shutil.which("cargo", path="/usr/bin") or shutil.which("cargo")
     rustc = shutil.which("rustc", path="/usr/bin") or shutil.which("rustc")
     modules = []
     statics = []     # the static build of every module (docs/RUST.md)
-    for idl in ALL_IDLS:
+    checks = []
+    for idl in SHIPPED_IDLS:
+        m = build(idl.read_text())
         files = generate(idl.read_text(), idl.name, ["rust"])
-        for name, text in files.items():
-            stem = name[:-3]
-            statics.append('--cfg nccc_static="%s"' % stem)
-            path = tmp_path / ("%s_%s.rs" % (idl.stem, stem))
-            path.write_text(text)
-            modules.append((path, "%s_%s" % (idl.stem, stem)))
-    assert len(modules) == len(ALL_IDLS)
+        assert list(files) == ["%s.rs" % m.name]
+        name = "%s_%s" % (idl.stem, m.name)
+        path = tmp_path / (name + ".rs")
+        path.write_text(files["%s.rs" % m.name])
+        modules.append((path, name))
+        statics.append('--cfg nccc_static="%s"' % m.name)
+        checks += [_arity_check(name, rec) for rec in records(m)["functions"]]
+    assert len({name for _, name in modules}) == len(SHIPPED_IDLS) >= 26
+    assert len(checks) > 300
     if cargo is None or rustc is None:
         pytest.skip("cargo or rustc not installed (apt-get install cargo rustc)")
     (tmp_path / "lib.rs").write_text("#![no_std]\n" + "".join(
-        "#[path = %s]\npub mod %s;\n" % (json.dumps(str(p)), m) for p, m in modules))
+        "#[path = %s]\npub mod %s;\n" % (json.dumps(str(p)), m) for p, m in modules)
+        + '\n#[cfg(feature = "std")]\npub fn methods_as_the_records_say() {\n'
+        + "".join("    %s\n" % c for c in checks) + "}\n")
     (tmp_path / "Cargo.toml").write_text(
         '[package]\nname = "every"\nversion = "0.1.0"\nedition = "2021"\n'
         '[lib]\npath = "lib.rs"\n[features]\nstd = ["nccc/std"]\n'
@@ -182,6 +233,6 @@ def test_every_idl_goes_through_and_compiles(tmp_path):
                             (["--features", "std"], " ".join(statics))):
         r = subprocess.run([cargo, "check", "--offline", "--quiet", "--target-dir",
                             str(tmp_path / "target")] + features,
-                           cwd=tmp_path, env=dict(env, RUSTFLAGS=flags), capture_output=True,
-                           text=True)
+                           cwd=tmp_path, env=dict(env, RUSTFLAGS="-D warnings " + flags),
+                           capture_output=True, text=True)
         assert r.returncode == 0, r.stderr[-4000:]
