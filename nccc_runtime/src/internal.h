@@ -11,6 +11,27 @@
 #include <nccc/nccc.h>
 #include <nccc/visibility.h>
 
+/* Callbacks find their closure without the lock (closure.c), and lookup
+** reads its hint (nccci_module_index), where the compiler has atomic
+** loads and fences; elsewhere every call locks. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NCCC_LOCK_FREE_CALLS 1
+#define NCCC_LOAD_ACQ(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define NCCC_LOAD_RLX(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define NCCC_STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define NCCC_STORE_RLX(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define NCCC_FENCE_ACQ() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define NCCC_FENCE_REL() __atomic_thread_fence(__ATOMIC_RELEASE)
+#else
+#define NCCC_LOCK_FREE_CALLS 0
+#define NCCC_LOAD_ACQ(p) (*(p))
+#define NCCC_LOAD_RLX(p) (*(p))
+#define NCCC_STORE_REL(p, v) (*(p) = (v))
+#define NCCC_STORE_RLX(p, v) (*(p) = (v))
+#define NCCC_FENCE_ACQ() ((void)0)
+#define NCCC_FENCE_REL() ((void)0)
+#endif
+
 /* The runtime's whole mutable state: zero-initialised data, no
 ** constructor. nccc_init fills it. */
 /* What a call needs of one module index, flat, so that nccc_call reaches
@@ -26,6 +47,7 @@ typedef struct nccci_dispatch {
 typedef struct nccci_state {
   nccci_dispatch dispatch[NCCC_MAX_MODULES + 1]; /* the global one last */
   const nccc_module *modules[NCCC_MAX_MODULES];
+  int last_module; /* the index nccci_module_index found last: tried first */
 #if NCCC_WITH_GLOBAL_REGISTRY
   nccc_mreg global;
 #endif
@@ -89,20 +111,32 @@ NCCC_INTERNAL const nccc_registry *nccci_state_registry(uint16_t module_index);
 /* Points dispatch[index] at reg (NULL: empties it). */
 NCCC_INTERNAL void nccci_dispatch_set(uint16_t index, const nccc_registry *reg);
 
+/* 1, and its length in *out_len (may be NULL), when m is a module whose
+** name starts name and is followed there by end; else 0. */
+static inline int nccci_module_named(const nccc_module *m, const char *name, char end,
+                                     size_t *out_len) {
+  size_t k = 0;
+  if (m == NULL) return 0;
+  /* module names are short: a loop here is cheaper than strncmp */
+  while (m->name[k] != '\0' && m->name[k] == name[k]) k++;
+  if (m->name[k] != '\0' || name[k] != end) return 0;
+  if (out_len != NULL) *out_len = k;
+  return 1;
+}
+
 /* Index of the module whose name starts name and is followed there by
 ** end ('.' for a qualified function name, '\0' for a module name), its
-** length in *out_len (may be NULL); or -1. Inline: nccc_lookup's first
-** step (bench/run_lookup.sh). */
+** length in *out_len (may be NULL); or -1. The module found last is
+** tried first (a program looks up many names of one module in a row),
+** then the table in order. Inline: nccc_lookup's first step
+** (bench/run_lookup.sh). The hint is read and written without the lock:
+** any index it holds is in range, and the module there is checked. */
 static inline int nccci_module_index(const char *name, char end, size_t *out_len) {
-  int i;
+  int i = NCCC_LOAD_RLX(&nccci_G.last_module);
+  if (nccci_module_named(nccci_G.modules[i], name, end, out_len)) return i;
   for (i = 0; i < NCCC_MAX_MODULES; i++) {
-    const nccc_module *m = nccci_G.modules[i];
-    size_t k = 0;
-    if (m == NULL) continue;
-    /* module names are short: a loop here is cheaper than strncmp */
-    while (m->name[k] != '\0' && m->name[k] == name[k]) k++;
-    if (m->name[k] == '\0' && name[k] == end) {
-      if (out_len != NULL) *out_len = k;
+    if (nccci_module_named(nccci_G.modules[i], name, end, out_len)) {
+      NCCC_STORE_RLX(&nccci_G.last_module, i);
       return i;
     }
   }
@@ -131,26 +165,6 @@ NCCC_INTERNAL void nccci_closure_sig_keep(char *dst, const char *signature);
 ** as type, and returns it. */
 NCCC_INTERNAL nccc_status nccci_closure_type_mismatch(const char *have,
                                                       const nccc_callback_type *type);
-
-/* Callbacks find their closure without the lock (closure.c) where the
-** compiler has atomic loads and fences; elsewhere every call locks. */
-#if defined(__GNUC__) || defined(__clang__)
-#define NCCC_LOCK_FREE_CALLS 1
-#define NCCC_LOAD_ACQ(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define NCCC_LOAD_RLX(p) __atomic_load_n((p), __ATOMIC_RELAXED)
-#define NCCC_STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#define NCCC_STORE_RLX(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
-#define NCCC_FENCE_ACQ() __atomic_thread_fence(__ATOMIC_ACQUIRE)
-#define NCCC_FENCE_REL() __atomic_thread_fence(__ATOMIC_RELEASE)
-#else
-#define NCCC_LOCK_FREE_CALLS 0
-#define NCCC_LOAD_ACQ(p) (*(p))
-#define NCCC_LOAD_RLX(p) (*(p))
-#define NCCC_STORE_REL(p, v) (*(p) = (v))
-#define NCCC_STORE_RLX(p, v) (*(p) = (v))
-#define NCCC_FENCE_ACQ() ((void)0)
-#define NCCC_FENCE_REL() ((void)0)
-#endif
 
 /* The shim stack: site_state.c at the bottom (the active word, handle
 ** to module function), trace.c and fault.c on it, site.c on both. */
