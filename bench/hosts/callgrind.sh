@@ -8,9 +8,12 @@
 # (NCCC_BENCH_N1, NCCC_BENCH_N2; default 20000 and 220000), counted as
 # (Ir(N2) - Ir(N1)) / (N2 - N1) (../callgrind.sh). LuaJIT runs with its
 # JIT compiler on; Chez at --optimize-level 3; Guile from files compiled
-# by guild. Racket is not counted: it does not finish under callgrind.
-# NCCC_BENCH_HOSTS names the hosts to count (default "lua5.4 luajit
-# guile chez"). BUILD_DIR (default build/bench) must have nccc_hbench
+# by guild; Racket from the same tree copied and compiled by raco make
+# (loading the R6RS libraries from source under callgrind would take
+# longer than the counted loop). NCCC_BENCH_HOSTS names the hosts to
+# count (default "lua5.4 luajit guile chez"; add racket to count it too:
+# each Racket run spends about a minute starting under callgrind, about
+# 8 minutes in all). BUILD_DIR (default build/bench) must have nccc_hbench
 # and nccc_hbench_lua_core built.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -57,4 +60,14 @@ if want guile guile-3.0; then
 fi
 if want chez chezscheme; then
   row chez chezscheme --libdirs "$slib:$scm" --optimize-level 3 --program "$scm/count.sps" "$lib"
+fi
+if want racket racket; then
+  # A copy, not the links of scheme-lib: raco make writes compiled/
+  # beside each source, and the sources are the repository's.
+  rkt=$tmp/racket
+  mkdir -p "$rkt"
+  cp -RL "$slib" "$rkt/lib"
+  cp -R "$scm" "$rkt/scm"
+  (cd "$rkt" && racket -S "$rkt/lib" -S "$rkt/scm" -l- raco make scm/count.sps)
+  row racket racket -S "$rkt/lib" -S "$rkt/scm" "$rkt/scm/count.sps" "$lib"
 fi
