@@ -80,7 +80,8 @@
 
   ;; n calls of the generated add or mix6 (variant "add" or "mix6"), or n
   ;; callbacks of one fold with a 'forever closure of step_fn
-  ;; ("callback"); raises unless the result is the one they compute
+  ;; ("callback"), or the same through the host's own FFI ("add.own",
+  ;; "callback.own"); raises unless the result is the one they compute
   (define (count path variant n)
     (let ([rt (nccc-load path)] [expect (div (* n (- n 1)) 2)])
       (unless (eqv? 0 (nccc-call (nccc-function-at rt (nccc-symbol rt "nccc_hbench_open") ":i")))
@@ -96,5 +97,8 @@
                         [r (bench:fold n step)])
                    (nccc-release step)
                    r)]
-                [else (error 'count "variant: add, mix6 or callback" variant)])])
+                [(string=? variant "add.own") (own-add-loop path n)]
+                [(string=? variant "callback.own") (own-fold path n)]
+                [else (error 'count "variant: add, mix6, callback, add.own or callback.own"
+                             variant)])])
         (unless (eqv? r expect) (error 'count "wrong result" variant r))))))
