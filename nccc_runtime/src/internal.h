@@ -87,6 +87,7 @@ static inline uint32_t nccci_fnv1a(const char *s) {
 ** NCCCI_SCAN_MAX names, inline: the probe is most of a lookup, and a call
 ** would save registers around it. */
 static inline int nccci_registry_find(const nccc_registry *reg, const char *name) {
+#if NCCC_WITH_NAME_HASH
   const uint16_t *slots = reg->hash_index;
   uint32_t mask, k;
   unsigned entry;
@@ -103,6 +104,9 @@ static inline int nccci_registry_find(const nccc_registry *reg, const char *name
     k = (k + 1) & mask;
   }
   return -1;
+#else
+  return nccci_registry_search(reg, name);
+#endif
 }
 
 /* The registry behind a module index (the global one included), or NULL. */

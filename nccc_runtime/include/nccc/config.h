@@ -46,6 +46,10 @@
 **                     without them it refuses them with
 **                     NCCC_ERR_NOT_IMPLEMENTED, and a host passes strings
 **                     only inside calls and their results (docs/RPC.md)
+**   NCCC_WITH_NAME_HASH lookup by name through a registry's generated hash
+**                     index (nccc/registry.h): without it lookup searches
+**                     the sorted index (or scans a small registry) and
+**                     ignores the hash index; same results, less code
 */
 #ifndef NCCC_WITH_TRACE
 #define NCCC_WITH_TRACE 1
@@ -73,6 +77,9 @@
 #endif
 #ifndef NCCC_WITH_REMOTE_MEMORY
 #define NCCC_WITH_REMOTE_MEMORY 1
+#endif
+#ifndef NCCC_WITH_NAME_HASH
+#define NCCC_WITH_NAME_HASH 1
 #endif
 
 #if NCCC_WITH_THUNKS && !NCCC_WITH_CLOSURES
