@@ -168,7 +168,10 @@ static int direct(lua_State *L, lcore_frame *f, const lcore_spec *sp, int ref,
       return 1;
     }
   }
-  memcpy(out, tmp, sp->nout * 8u);
+  if (sp->nout == 1) /* most callbacks: one store, not a call of memcpy */
+    out[0] = tmp[0];
+  else
+    memcpy(out, tmp, sp->nout * 8u);
   return 1;
 }
 
