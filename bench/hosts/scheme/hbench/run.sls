@@ -81,7 +81,8 @@
   ;; n calls of the generated add or mix6 (variant "add" or "mix6"), or n
   ;; callbacks of one fold with a 'forever closure of step_fn
   ;; ("callback"), or the same through the host's own FFI ("add.own",
-  ;; "callback.own"); raises unless the result is the one they compute
+  ;; "callback.own"), or n calls of the hand-written add ("add.hand");
+  ;; raises unless the result is the one they compute
   (define (count path variant n)
     (let ([rt (nccc-load path)] [expect (div (* n (- n 1)) 2)])
       (unless (eqv? 0 (nccc-call (nccc-function-at rt (nccc-symbol rt "nccc_hbench_open") ":i")))
@@ -99,6 +100,8 @@
                    r)]
                 [(string=? variant "add.own") (own-add-loop path n)]
                 [(string=? variant "callback.own") (own-fold path n)]
-                [else (error 'count "variant: add, mix6, callback, add.own or callback.own"
+                [(string=? variant "add.hand")
+                 (proc-loop (hand-add (nccc-lookup rt "bench.add")) n)]
+                [else (error 'count "variant: add, mix6, callback, add.own, callback.own or add.hand"
                              variant)])])
         (unless (eqv? r expect) (error 'count "wrong result" variant r))))))
