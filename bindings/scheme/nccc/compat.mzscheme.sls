@@ -6,7 +6,7 @@
 ;;; Chez's own primitives (ffi/unsafe/vm), much cheaper than _fun and
 ;;; Racket's R6RS bytevector procedures.
 (require ffi/unsafe ffi/unsafe/vm racket/unsafe/ops
-         (only-in rnrs/exceptions-6 guard) (for-syntax racket/base))
+         (for-syntax racket/base))
 (provide compat-implementation compat-load compat-symbol compat-call
          compat-bound-call compat-dispatcher compat-guarded compat-guardian compat-collect
          slot-s64-ref slot-u64-ref slot-f64-ref slot-s64-set! slot-u64-set!
@@ -70,8 +70,17 @@
   (cast dispatcher _fpointer _uintptr))
 
 ;; (compat-guarded (e) (f a b c) handler): the value of (f a b c), or
-;; handler's with e bound to what it raised
-(define-syntax-rule (compat-guarded (e) (f a b c) handler) (guard (e (#t handler)) (f a b c)))
+;; handler's with e bound to what it raised, once the stack is unwound
+;; to here: an escape continuation around an exception handler that
+;; escapes with the raised value in a record, the cheapest guard Racket
+;; offers (docs/BENCHMARKS.md, "Hosts"); a handler inside f still sees
+;; its errors first.
+(struct raised (value))
+(define-syntax-rule (compat-guarded (e) (f a b c) handler)
+  (let ([r (call/ec (lambda (k)
+                      (call-with-exception-handler (lambda (x) (k (raised x)))
+                                                   (lambda () (f a b c)))))])
+    (if (raised? r) (let ([e (raised-value r)]) handler) r)))
 
 ;; A guardian made of a will executor: (g obj) registers, (g) gives one
 ;; collected object back or #f.
