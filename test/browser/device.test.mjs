@@ -20,12 +20,8 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../examples/web/serve.mjs';
 import { openPage } from './chromium.mjs';
+import { env } from '../js/env.mjs';
 
-function env(name) {
-  const value = process.env[name];
-  if (!value) throw new Error(`device.test.mjs: set ${name}`);
-  return value;
-}
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
 // Serves the page with the bridge to link, opens it, checks what it shows.

@@ -16,12 +16,7 @@ import { readFileSync } from 'node:fs';
 import { serve } from '../../examples/web/serve.mjs';
 import { PLANETS, UNSORTED } from '../../examples/web/data.mjs';
 import { openPage } from './chromium.mjs';
-
-function env(name) {
-  const value = process.env[name];
-  if (!value) throw new Error(`page.test.mjs: set ${name}`);
-  return value;
-}
+import { env } from '../js/env.mjs';
 
 const site = env('NCCC_WEB_SITE');
 const sqliteVersion = readFileSync(env('NCCC_WEB_SQLITE_H'), 'utf8')

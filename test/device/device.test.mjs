@@ -24,12 +24,8 @@ import { abi, NcccError } from "../../bindings/js/nccc/index.mjs";
 import { connect } from "../../bindings/js/nccc/remote/index.mjs";
 import { execLink, tcpLink } from "../../bindings/js/nccc/remote/node.mjs";
 import { mangled, once } from "../rpc/mangler.mjs";
+import { env } from "../js/env.mjs";
 
-function env(name) {
-  const value = process.env[name];
-  if (!value) throw new Error(`device.test.mjs: set ${name}`);
-  return value;
-}
 const run = env("NCCC_DEVICE_RUN"), image = env("NCCC_DEVICE_IMAGE");
 const load = (name) => import(pathToFileURL(join(env("NCCC_JS_MODULES"), `${name}.mjs`)));
 const [m, devModule, callbacks] = await Promise.all([load("m"), load("dev"), load("callbacks")]);

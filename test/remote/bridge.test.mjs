@@ -13,12 +13,8 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { connect, webSocketLink } from "../../bindings/js/nccc/remote/index.mjs";
+import { env } from "../js/env.mjs";
 
-function env(name) {
-  const value = process.env[name];
-  if (!value) throw new Error(`bridge.test.mjs: set ${name}`);
-  return value;
-}
 const command = env("NCCC_REMOTE_COMMAND").split(" ").filter(Boolean);
 const modules = env("NCCC_JS_MODULES");
 const wire = await import(pathToFileURL(join(modules, "wire.mjs")));

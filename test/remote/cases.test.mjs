@@ -23,15 +23,10 @@ import { abi } from "../../bindings/js/nccc/index.mjs";
 import { connect } from "../../bindings/js/nccc/remote/index.mjs";
 import { execLink } from "../../bindings/js/nccc/remote/node.mjs";
 import { runCases } from "../js/cases.mjs";
+import { env } from "../js/env.mjs";
 
 // The cdata cases this runner does not run, by name, with the reason.
 const NOT_RUN = {};
-
-function env(name) {
-  const value = process.env[name];
-  if (!value) throw new Error(`cases.test.mjs: set ${name}`);
-  return value;
-}
 
 test("the shared cdata cases against a device", async (t) => {
   const all = JSON.parse(readFileSync(env("NCCC_CASES"), "utf8"));

@@ -15,12 +15,8 @@ import { pathToFileURL } from "node:url";
 import { NcccError, Owned } from "../../bindings/js/nccc/index.mjs";
 import { connect } from "../../bindings/js/nccc/remote/index.mjs";
 import { execLink } from "../../bindings/js/nccc/remote/node.mjs";
+import { env } from "../js/env.mjs";
 
-function env(name) {
-  const value = process.env[name];
-  if (!value) throw new Error(`keep.test.mjs: set ${name}`);
-  return value;
-}
 const command = env("NCCC_REMOTE_COMMAND").split(" ").filter(Boolean);
 const keep = await import(pathToFileURL(join(env("NCCC_JS_MODULES"), "keep.mjs")));
 

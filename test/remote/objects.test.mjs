@@ -20,14 +20,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import * as nccc from "../../bindings/js/nccc/index.mjs";
 import { connect } from "../../bindings/js/nccc/remote/index.mjs";
 import { execLink } from "../../bindings/js/nccc/remote/node.mjs";
+import { env } from "../js/env.mjs";
 
 const { abi, NcccError } = nccc;
 
-function env(name) {
-  const value = process.env[name];
-  if (!value) throw new Error(`objects.test.mjs: set ${name}`);
-  return value;
-}
 const command = env("NCCC_REMOTE_COMMAND").split(" ").filter(Boolean);
 const cdata = await import(pathToFileURL(join(env("NCCC_JS_MODULES"), "cdata.mjs")));
 

@@ -19,12 +19,8 @@ import { pathToFileURL } from "node:url";
 import { abi, NcccError } from "../../bindings/js/nccc/index.mjs";
 import { connect } from "../../bindings/js/nccc/remote/index.mjs";
 import { execLink, serialLink, tcpLink } from "../../bindings/js/nccc/remote/node.mjs";
+import { env } from "../js/env.mjs";
 
-function env(name) {
-  const value = process.env[name];
-  if (!value) throw new Error(`remote.test.mjs: set ${name}`);
-  return value;
-}
 const command = env("NCCC_REMOTE_COMMAND").split(" ").filter(Boolean);
 const modules = env("NCCC_JS_MODULES");
 const wire = await import(pathToFileURL(join(modules, "wire.mjs")));
